@@ -1,0 +1,243 @@
+/**
+ * An in-process queue with SQS's semantics: at-least-once delivery, a visibility timeout,
+ * retries with exponential backoff, a receive limit after which a message becomes a dead letter
+ * that says why, and for FIFO queues per-group ordering and deduplication.
+ * With a journal folder, pending messages survive the process (one file a message).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, readdir, rm, writeFile, rename } from 'node:fs/promises';
+import path from 'node:path';
+import type { QueueSender, ReceivedMessage, SendOptions } from './queue';
+
+export interface MemoryQueueOptions {
+  readonly name: string;
+  readonly fifo?: boolean;
+  /** Seconds a received message stays invisible before it is delivered again. */
+  readonly visibilityTimeoutSeconds?: number;
+  /** Receives after which a failing message becomes a dead letter (SQS maxReceiveCount). */
+  readonly maxReceiveCount?: number;
+  /** First retry delay in ms; doubles with every receive, capped by the visibility timeout. */
+  readonly retryBaseMs?: number;
+  /** FIFO deduplication window in ms (SQS: 5 minutes). */
+  readonly deduplicationWindowMs?: number;
+  /** Folder for pending messages and dead letters; in memory only when absent. */
+  readonly journalDir?: string;
+}
+
+export interface DeadLetter<T = unknown> {
+  readonly id: string;
+  readonly queue: string;
+  readonly body: T;
+  readonly reason: string;
+  readonly receiveCount: number;
+  readonly firstSentAt: string;
+  readonly deadAt: string;
+  readonly errors: string[];
+}
+
+interface Entry<T> {
+  id: string;
+  body: T;
+  groupId?: string;
+  receiveCount: number;
+  visibleAt: number;
+  sentAt: number;
+  errors: string[];
+  inFlight: boolean;
+}
+
+export class MemoryQueue<T> implements QueueSender<T> {
+  readonly name: string;
+  readonly fifo: boolean;
+  private readonly visibilityMs: number;
+  private readonly maxReceiveCount: number;
+  private readonly retryBaseMs: number;
+  private readonly dedupWindowMs: number;
+  private readonly journalDir?: string;
+  private readonly entries = new Map<string, Entry<T>>();
+  private readonly dedup = new Map<string, number>();
+  private readonly deadLetters: DeadLetter<T>[] = [];
+  private readonly listeners = new Set<() => void>();
+  private loaded?: Promise<void>;
+
+  constructor(options: MemoryQueueOptions) {
+    this.name = options.name;
+    this.fifo = options.fifo ?? false;
+    this.visibilityMs = (options.visibilityTimeoutSeconds ?? 30) * 1000;
+    this.maxReceiveCount = options.maxReceiveCount ?? 3;
+    this.retryBaseMs = options.retryBaseMs ?? 1000;
+    this.dedupWindowMs = options.deduplicationWindowMs ?? 5 * 60_000;
+    this.journalDir = options.journalDir;
+  }
+
+  /** Loads messages a previous process left pending in the journal. */
+  async open(): Promise<this> {
+    this.loaded ??= this.load();
+    await this.loaded;
+    return this;
+  }
+
+  async send(body: T, options: SendOptions = {}): Promise<void> {
+    await this.open();
+    if (this.fifo && !options.groupId) throw new Error(`queue ${this.name} is FIFO: a message needs a groupId`);
+    const now = Date.now();
+    if (this.fifo && options.deduplicationId) {
+      const seen = this.dedup.get(options.deduplicationId);
+      if (seen !== undefined && now - seen < this.dedupWindowMs) return;
+      this.dedup.set(options.deduplicationId, now);
+    }
+    const entry: Entry<T> = {
+      id: randomUUID(),
+      body: structuredClone(body),
+      groupId: options.groupId,
+      receiveCount: 0,
+      visibleAt: now + (options.delaySeconds ?? 0) * 1000,
+      sentAt: now,
+      errors: [],
+      inFlight: false,
+    };
+    this.entries.set(entry.id, entry);
+    await this.journal(entry);
+    this.notify();
+  }
+
+  /** Up to `max` visible messages; each becomes invisible for the visibility timeout. */
+  async receive(max = 10): Promise<ReceivedMessage<T>[]> {
+    await this.open();
+    const now = Date.now();
+    const busyGroups = new Set<string>();
+    if (this.fifo) for (const e of this.entries.values()) if (e.groupId && e.inFlight && e.visibleAt > now) busyGroups.add(e.groupId);
+    const out: ReceivedMessage<T>[] = [];
+    for (const entry of this.entries.values()) {
+      if (out.length >= max) break;
+      if (entry.visibleAt > now) continue;
+      if (this.fifo && entry.groupId) {
+        if (busyGroups.has(entry.groupId)) continue;
+        busyGroups.add(entry.groupId); // one message per group at a time
+      }
+      entry.receiveCount += 1;
+      entry.inFlight = true;
+      entry.visibleAt = now + this.visibilityMs;
+      out.push({ id: entry.id, body: structuredClone(entry.body), receiveCount: entry.receiveCount, groupId: entry.groupId });
+    }
+    return out;
+  }
+
+  /** Done with a message: it is not delivered again. */
+  async delete(id: string): Promise<void> {
+    if (!this.entries.delete(id)) return;
+    if (this.journalDir) await rm(this.pendingFile(id), { force: true });
+    this.notify();
+  }
+
+  /**
+   * A receive failed. Retryable: visible again after a backoff, or a dead letter once the receive
+   * limit is reached. Not retryable: a dead letter now.
+   */
+  async fail(id: string, reason: string, retryable: boolean): Promise<void> {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    entry.errors.push(reason);
+    entry.inFlight = false;
+    if (!retryable || entry.receiveCount >= this.maxReceiveCount) {
+      const why = retryable ? `failed ${entry.receiveCount} times; last error: ${reason}` : reason;
+      await this.killEntry(entry, why);
+      return;
+    }
+    const backoff = Math.min(this.visibilityMs, this.retryBaseMs * 2 ** (entry.receiveCount - 1));
+    entry.visibleAt = Date.now() + backoff;
+    await this.journal(entry);
+    this.notify();
+  }
+
+  /** Messages not yet deleted or dead, in flight included. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Milliseconds until the next message becomes visible; undefined when the queue is empty. */
+  nextVisibleIn(): number | undefined {
+    let next: number | undefined;
+    for (const e of this.entries.values()) next = next === undefined ? e.visibleAt : Math.min(next, e.visibleAt);
+    return next === undefined ? undefined : Math.max(0, next - Date.now());
+  }
+
+  get deadLettered(): readonly DeadLetter<T>[] {
+    return this.deadLetters;
+  }
+
+  /** Resolves when something changes (a send, delete or failure). */
+  changed(): Promise<void> {
+    return new Promise((resolve) => {
+      const fn = () => {
+        this.listeners.delete(fn);
+        resolve();
+      };
+      this.listeners.add(fn);
+    });
+  }
+
+  private notify(): void {
+    for (const fn of [...this.listeners]) fn();
+  }
+
+  private async killEntry(entry: Entry<T>, reason: string): Promise<void> {
+    this.entries.delete(entry.id);
+    const dead: DeadLetter<T> = {
+      id: entry.id,
+      queue: this.name,
+      body: entry.body,
+      reason,
+      receiveCount: entry.receiveCount,
+      firstSentAt: new Date(entry.sentAt).toISOString(),
+      deadAt: new Date().toISOString(),
+      errors: entry.errors,
+    };
+    this.deadLetters.push(dead);
+    if (this.journalDir) {
+      const deadDir = path.join(this.journalDir, 'dead-letters');
+      await mkdir(deadDir, { recursive: true });
+      await writeFile(path.join(deadDir, `${entry.id}.json`), JSON.stringify(dead, null, 2) + '\n');
+      await rm(this.pendingFile(entry.id), { force: true });
+    }
+    this.notify();
+  }
+
+  private pendingFile(id: string): string {
+    return path.join(this.journalDir!, 'pending', `${id}.json`);
+  }
+
+  private async journal(entry: Entry<T>): Promise<void> {
+    if (!this.journalDir) return;
+    const file = this.pendingFile(entry.id);
+    await mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.tmp`;
+    await writeFile(tmp, JSON.stringify({ ...entry, inFlight: false }));
+    await rename(tmp, file);
+  }
+
+  private async load(): Promise<void> {
+    if (!this.journalDir) return;
+    const dir = path.join(this.journalDir, 'pending');
+    let names: string[] = [];
+    try {
+      names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const loaded: Entry<T>[] = [];
+    for (const name of names) {
+      const entry = JSON.parse(await readFile(path.join(dir, name), 'utf8')) as Entry<T>;
+      loaded.push({ ...entry, inFlight: false, visibleAt: Math.min(entry.visibleAt, Date.now()) });
+    }
+    for (const entry of loaded.sort((a, b) => a.sentAt - b.sentAt)) this.entries.set(entry.id, entry);
+    const deadDir = path.join(this.journalDir, 'dead-letters');
+    try {
+      for (const name of (await readdir(deadDir)).filter((n) => n.endsWith('.json')).sort()) {
+        this.deadLetters.push(JSON.parse(await readFile(path.join(deadDir, name), 'utf8')));
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The object store every step reads and writes: S3 on AWS, a folder on one machine.
+ * Keys follow one layout (see ./keys.ts) on both, so data moves between them as files.
+ */
+export interface StoredObject {
+  readonly body: Buffer;
+  /** Opaque version tag: changes whenever the object changes (S3's ETag, a content hash on disk). */
+  readonly etag: string;
+  readonly lastModified: Date;
+}
+
+export interface ListedObject {
+  readonly key: string;
+  readonly etag: string;
+  readonly lastModified: Date;
+  readonly size: number;
+}
+
+export interface PutOptions {
+  readonly contentType?: string;
+  /** Write only if the current object has this etag (compare-and-swap). */
+  readonly ifMatch?: string;
+  /** Write only if no object exists under the key. */
+  readonly ifNoneMatch?: '*';
+}
+
+/** Raised when a conditional put loses: someone else wrote first. */
+export class PreconditionFailedError extends Error {
+  constructor(readonly key: string) {
+    super(`conditional write of ${key} lost to a concurrent writer`);
+    this.name = 'PreconditionFailedError';
+  }
+}
+
+export interface Store {
+  /** The object, or undefined when there is none under the key. */
+  get(key: string): Promise<StoredObject | undefined>;
+  /** Atomic: readers see the old object or the new one, never a torn file. Returns the new etag. */
+  put(key: string, body: Buffer | string, options?: PutOptions): Promise<string>;
+  delete(key: string): Promise<void>;
+  /** Every object whose key starts with the prefix, in key order. */
+  list(prefix: string): Promise<ListedObject[]>;
+}
+
+export async function getText(store: Store, key: string): Promise<string | undefined> {
+  const obj = await store.get(key);
+  return obj?.body.toString('utf8');
+}
+
+export async function getJson<T>(store: Store, key: string, parse: (value: unknown) => T): Promise<T | undefined> {
+  const text = await getText(store, key);
+  return text === undefined ? undefined : parse(JSON.parse(text));
+}
+
+export async function putJson(store: Store, key: string, value: unknown, options?: PutOptions): Promise<string> {
+  return store.put(key, JSON.stringify(value, null, 2) + '\n', { contentType: 'application/json', ...options });
+}

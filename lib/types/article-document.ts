@@ -1,0 +1,35 @@
+/**
+ * Article document (format version 1): what users read from the store.
+ * Field names follow Readability's vocabulary (title, byline, publishedTime → `published`, lang, excerpt).
+ * Documented in docs/article-document.md.
+ */
+import { z } from 'zod';
+
+export const ARTICLE_DOCUMENT_VERSION = 1 as const;
+
+export const ArticleDocumentSchema = z.object({
+  version: z.literal(ARTICLE_DOCUMENT_VERSION),
+  pageId: z.string(),
+  url: z.string(),
+  site: z.string(),
+  title: z.string().optional(),
+  byline: z.string().optional(),
+  /** ISO 8601 when known. */
+  published: z.string().optional(),
+  lang: z.string().optional(),
+  excerpt: z.string().optional(),
+  /** Plain text, one paragraph per line. */
+  text: z.string(),
+  /** Clean HTML of the article body (no scripts, styles, event handlers or attributes but a few). */
+  html: z.string(),
+  wordCount: z.number().int().nonnegative(),
+  /** `rules`: the site's learned rules; `fallback`: the single-page extractor. */
+  method: z.enum(['rules', 'fallback']),
+  rulesVersion: z.number().int().positive().optional(),
+  /** True when the page does not look like an article (home page, listing). */
+  notArticle: z.boolean().optional(),
+  extractedAt: z.string(),
+  /** Milliseconds apply took, parse included. */
+  elapsedMs: z.number().nonnegative(),
+});
+export type ArticleDocument = z.infer<typeof ArticleDocumentSchema>;
