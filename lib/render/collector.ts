@@ -1,0 +1,246 @@
+/**
+ * The in-page collector: pure DOM code that splits a rendered page into text blocks and records
+ * each block's visual features and the page's metadata. It runs inside Chromium through
+ * `page.evaluate` (serialized with Function.prototype.toString, so it must not reference anything
+ * outside its own body) and under jsdom in tests, with layout supplied through the `seam`.
+ *
+ * A block is the closest block-level ancestor of a text node (Zhou & Sun, section 3).
+ */
+import type { CollectedPage } from '../types/feature-document';
+
+/** Layout calls go through this seam so the logic can run where there is no layout engine. */
+export interface LayoutSeam {
+  /** Bounding box in page coordinates. */
+  rect(el: Element): { x: number; y: number; width: number; height: number };
+  /** Computed style value of a property. */
+  style(el: Element, property: string): string;
+  /** False when the element is not rendered (display:none, visibility:hidden, zero size). */
+  visible(el: Element): boolean;
+}
+
+export interface CollectOptions {
+  readonly maxBlocks: number;
+}
+
+/** Runs in the page. Everything it uses is defined inside it. */
+export function collectPage(doc: Document, seam: LayoutSeam | null, options: CollectOptions): CollectedPage {
+  // Visual properties compared with <body>'s; geometry (width, height, top, left, margins) is left out.
+  const CSS_PROPERTIES = [
+    'font-family', 'font-size', 'font-weight', 'font-style', 'line-height', 'color', 'background-color',
+    'text-align', 'text-decoration-line', 'text-transform', 'letter-spacing', 'white-space', 'display',
+    'float', 'position', 'list-style-type', 'border-top-style', 'border-bottom-style', 'border-left-style',
+    'border-left-color', 'opacity', 'visibility', 'vertical-align',
+  ];
+  const INLINE_DISPLAYS = new Set(['inline', 'contents', 'inline-block', 'inline-flex', 'inline-grid', 'ruby', 'ruby-text']);
+  const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'MATH', 'IFRAME', 'OBJECT', 'HEAD', 'TITLE', 'TEXTAREA', 'SELECT', 'OPTION']);
+  const BLOCK_TAGS = new Set([
+    'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BODY', 'DD', 'DETAILS', 'DIALOG', 'DIV', 'DL', 'DT', 'FIELDSET',
+    'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HGROUP', 'HR', 'LI',
+    'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE', 'TBODY', 'TD', 'TFOOT', 'TH', 'THEAD', 'TR', 'UL', 'CAPTION', 'CENTER',
+  ]);
+  const WORD = /[\p{L}\p{N}_]+/gu;
+
+  const win = doc.defaultView as (Window & typeof globalThis) | null;
+  const layout: LayoutSeam = seam ?? {
+    rect(el) {
+      const r = el.getBoundingClientRect();
+      return { x: r.left + (win?.scrollX ?? 0), y: r.top + (win?.scrollY ?? 0), width: r.width, height: r.height };
+    },
+    style(el, property) {
+      return win ? win.getComputedStyle(el).getPropertyValue(property) : '';
+    },
+    visible(el) {
+      const anyEl = el as Element & { checkVisibility?: (o?: object) => boolean };
+      if (typeof anyEl.checkVisibility === 'function' && !anyEl.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true })) return false;
+      const r = el.getBoundingClientRect();
+      return r.width > 0 || r.height > 0;
+    },
+  };
+
+  const body = doc.body;
+  const round = (n: number) => Math.round(n * 10) / 10;
+  const countWords = (s: string) => (s.match(WORD) ?? []).length;
+  const clean = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
+
+  const isBlock = (el: Element): boolean => {
+    if (el === body) return true;
+    const display = layout.style(el, 'display');
+    if (display) return !INLINE_DISPLAYS.has(display) && display !== 'none';
+    return BLOCK_TAGS.has(el.tagName);
+  };
+
+  const pathOf = (el: Element) => {
+    const steps: CollectedPage['blocks'][number]['path'] = [];
+    for (let node: Element | null = el; node && node !== body && node !== doc.documentElement; node = node.parentElement) {
+      let index = 1;
+      for (let s = node.previousElementSibling; s; s = s.previousElementSibling) index++;
+      const classes = Array.from(node.classList).filter((c) => c.length <= 256).slice(0, 64);
+      const step: CollectedPage['blocks'][number]['path'][number] = { tag: node.tagName.toLowerCase(), classes, index };
+      if (node.id && node.id.length <= 256) step.id = node.id;
+      steps.unshift(step);
+    }
+    return steps;
+  };
+
+  const cssIdent = (s: string) =>
+    s.replace(/^(-?\d)/, '\\3$1 ').replace(/[^\w-]/g, (c) => '\\' + c);
+  const selectorOf = (path: ReturnType<typeof pathOf>) =>
+    ['body', ...path.map((s) => s.tag + (s.id ? '#' + cssIdent(s.id) : '') + s.classes.map((c) => '.' + cssIdent(c)).join(''))].join(' > ');
+
+  const bodyCss: Record<string, string> = {};
+  if (body) for (const p of CSS_PROPERTIES) bodyCss[p] = layout.style(body, p);
+
+  // Walk text nodes in document order; attach each to its closest block-level ancestor.
+  interface Acc { el: Element; parts: string[]; linkChars: number; linkWords: number }
+  const blocks = new Map<Element, Acc>();
+  const blockOf = new Map<Element, Element>();
+  const visibleCache = new Map<Element, boolean>();
+  const visible = (el: Element): boolean => {
+    let v = visibleCache.get(el);
+    if (v === undefined) {
+      v = layout.visible(el);
+      visibleCache.set(el, v);
+    }
+    return v;
+  };
+
+  if (body) {
+    const walker = doc.createTreeWalker(body, 4 /* NodeFilter.SHOW_TEXT */);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const raw = node.nodeValue ?? '';
+      const blank = !raw.trim();
+      const parent = node.parentElement;
+      if (!parent) continue;
+      let skip = false;
+      let inLink = false;
+      let block: Element | undefined = blockOf.get(parent);
+      for (let el: Element | null = parent; el; el = el.parentElement) {
+        if (SKIP_TAGS.has(el.tagName.toUpperCase())) { skip = true; break; }
+        if (el.tagName === 'A') inLink = true;
+        if (el === body) break;
+      }
+      if (skip || !visible(parent)) continue;
+      if (!block) {
+        let el: Element | null = parent;
+        while (el && !isBlock(el)) el = el.parentElement;
+        block = el ?? body;
+        blockOf.set(parent, block);
+      }
+      let acc = blocks.get(block);
+      if (blank) {
+        // White space between inline elements still separates words.
+        if (acc) acc.parts.push(' ');
+        continue;
+      }
+      if (!acc) {
+        if (blocks.size >= options.maxBlocks) continue;
+        acc = { el: block, parts: [], linkChars: 0, linkWords: 0 };
+        blocks.set(block, acc);
+      }
+      const text = raw.replace(/\s+/g, ' ');
+      // A <br> or an intervening block between this text and the previous part starts a new line.
+      const prev = node.previousSibling;
+      if (acc.parts.length && prev && prev.nodeType === 1 && (prev as Element).tagName === 'BR') acc.parts.push('\n');
+      acc.parts.push(text);
+      if (inLink) {
+        acc.linkChars += text.trim().length;
+        acc.linkWords += countWords(text);
+      }
+    }
+  }
+
+  const out: CollectedPage['blocks'] = [];
+  let order = 0;
+  for (const acc of blocks.values()) {
+    const text = acc.parts.join('').split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean).join('\n');
+    if (!text) continue;
+    const css: Record<string, string> = {};
+    for (const p of CSS_PROPERTIES) {
+      const v = layout.style(acc.el, p);
+      if (v && v !== bodyCss[p]) css[p] = v;
+    }
+    const r = layout.rect(acc.el);
+    const path = pathOf(acc.el);
+    out.push({
+      order: order++,
+      text,
+      bbox: { x: round(r.x), y: round(r.y), width: round(r.width), height: round(r.height) },
+      css,
+      path,
+      selector: selectorOf(path),
+      words: countWords(text),
+      linkWords: acc.linkWords,
+      chars: text.length,
+      linkChars: acc.linkChars,
+    });
+  }
+
+  // Page metadata.
+  const meta = (selector: string) => clean(doc.querySelector(selector)?.getAttribute('content')) || undefined;
+  const jsonLd: CollectedPage['page']['jsonLd'] = [];
+  const asStrings = (v: unknown): string[] => {
+    if (v == null) return [];
+    if (typeof v === 'string') return [clean(v)].filter(Boolean);
+    if (Array.isArray(v)) return v.flatMap(asStrings);
+    if (typeof v === 'object' && 'name' in (v as object)) return asStrings((v as { name: unknown }).name);
+    return [];
+  };
+  const visit = (node: unknown, depth: number): void => {
+    if (!node || typeof node !== 'object' || depth > 5 || jsonLd.length >= 20) return;
+    if (Array.isArray(node)) { for (const n of node) visit(n, depth + 1); return; }
+    const o = node as Record<string, unknown>;
+    if (Array.isArray(o['@graph'])) visit(o['@graph'], depth + 1);
+    const type = ([] as unknown[]).concat(o['@type'] ?? []).map(String);
+    if (type.some((t) => /Article|Posting|Report|NewsArticle|WebPage/i.test(t)) && (o.headline || o.name || o.datePublished)) {
+      const str = (v: unknown) => (typeof v === 'string' ? clean(v) || undefined : undefined);
+      const entry: CollectedPage['page']['jsonLd'][number] = { type: type.join(',') };
+      const headline = str(o.headline) ?? str(o.name);
+      if (headline) entry.headline = headline;
+      const description = str(o.description);
+      if (description) entry.description = description;
+      const author = asStrings(o.author);
+      if (author.length) entry.author = author;
+      const published = str(o.datePublished);
+      if (published) entry.datePublished = published;
+      const modified = str(o.dateModified);
+      if (modified) entry.dateModified = modified;
+      jsonLd.push(entry);
+    }
+  };
+  for (const script of Array.from(doc.querySelectorAll('script[type="application/ld+json"]'))) {
+    try {
+      visit(JSON.parse(script.textContent ?? ''), 0);
+    } catch {
+      // A broken JSON-LD block is the page's problem, not ours.
+    }
+  }
+  const feeds = Array.from(doc.querySelectorAll('link[rel~="alternate"][href]'))
+    .filter((l) => /(rss|atom)\+xml/i.test(l.getAttribute('type') ?? ''))
+    .slice(0, 10)
+    .map((l) => {
+      const f: CollectedPage['page']['feeds'][number] = {
+        href: (l as HTMLLinkElement).href || l.getAttribute('href') || '',
+        type: l.getAttribute('type') ?? '',
+      };
+      const title = clean(l.getAttribute('title'));
+      if (title) f.title = title;
+      return f;
+    });
+  const page: CollectedPage['page'] = { title: clean(doc.title), jsonLd, feeds };
+  const optional: Record<string, string | undefined> = {
+    metaTitle: meta('meta[name="title"]'),
+    ogTitle: meta('meta[property="og:title"]'),
+    twitterTitle: meta('meta[name="twitter:title"]') ?? meta('meta[property="twitter:title"]'),
+    description: meta('meta[name="description"]'),
+    ogDescription: meta('meta[property="og:description"]'),
+    twitterDescription: meta('meta[name="twitter:description"]') ?? meta('meta[property="twitter:description"]'),
+    author: meta('meta[name="author"]') ?? meta('meta[property="article:author"]'),
+    published: meta('meta[property="article:published_time"]') ?? meta('meta[name="date"]') ?? meta('meta[itemprop="datePublished"]'),
+    siteName: meta('meta[property="og:site_name"]'),
+    canonical: (doc.querySelector('link[rel="canonical"]') as HTMLLinkElement | null)?.href || undefined,
+    lang: clean(doc.documentElement?.getAttribute('lang')) || undefined,
+  };
+  for (const [k, v] of Object.entries(optional)) if (v) (page as Record<string, unknown>)[k] = v;
+
+  return { page, bodyCss, blocks: out };
+}

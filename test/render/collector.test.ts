@@ -1,0 +1,80 @@
+import { JSDOM } from 'jsdom';
+import { describe, expect, it } from 'vitest';
+import { collectPage, type LayoutSeam } from '../../lib/render/collector';
+
+/** jsdom has no layout: a seam that reads display from tag names and invents boxes. */
+const BLOCK = new Set(['div', 'p', 'h1', 'h2', 'ul', 'li', 'blockquote', 'article', 'nav', 'body', 'footer', 'section']);
+const seam: LayoutSeam = {
+  rect: (el) => ({ x: 0, y: Array.from(el.ownerDocument.querySelectorAll('*')).indexOf(el) * 10, width: 800, height: 10 }),
+  style: (el, p) => {
+    if (p === 'display') return BLOCK.has(el.tagName.toLowerCase()) ? 'block' : 'inline';
+    if (p === 'font-style') return el.tagName === 'BLOCKQUOTE' ? 'italic' : 'normal';
+    return '';
+  },
+  visible: (el) => !(el as HTMLElement).hidden,
+};
+
+const html = `<!doctype html><html lang="en"><head><title>A Headline | News</title>
+<meta property="og:title" content="A Headline"><meta name="description" content="What happened">
+<link rel="alternate" type="application/rss+xml" href="/feed.xml" title="Feed">
+<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"NewsArticle","headline":"A Headline","author":{"@type":"Person","name":"Jane Doe"},"datePublished":"2026-03-14"}]}</script>
+</head><body>
+<nav id="top"><a href="/">Home</a> <a href="/world">World</a></nav>
+<div id="main" class="story wide"><h1>A Headline</h1>
+<p>First <b>paragraph</b> with <a href="/x">a link</a>.</p>
+<p>Second line<br>after a break</p>
+<blockquote>Quoted words</blockquote>
+<div hidden>hidden text</div>
+<script>var x = "not text";</script>
+</div></body></html>`;
+
+describe('collectPage', () => {
+  const { window } = new JSDOM(html);
+  const page = collectPage(window.document, seam, { maxBlocks: 100 });
+
+  it('splits text into blocks at the closest block-level ancestor, in DOM order', () => {
+    expect(page.blocks.map((b) => b.text)).toEqual([
+      'Home World',
+      'A Headline',
+      'First paragraph with a link.',
+      'Second line\nafter a break',
+      'Quoted words',
+    ]);
+    expect(page.blocks.map((b) => b.order)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('records tag paths with ids, classes and positions, and a selector', () => {
+    const p = page.blocks[2];
+    expect(p.path).toEqual([
+      { tag: 'div', id: 'main', classes: ['story', 'wide'], index: 2 },
+      { tag: 'p', classes: [], index: 2 },
+    ]);
+    expect(p.selector).toBe('body > div#main.story.wide > p');
+  });
+
+  it('counts words and link text', () => {
+    expect(page.blocks[2]).toMatchObject({ words: 5, linkWords: 2, linkChars: 6 });
+    expect(page.blocks[0]).toMatchObject({ words: 2, linkWords: 2 });
+  });
+
+  it('keeps only CSS that differs from body', () => {
+    expect(page.blocks[4].css).toEqual({ 'font-style': 'italic' });
+    expect(page.blocks[2].css).toEqual({});
+  });
+
+  it('reads page metadata: titles, descriptions, JSON-LD in @graph, feeds, language', () => {
+    expect(page.page).toMatchObject({
+      title: 'A Headline | News',
+      ogTitle: 'A Headline',
+      description: 'What happened',
+      lang: 'en',
+      jsonLd: [{ type: 'NewsArticle', headline: 'A Headline', author: ['Jane Doe'], datePublished: '2026-03-14' }],
+    });
+    expect(page.page.feeds).toHaveLength(1);
+    expect(page.page.feeds[0].title).toBe('Feed');
+  });
+
+  it('stops at the block cap', () => {
+    expect(collectPage(window.document, seam, { maxBlocks: 2 }).blocks).toHaveLength(2);
+  });
+});

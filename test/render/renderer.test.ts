@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../lib/config/config';
+import { Renderer } from '../../lib/render/browser';
+import { isNonRetryable } from '../../lib/util/errors';
+import { serveRoutes, type TestServer } from '../helpers/http-server';
+
+const page = `<!doctype html><html lang="en"><head><title>Live page</title>
+<link rel="stylesheet" href="/style.css"></head>
+<body><div id="main" class="story"><h1>Live headline</h1><p>Some body text here.</p>
+<blockquote style="font-style: italic; font-size: 22px">A quote.</blockquote></div>
+<img src="/pixel.png"></body></html>`;
+
+describe('Renderer (real Chromium)', () => {
+  let server: TestServer;
+  let renderer: Renderer;
+
+  beforeAll(async () => {
+    server = await serveRoutes({
+      '/article': { body: page },
+      '/style.css': { type: 'text/css', body: 'p { color: rgb(200, 0, 0); }' },
+      '/missing': { status: 404, body: 'gone' },
+      '/doc.pdf': { type: 'application/pdf', body: Buffer.from('%PDF-1.4\n%%EOF') },
+      '/flaky': { status: 503, body: 'busy' },
+    });
+    renderer = new Renderer(loadConfig({ navigationTimeoutMs: 10_000, renderTimeoutMs: 20_000 }));
+  });
+  afterAll(async () => {
+    await renderer?.close();
+    await server?.close();
+  });
+
+  it('renders a live page: blocks with boxes and CSS that differs from body, snapshot, metadata', async () => {
+    const result = await renderer.render({ url: `${server.origin}/article` });
+    const texts = result.collected.blocks.map((b) => b.text);
+    expect(texts).toEqual(['Live headline', 'Some body text here.', 'A quote.']);
+    const [h1, p, quote] = result.collected.blocks;
+    expect(h1.bbox.width).toBeGreaterThan(1000); // 1600 px viewport
+    expect(p.bbox.y).toBeGreaterThan(h1.bbox.y);
+    expect(p.css.color).toBe('rgb(200, 0, 0)'); // the external stylesheet applied
+    expect(quote.css['font-style']).toBe('italic');
+    expect(h1.css['font-weight']).toBe('700');
+    expect(result.collected.page.title).toBe('Live page');
+    expect(result.snapshot).toMatch(/^<!DOCTYPE html><html lang="en"><head><meta name="spider:url"/);
+    expect(result.status).toBe(200);
+    expect(server.hits.get('/style.css')).toBe(1);
+  });
+
+  it('answers the document with archived HTML at the page URL and aborts other requests', async () => {
+    const before = server.hits.get('/style.css') ?? 0;
+    const archived = page.replace('Live headline', 'Archived headline');
+    const result = await renderer.render({ url: `${server.origin}/never-fetched`, archivedHtml: archived });
+    expect(result.collected.blocks[0].text).toBe('Archived headline');
+    expect(result.finalUrl).toBe(`${server.origin}/never-fetched`);
+    expect(server.hits.get('/never-fetched')).toBeUndefined();
+    expect(server.hits.get('/style.css') ?? 0).toBe(before); // subresources aborted
+    expect(result.collected.blocks[1].css.color).toBeUndefined();
+  });
+
+  it('reuses one browser across renders and relaunches it when it dies', async () => {
+    await renderer.render({ url: `${server.origin}/article` });
+    const browser = await (renderer as unknown as { browser: Promise<import('puppeteer-core').Browser> }).browser;
+    browser.process()?.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 300));
+    const result = await renderer.render({ url: `${server.origin}/article` });
+    expect(result.collected.blocks).toHaveLength(3);
+  });
+
+  it('gives non-retryable errors for 4xx and non-HTML, retryable for 5xx', async () => {
+    const missing = await renderer.render({ url: `${server.origin}/missing` }).catch((e) => e);
+    expect(isNonRetryable(missing)).toBe(true);
+    expect(String(missing.message)).toContain('HTTP 404');
+    const flaky = await renderer.render({ url: `${server.origin}/flaky` }).catch((e) => e);
+    expect(flaky).toBeInstanceOf(Error);
+    expect(isNonRetryable(flaky)).toBe(false);
+    const pdf = await renderer.render({ url: `${server.origin}/doc.pdf` }).catch((e) => e);
+    expect(pdf).toBeInstanceOf(Error);
+    expect(isNonRetryable(pdf)).toBe(true);
+  });
+});
