@@ -15,6 +15,6 @@ export function isNonRetryable(error: unknown): boolean {
 }
 
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return `${error.name === 'Error' ? '' : error.name + ': '}${error.message}`;
+  if (error instanceof Error) return ['Error', 'NonRetryableError'].includes(error.name) ? error.message : `${error.name}: ${error.message}`;
   return String(error);
 }

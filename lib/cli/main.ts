@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+/**
+ * The `spider` command (also `npm start`). With no arguments it runs the demo.
+ * Every command works on the embedded store under --data-dir (default ./spider-data).
+ */
+import { readFile } from 'node:fs/promises';
+import { Command, Option } from 'commander';
+import { loadConfig, type Config } from '../config/config';
+import { EmbeddedPipeline } from '../pipeline/embedded';
+import { keys, pageIdOf, siteOf } from '../store/keys';
+import { ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
+import { HttpUrlSchema } from '../types/messages';
+import { RulesDocumentSchema } from '../types/rules-document';
+import { getJson } from '../store/store';
+import { createProgress } from './progress';
+import { formatArticle, type OutputFormat } from './format';
+import { runDemo } from './demo';
+import { runReplay } from './replay';
+
+const program = new Command()
+  .name('spider')
+  .description('Self-learning web article extractor: render pages, learn per-site rules, extract articles.')
+  .option('-d, --data-dir <dir>', 'data folder of the embedded store and queues (env SPIDER_DATA_DIR)')
+  .option('-q, --quiet', 'print only results and errors (default in CI)', Boolean(process.env.CI))
+  .showHelpAfterError();
+
+function config(): Config {
+  const opts = program.opts<{ dataDir?: string }>();
+  return loadConfig({ dataDir: opts.dataDir });
+}
+const quiet = () => Boolean(program.opts<{ quiet?: boolean }>().quiet);
+
+async function readUrls(urls: string[], file?: string): Promise<string[]> {
+  const all = [...urls];
+  if (file) {
+    const text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+    all.push(...text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+  }
+  const bad = all.map((u) => ({ u, r: HttpUrlSchema.safeParse(u) })).filter(({ r }) => !r.success);
+  for (const { u, r } of bad) process.stderr.write(`rejected ${JSON.stringify(u)}: ${r.error!.issues[0].message}\n`);
+  return all.filter((u) => HttpUrlSchema.safeParse(u).success);
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function work(pipeline: EmbeddedPipeline): Promise<void> {
+  const progress = createProgress({ quiet: quiet() });
+  await pipeline.run({ onEvent: progress.onEvent });
+  const t = progress.tally;
+  process.stderr.write(`done: ${t.rendered} rendered, ${t.learned} learns, ${t.extracted} extracted, ${t.retried} retries, ${t.dead} dead letters\n`);
+  if (t.dead > 0) process.exitCode = 1;
+}
+
+async function withPipeline<T>(fn: (p: EmbeddedPipeline) => Promise<T>): Promise<T> {
+  const pipeline = await new EmbeddedPipeline(config()).open();
+  try {
+    return await fn(pipeline);
+  } finally {
+    await pipeline.close();
+  }
+}
+
+program
+  .command('demo', { isDefault: true })
+  .description('generate a synthetic news site on 127.0.0.1, learn it, and report extraction quality')
+  .option('--pages <n>', 'article pages per template', (v) => parseInt(v, 10), 8)
+  .option('--train <n>', 'pages per template rendered before the site is learned', (v) => parseInt(v, 10), 5)
+  .action(async (opts: { pages: number; train: number }) => {
+    await runDemo({ config: config(), quiet: quiet(), pagesPerTemplate: opts.pages, train: opts.train });
+  });
+
+program
+  .command('run')
+  .description('render, learn and extract the given URLs, then exit when every queue is empty')
+  .argument('[urls...]', 'page URLs')
+  .option('-f, --file <file>', 'a file with one URL per line (- for standard input)')
+  .action(async (urls: string[], opts: { file?: string }) => {
+    const list = await readUrls(urls, opts.file);
+    await withPipeline(async (p) => {
+      await p.submit(list.map((url) => ({ url })));
+      await work(p);
+    });
+  });
+
+program
+  .command('submit')
+  .description('queue URLs for rendering (run `spider work` to process them)')
+  .argument('[urls...]', 'page URLs')
+  .option('-f, --file <file>', 'a file with one URL per line (- for standard input)')
+  .action(async (urls: string[], opts: { file?: string }) => {
+    const list = await readUrls(urls, opts.file);
+    await withPipeline((p) => p.submit(list.map((url) => ({ url }))));
+    process.stdout.write(`queued ${list.length} URLs\n`);
+  });
+
+program
+  .command('work')
+  .description('process every queued message, then exit')
+  .action(() => withPipeline(work));
+
+program
+  .command('replay')
+  .description('render archived pages of a dataset folder (manifest.jsonl, pages/, gold/) at their own URLs, learn, extract')
+  .argument('<dataset>', 'dataset folder')
+  .option('--limit <n>', 'at most this many pages', (v) => parseInt(v, 10))
+  .option('--site <site...>', 'only these sites')
+  .action(async (dataset: string, opts: { limit?: number; site?: string[] }) => {
+    await withPipeline(async (p) => {
+      await runReplay(p, dataset, opts);
+      await work(p);
+    });
+  });
+
+program
+  .command('relearn')
+  .description('learn a site again now, then extract its pages with the new rules')
+  .argument('<site>', 'site, e.g. example.com')
+  .action(async (site: string) => {
+    await withPipeline(async (p) => {
+      await p.relearn(site);
+      await work(p);
+    });
+  });
+
+program
+  .command('articles')
+  .description('list extracted articles')
+  .option('--site <site>', 'only this site')
+  .action(async (opts: { site?: string }) => {
+    const p = new EmbeddedPipeline(config());
+    for (const obj of await p.store.list(keys.articlePrefix(opts.site))) {
+      const a = await getJson(p.store, obj.key, (v) => ArticleDocumentSchema.parse(v));
+      if (a) process.stdout.write(`${a.site}\t${a.pageId}\t${a.method}${a.rulesVersion ? ` v${a.rulesVersion}` : ''}\t${a.wordCount} words\t${a.url}\t${a.title ?? ''}\n`);
+    }
+  });
+
+program
+  .command('article')
+  .description('show one article, by URL or <site>/<pageId>')
+  .argument('<ref>', 'page URL or site/pageId')
+  .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'html', 'json']).default('text'))
+  .action(async (ref: string, opts: { format: OutputFormat }) => {
+    const p = new EmbeddedPipeline(config());
+    const [site, pageId] = URL.canParse(ref) ? [siteOf(ref), pageIdOf(ref)] : ref.split('/');
+    const article: ArticleDocument | undefined = site && pageId ? await getJson(p.store, keys.article(site, pageId), (v) => ArticleDocumentSchema.parse(v)) : undefined;
+    if (!article) {
+      process.stderr.write(`no article for ${ref}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    process.stdout.write(formatArticle(article, opts.format) + '\n');
+  });
+
+program
+  .command('rules')
+  .description("show a site's learned rules (or list the learned sites)")
+  .argument('[site]', 'site, e.g. example.com')
+  .action(async (site?: string) => {
+    const p = new EmbeddedPipeline(config());
+    if (!site) {
+      for (const obj of await p.store.list(keys.rulesPrefix())) process.stdout.write(obj.key.replace(/^rules\/|\.json$/g, '') + '\n');
+      return;
+    }
+    const rules = await getJson(p.store, keys.rules(site), (v) => RulesDocumentSchema.parse(v));
+    if (!rules) {
+      process.stderr.write(`no rules for ${site} yet\n`);
+      process.exitCode = 1;
+      return;
+    }
+    process.stdout.write(JSON.stringify(rules, null, 2) + '\n');
+  });
+
+program
+  .command('dead-letters')
+  .description('list messages that failed for good, with the reason')
+  .action(async () => {
+    const p = await new EmbeddedPipeline(config()).open();
+    for (const d of p.deadLetters()) process.stdout.write(`${d.queue}\t${JSON.stringify(d.body)}\t${d.reason}\n`);
+  });
+
+program.parseAsync().catch((error: unknown) => {
+  process.stderr.write(`spider: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,91 @@
+/**
+ * The learn step, per site: decide whether the site needs (re)learning, learn its rules from its
+ * newest feature documents, write the rules document (versioned, compare-and-swap), and queue its
+ * pages for extraction again with the new rules.
+ */
+import type { StepContext } from '../pipeline/context';
+import { keys, pageIdFromFeaturesKey } from '../store/keys';
+import { PreconditionFailedError, putJson, type StoredObject } from '../store/store';
+import { FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
+import type { LearnMessage } from '../types/messages';
+import { RULES_DOCUMENT_VERSION, RulesDocumentSchema, type RulesDocument } from '../types/rules-document';
+import { learnRules } from './learn-rules';
+
+export type LearnOutcome =
+  | { readonly learned: false; readonly site: string; readonly reason: string }
+  | { readonly learned: true; readonly site: string; readonly rules: RulesDocument; readonly reapplied: number };
+
+export async function learnStep(message: LearnMessage, ctx: StepContext): Promise<LearnOutcome> {
+  const { store, config, logger } = ctx;
+  const site = message.site;
+
+  const pages = (await store.list(keys.pagePrefix(site)))
+    .map((o) => ({ ...o, pageId: pageIdFromFeaturesKey(o.key) }))
+    .filter((o): o is typeof o & { pageId: string } => o.pageId !== undefined)
+    .sort((a, b) => b.lastModified.getTime() - a.lastModified.getTime() || (a.key < b.key ? -1 : 1));
+
+  const stored = await store.get(keys.rules(site));
+  const current = stored ? parseRules(stored, logger) : undefined;
+  const known = new Set(current?.learnedFrom ?? []);
+  const fresh = pages.filter((p) => !known.has(p.pageId)).length;
+
+  if (pages.length === 0) return { learned: false, site, reason: 'the site has no rendered pages' };
+  if (!message.force) {
+    if (!current && pages.length < config.learnMinPages) {
+      return { learned: false, site, reason: `${pages.length} of the ${config.learnMinPages} pages needed to learn` };
+    }
+    if (current && fresh < config.relearnAfter) {
+      return { learned: false, site, reason: `${fresh} new pages since rules v${current.rulesVersion}; relearning after ${config.relearnAfter}` };
+    }
+  }
+
+  const docs: FeatureDocument[] = [];
+  for (const page of pages.slice(0, config.learnPages)) {
+    const obj = await store.get(page.key);
+    if (!obj) continue;
+    const parsed = FeatureDocumentSchema.safeParse(JSON.parse(obj.body.toString('utf8')));
+    if (parsed.success) docs.push(parsed.data);
+    else logger.warn('skipping an invalid feature document', { key: page.key, error: parsed.error.message });
+  }
+  if (docs.length === 0) return { learned: false, site, reason: 'no valid feature documents' };
+
+  const learned = learnRules(docs, { eps: config.dbscanEps, minPts: config.dbscanMinPts });
+  if (learned.content.selectors.length === 0) {
+    logger.warn('learned no content selectors; keeping the current rules', { site, pages: docs.length });
+    return { learned: false, site, reason: 'no content cluster found' };
+  }
+
+  const rules: RulesDocument = RulesDocumentSchema.parse({
+    version: RULES_DOCUMENT_VERSION,
+    site,
+    rulesVersion: (current?.rulesVersion ?? 0) + 1,
+    learnedAt: new Date().toISOString(),
+    ...learned,
+  });
+  try {
+    // Compare-and-swap: if another learn of this site wrote in between, the higher version stands.
+    await putJson(store, keys.rules(site), rules, stored ? { ifMatch: stored.etag } : { ifNoneMatch: '*' });
+  } catch (error) {
+    if (!(error instanceof PreconditionFailedError)) throw error;
+    const winner = await store.get(keys.rules(site));
+    const winnerVersion = winner ? parseRules(winner, logger)?.rulesVersion ?? 0 : 0;
+    if (winnerVersion >= rules.rulesVersion) {
+      return { learned: false, site, reason: `a concurrent learn wrote rules v${winnerVersion} first` };
+    }
+    throw error; // retry: the queue redelivers and the next attempt reads the newer rules
+  }
+
+  // Every page of the site was extracted without these rules: extract them again.
+  for (const page of pages) await ctx.queues.apply.send({ v: 1, site, pageId: page.pageId, reason: 'relearned' });
+  logger.info('learned', { site, rulesVersion: rules.rulesVersion, pages: docs.length, selectors: rules.content.selectors.length });
+  return { learned: true, site, rules, reapplied: pages.length };
+}
+
+function parseRules(obj: StoredObject, logger: StepContext['logger']): RulesDocument | undefined {
+  try {
+    return RulesDocumentSchema.parse(JSON.parse(obj.body.toString('utf8')));
+  } catch (error) {
+    logger.warn('ignoring an unreadable rules document', { error: String(error) });
+    return undefined;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The embedded runner's consumers: what Lambda's event source mapping does on AWS, for in-process
+ * queues. Each consumer receives from its queue, validates the message, calls its step, deletes the
+ * message on success, and on failure leaves it to the queue's retry and dead-letter policy.
+ */
+import type { z } from 'zod';
+import { describeError, isNonRetryable } from '../util/errors';
+import type { MemoryQueue } from './memory-queue';
+
+export interface Consumer<T> {
+  readonly queue: MemoryQueue<unknown>;
+  readonly schema: z.ZodType<T>;
+  /** Messages handled at once. */
+  readonly concurrency: number;
+  handle(message: T): Promise<unknown>;
+}
+
+export interface ConsumerEvent {
+  readonly queue: string;
+  readonly outcome: 'done' | 'retry' | 'dead';
+  readonly message: unknown;
+  readonly error?: string;
+  readonly result?: unknown;
+}
+
+export interface DrainOptions {
+  readonly signal?: AbortSignal;
+  onEvent?(event: ConsumerEvent): void;
+}
+
+/**
+ * Runs the consumers until every queue is empty (nothing pending, nothing in flight, no retry
+ * waiting) or the signal aborts. Steps may send to each other's queues while it runs.
+ */
+export async function drain(consumers: readonly Consumer<unknown>[], options: DrainOptions = {}): Promise<void> {
+  const inFlight = new Map<Consumer<unknown>, number>();
+  const running = new Set<Promise<void>>();
+
+  const handleOne = async (consumer: Consumer<unknown>, id: string, body: unknown) => {
+    const { queue } = consumer;
+    const parsed = consumer.schema.safeParse(body);
+    if (!parsed.success) {
+      const reason = `invalid message: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; ')}`;
+      await queue.fail(id, reason, false);
+      options.onEvent?.({ queue: queue.name, outcome: 'dead', message: body, error: reason });
+      return;
+    }
+    try {
+      const result = await consumer.handle(parsed.data);
+      await queue.delete(id);
+      options.onEvent?.({ queue: queue.name, outcome: 'done', message: parsed.data, result });
+    } catch (error) {
+      const retryable = !isNonRetryable(error);
+      const reason = describeError(error);
+      const before = queue.deadLettered.length;
+      await queue.fail(id, reason, retryable);
+      const dead = queue.deadLettered.length > before;
+      options.onEvent?.({ queue: queue.name, outcome: dead ? 'dead' : 'retry', message: parsed.data, error: reason });
+    }
+  };
+
+  for (;;) {
+    if (options.signal?.aborted) break;
+    let started = 0;
+    for (const consumer of consumers) {
+      const free = consumer.concurrency - (inFlight.get(consumer) ?? 0);
+      if (free <= 0) continue;
+      const batch = await consumer.queue.receive(free);
+      for (const msg of batch) {
+        started++;
+        inFlight.set(consumer, (inFlight.get(consumer) ?? 0) + 1);
+        const task = handleOne(consumer, msg.id, msg.body).finally(() => {
+          inFlight.set(consumer, (inFlight.get(consumer) ?? 1) - 1);
+          running.delete(task);
+        });
+        running.add(task);
+      }
+    }
+    if (started > 0) continue;
+    const pending = consumers.reduce((n, c) => n + c.queue.size, 0);
+    if (pending === 0 && running.size === 0) break;
+    // Wait for a task to finish, a message to arrive, or a delayed/retried message to become visible.
+    const waits: Promise<unknown>[] = [...running, ...consumers.map((c) => c.queue.changed())];
+    const next = Math.min(...consumers.map((c) => c.queue.nextVisibleIn() ?? Infinity));
+    let timer: NodeJS.Timeout | undefined;
+    if (Number.isFinite(next)) waits.push(new Promise((r) => (timer = setTimeout(r, Math.max(5, next)))));
+    if (options.signal) waits.push(new Promise((r) => options.signal!.addEventListener('abort', r, { once: true })));
+    await Promise.race(waits);
+    clearTimeout(timer);
+  }
+  await Promise.allSettled(running);
+}

@@ -1,0 +1,109 @@
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { MemoryQueue } from '../../lib/queue/memory-queue';
+import { drain, type ConsumerEvent } from '../../lib/queue/worker';
+import { NonRetryableError } from '../../lib/util/errors';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('MemoryQueue', () => {
+  it('hides a received message for the visibility timeout, then delivers it again (at least once)', async () => {
+    const q = new MemoryQueue<string>({ name: 'q', visibilityTimeoutSeconds: 0.05 });
+    await q.send('a');
+    const [first] = await q.receive();
+    expect(first).toMatchObject({ body: 'a', receiveCount: 1 });
+    expect(await q.receive()).toEqual([]);
+    await sleep(70);
+    const [again] = await q.receive();
+    expect(again).toMatchObject({ id: first.id, receiveCount: 2 });
+    await q.delete(again.id);
+    expect(q.size).toBe(0);
+  });
+
+  it('retries with backoff and dead-letters after the receive limit, saying why', async () => {
+    const q = new MemoryQueue<string>({ name: 'q', maxReceiveCount: 2, retryBaseMs: 20 });
+    await q.send('a');
+    const [m1] = await q.receive();
+    await q.fail(m1.id, 'boom 1', true);
+    expect(await q.receive()).toEqual([]); // backing off
+    await sleep(30);
+    const [m2] = await q.receive();
+    await q.fail(m2.id, 'boom 2', true);
+    expect(q.size).toBe(0);
+    expect(q.deadLettered).toHaveLength(1);
+    expect(q.deadLettered[0]).toMatchObject({ body: 'a', receiveCount: 2, errors: ['boom 1', 'boom 2'] });
+    expect(q.deadLettered[0].reason).toContain('failed 2 times; last error: boom 2');
+  });
+
+  it('dead-letters a non-retryable failure at once', async () => {
+    const q = new MemoryQueue<string>({ name: 'q', maxReceiveCount: 5 });
+    await q.send('a');
+    const [m] = await q.receive();
+    await q.fail(m.id, 'HTTP 404', false);
+    expect(q.deadLettered.map((d) => d.reason)).toEqual(['HTTP 404']);
+  });
+
+  it('FIFO: one message of a group in flight at a time, deduplicated by id', async () => {
+    const q = new MemoryQueue<string>({ name: 'q.fifo', fifo: true });
+    await q.send('a1', { groupId: 'a', deduplicationId: 'x' });
+    await q.send('a1 again', { groupId: 'a', deduplicationId: 'x' });
+    await q.send('a2', { groupId: 'a', deduplicationId: 'y' });
+    await q.send('b1', { groupId: 'b', deduplicationId: 'z' });
+    const batch = await q.receive(10);
+    expect(batch.map((m) => m.body)).toEqual(['a1', 'b1']);
+    await q.delete(batch[0].id);
+    expect((await q.receive(10)).map((m) => m.body)).toEqual(['a2']);
+    await expect(q.send('no group')).rejects.toThrow(/groupId/);
+  });
+
+  it('journals pending messages and dead letters to disk and reloads them', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'spider-q-'));
+    const q = new MemoryQueue<string>({ name: 'q', journalDir: dir });
+    await q.send('kept');
+    await q.send('dead');
+    const [, dead] = await q.receive(2);
+    await q.fail(dead.id, 'bad input', false);
+    const reopened = await new MemoryQueue<string>({ name: 'q', journalDir: dir }).open();
+    expect((await reopened.receive(10)).map((m) => m.body)).toEqual(['kept']);
+    expect(reopened.deadLettered.map((d) => d.reason)).toEqual(['bad input']);
+    const files = await readdir(path.join(dir, 'dead-letters'));
+    expect(JSON.parse(await readFile(path.join(dir, 'dead-letters', files[0]), 'utf8'))).toMatchObject({ body: 'dead', reason: 'bad input' });
+  });
+});
+
+describe('drain', () => {
+  it('runs consumers until every queue is empty, across queues, with retries and dead letters', async () => {
+    const first = new MemoryQueue<unknown>({ name: 'first', retryBaseMs: 5, maxReceiveCount: 3 });
+    const second = new MemoryQueue<unknown>({ name: 'second', retryBaseMs: 5 });
+    const seen: string[] = [];
+    let flaky = 0;
+    const events: ConsumerEvent[] = [];
+    await first.send({ n: 1 });
+    await first.send({ n: 2 });
+    await first.send({ n: 'not a number' });
+    await first.send({ n: 404 });
+    await drain(
+      [
+        {
+          queue: first,
+          schema: z.object({ n: z.number() }),
+          concurrency: 2,
+          async handle(m) {
+            if (m.n === 404) throw new NonRetryableError('gone');
+            if (m.n === 2 && flaky++ < 1) throw new Error('flaky');
+            await second.send({ s: `from ${m.n}` });
+          },
+        },
+        { queue: second, schema: z.object({ s: z.string() }), concurrency: 1, handle: async (m) => void seen.push(m.s) },
+      ],
+      { onEvent: (e) => events.push(e) },
+    );
+    expect(seen.sort()).toEqual(['from 1', 'from 2']);
+    expect(first.size + second.size).toBe(0);
+    expect(first.deadLettered.map((d) => d.reason).sort()).toEqual(['gone', 'invalid message: n: Invalid input: expected number, received string']);
+    expect(events.filter((e) => e.outcome === 'retry')).toHaveLength(1);
+  });
+});
