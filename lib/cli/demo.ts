@@ -1,0 +1,100 @@
+/**
+ * `spider demo` (and `npm start` with no arguments): a synthetic multi-template news site served on
+ * 127.0.0.1, run through the whole embedded pipeline, with the extraction quality measured against
+ * the generator's truth.
+ */
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config/config';
+import { generateSite, serveSite, articlesOf, truthFor, type GeneratedSite, type TemplateId } from '../demo/index';
+import { aggregate, scorePage, type PageScore } from '../eval/metric';
+import { EmbeddedPipeline } from '../pipeline/embedded';
+import { keys, pageIdOf, siteOf } from '../store/keys';
+import { getJson } from '../store/store';
+import { ArticleDocumentSchema } from '../types/article-document';
+import { RulesDocumentSchema } from '../types/rules-document';
+import { createProgress } from './progress';
+
+export interface DemoOptions {
+  readonly config: Config;
+  readonly quiet: boolean;
+  readonly pagesPerTemplate: number;
+  /** Article pages per template submitted first; the rest are submitted once those are done. */
+  readonly train: number;
+  readonly out?: NodeJS.WritableStream;
+}
+
+export interface DemoReport {
+  readonly site: string;
+  readonly rulesVersion?: number;
+  readonly selectors: string[];
+  readonly perTemplate: Record<string, { pages: number; rules: number; f1: number; precision: number; recall: number }>;
+  readonly deadLetters: number;
+}
+
+export async function runDemo(options: DemoOptions): Promise<DemoReport> {
+  const out = options.out ?? process.stdout;
+  const dataDir = path.join(options.config.dataDir, 'demo');
+  await rm(dataDir, { recursive: true, force: true });
+  const generated: GeneratedSite = generateSite({ seed: 'demo', pagesPerTemplate: options.pagesPerTemplate, host: 'news-demo' });
+  // Chromium resolves *.localhost to loopback by itself, so the site gets a name of its own.
+  const served = await serveSite(generated, { hostname: 'news-demo.localhost' });
+  const pipeline = await new EmbeddedPipeline({ ...options.config, dataDir }).open();
+  const progress = createProgress({ quiet: options.quiet });
+  const say = (line = '') => out.write(line + '\n');
+  try {
+    const articles = articlesOf(generated);
+    const templates = [...new Set(articles.map((a) => a.template!))];
+    const first = templates.flatMap((t) => articlesOf(generated, t).slice(0, options.train));
+    const rest = articles.filter((a) => !first.includes(a));
+    say(`demo: ${generated.name} at ${served.origin} — ${articles.length} articles in ${templates.length} templates (${templates.join(', ')})`);
+    say(`data folder: ${dataDir}`);
+
+    await pipeline.submit(first.map((p) => ({ url: served.url(p.path) })));
+    await pipeline.run({ onEvent: progress.onEvent });
+    await pipeline.submit([{ url: served.url('/') }, ...rest.map((p) => ({ url: served.url(p.path) }))]);
+    await pipeline.run({ onEvent: progress.onEvent });
+
+    const site = siteOf(served.origin);
+    const rules = await getJson(pipeline.store, keys.rules(site), (v) => RulesDocumentSchema.parse(v));
+    say();
+    if (rules) {
+      say(`learned rules v${rules.rulesVersion} for ${site} from ${rules.learnedFrom.length} pages (${rules.clusters.length} clusters, ${rules.clusters.filter((c) => c.chosen).length} chosen):`);
+      for (const s of rules.content.selectors) say(`  ${s}`);
+      say(`self-check on the training pages: precision ${rules.selfCheck.precision.toFixed(3)}, recall ${rules.selfCheck.recall.toFixed(3)}`);
+    } else {
+      say(`no rules learned for ${site}`);
+    }
+
+    const learnedFrom = new Set(rules?.learnedFrom ?? []);
+    const perTemplate: DemoReport['perTemplate'] = {};
+    say();
+    say('extraction quality on pages the rules were not learned from (4-gram shingle metric, ../shared/datasets/README.md):');
+    say('  template   pages  by rules  precision  recall     F1');
+    for (const template of templates as TemplateId[]) {
+      const scores: PageScore[] = [];
+      let byRules = 0;
+      for (const page of articlesOf(generated, template)) {
+        const url = served.url(page.path);
+        const pageId = pageIdOf(url);
+        if (learnedFrom.has(pageId)) continue;
+        const article = await getJson(pipeline.store, keys.article(site, pageId), (v) => ArticleDocumentSchema.parse(v));
+        if (article?.method === 'rules') byRules++;
+        scores.push(scorePage(article?.text ?? '', truthFor(generated, page.path)!.bodyText));
+      }
+      const a = aggregate(scores);
+      perTemplate[template] = { pages: scores.length, rules: byRules, f1: a.f1, precision: a.precision, recall: a.recall };
+      say(`  ${template.padEnd(9)} ${String(scores.length).padStart(6)} ${String(byRules).padStart(9)} ${a.precision.toFixed(3).padStart(10)} ${a.recall.toFixed(3).padStart(7)} ${a.f1.toFixed(3).padStart(6)}`);
+    }
+    const home = await getJson(pipeline.store, keys.article(site, pageIdOf(served.url('/'))), (v) => ArticleDocumentSchema.parse(v));
+    if (home) say(`home page: ${home.method}${home.notArticle ? ', marked as not an article' : ''}, ${home.wordCount} words`);
+    const dead = pipeline.deadLetters();
+    say(`dead letters: ${dead.length}`);
+    say();
+    say(`read them: npm start -- --data-dir ${dataDir} articles`);
+    return { site, rulesVersion: rules?.rulesVersion, selectors: rules?.content.selectors ?? [], perTemplate, deadLetters: dead.length };
+  } finally {
+    await pipeline.close();
+    await served.close();
+  }
+}
