@@ -1,0 +1,159 @@
+/**
+ * The apply step: extract the article of one rendered page with its site's rules (or the
+ * single-page fallback when the site has none, or when they select nothing on this page), fill in
+ * the metadata and write the article document. No browser: parse + extract take milliseconds.
+ */
+import type { StepContext } from '../pipeline/context';
+import { keys } from '../store/keys';
+import { putJson } from '../store/store';
+import { ARTICLE_DOCUMENT_VERSION, ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
+import type { ApplyMessage } from '../types/messages';
+import { RulesDocumentSchema, type RulesDocument } from '../types/rules-document';
+import { NonRetryableError, describeError } from '../util/errors';
+import { extractWithRules } from './extract-with-rules';
+import { extractFallback } from './fallback';
+import { extractMetadata } from './metadata';
+import { parseHtml } from './parse';
+
+interface CachedRules {
+  readonly etag: string;
+  /** Undefined when the stored document is invalid (remembered so it is not re-parsed every time). */
+  readonly rules: RulesDocument | undefined;
+}
+
+/** Parsed rules per site, for as long as the process lives; refreshed when the stored etag changes. */
+const rulesCache = new Map<string, CachedRules>();
+const MAX_CACHED_SITES = 5000;
+
+/** Forget every cached rules document (tests). */
+export function clearRulesCache(): void {
+  rulesCache.clear();
+}
+
+/** The site's current rules, parsed once per stored version; undefined when it has none (or they are invalid). */
+export async function loadRules(site: string, ctx: StepContext): Promise<RulesDocument | undefined> {
+  const obj = await ctx.store.get(keys.rules(site));
+  if (!obj) {
+    rulesCache.delete(site);
+    return undefined;
+  }
+  const cached = rulesCache.get(site);
+  if (cached && cached.etag === obj.etag) return cached.rules;
+  let rules: RulesDocument | undefined;
+  try {
+    rules = RulesDocumentSchema.parse(JSON.parse(obj.body.toString('utf8')));
+  } catch (error) {
+    ctx.logger.error('stored rules are invalid; using the fallback extractor', { site, error: describeError(error) });
+    rules = undefined;
+  }
+  if (rulesCache.size >= MAX_CACHED_SITES && !rulesCache.has(site)) rulesCache.clear();
+  rulesCache.set(site, { etag: obj.etag, rules });
+  return rules;
+}
+
+async function urlFromFeatures(site: string, pageId: string, ctx: StepContext): Promise<string | undefined> {
+  const obj = await ctx.store.get(keys.features(site, pageId));
+  if (!obj) return undefined;
+  try {
+    const url = (JSON.parse(obj.body.toString('utf8')) as { url?: unknown }).url;
+    return typeof url === 'string' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** First paragraph of the text as an excerpt, cut at a word boundary. */
+function excerptOf(text: string): string | undefined {
+  const first = text.split('\n').find((l) => l.length >= 40) ?? text.split('\n')[0];
+  if (!first) return undefined;
+  if (first.length <= 300) return first;
+  const cut = first.slice(0, 300);
+  const space = cut.lastIndexOf(' ');
+  return (space > 200 ? cut.slice(0, space) : cut) + '…';
+}
+
+export async function applyStep(message: ApplyMessage, ctx: StepContext): Promise<ArticleDocument> {
+  const { site, pageId } = message;
+  let snapshotKey: string;
+  try {
+    snapshotKey = keys.snapshot(site, pageId);
+  } catch (error) {
+    throw new NonRetryableError(describeError(error));
+  }
+  if (!/^[A-Za-z0-9_-]+$/.test(pageId)) throw new NonRetryableError(`not a valid page id: ${JSON.stringify(pageId)}`);
+
+  const [snapshot, rules] = await Promise.all([ctx.store.get(snapshotKey), loadRules(site, ctx)]);
+  if (!snapshot) throw new NonRetryableError(`no snapshot for page ${pageId} of ${site} (${snapshotKey})`);
+
+  const started = performance.now();
+  const doc = parseHtml(snapshot.body.toString('utf8'));
+  const meta = extractMetadata(doc);
+  const baseUrl = meta.spiderUrl ?? meta.canonical;
+
+  let method: ArticleDocument['method'] = 'fallback';
+  let content: { text: string; html: string; wordCount: number } | undefined;
+  let notArticle: boolean | undefined;
+  if (rules) {
+    const extracted = extractWithRules(doc, rules.content, { baseUrl });
+    if (extracted.invalidSelectors.length) {
+      ctx.logger.warn('rules hold selectors that do not compile; skipped', {
+        site,
+        rulesVersion: rules.rulesVersion,
+        invalid: extracted.invalidSelectors.slice(0, 10),
+        count: extracted.invalidSelectors.length,
+      });
+    }
+    if (extracted.wordCount > 0) {
+      method = 'rules';
+      content = extracted;
+    } else {
+      ctx.logger.warn('rules selected nothing on this page; using the fallback extractor', {
+        site,
+        pageId,
+        rulesVersion: rules.rulesVersion,
+        nodes: extracted.nodes,
+      });
+    }
+  }
+  if (!content) {
+    const fb = extractFallback(doc, { baseUrl });
+    content = fb;
+    notArticle = fb.notArticle;
+  }
+  const elapsedMs = performance.now() - started;
+
+  const url = meta.spiderUrl ?? (await urlFromFeatures(site, pageId, ctx));
+  if (!url) throw new NonRetryableError(`page ${pageId} of ${site} has no URL: no spider:url in its snapshot, no feature document`);
+
+  const article: ArticleDocument = ArticleDocumentSchema.parse({
+    version: ARTICLE_DOCUMENT_VERSION,
+    pageId,
+    url,
+    site,
+    ...(meta.title ? { title: meta.title } : {}),
+    ...(meta.byline ? { byline: meta.byline } : {}),
+    ...(meta.published ? { published: meta.published } : {}),
+    ...(meta.lang ? { lang: meta.lang } : {}),
+    ...((meta.excerpt ?? excerptOf(content.text)) ? { excerpt: meta.excerpt ?? excerptOf(content.text) } : {}),
+    text: content.text,
+    html: content.html,
+    wordCount: content.wordCount,
+    method,
+    ...(method === 'rules' && rules ? { rulesVersion: rules.rulesVersion } : {}),
+    ...(notArticle ? { notArticle: true } : {}),
+    extractedAt: new Date().toISOString(),
+    elapsedMs: Math.round(elapsedMs * 100) / 100,
+  });
+  await putJson(ctx.store, keys.article(site, pageId), article);
+  ctx.logger.info('applied', {
+    site,
+    pageId,
+    method,
+    rulesVersion: article.rulesVersion,
+    words: article.wordCount,
+    notArticle: article.notArticle,
+    ms: article.elapsedMs,
+    reason: message.reason,
+  });
+  return article;
+}

@@ -1,0 +1,425 @@
+/**
+ * Output of the article body, shared by the rules and the fallback extractors: given the chosen
+ * nodes, produce plain text (one paragraph per line) and clean HTML in a single walk.
+ *
+ * Clean HTML keeps p, h1-h6, ul/ol/li, blockquote, pre, code, em, strong (b → strong, i → em),
+ * a[href], img[src,alt], figure, figcaption, br and data tables (table, caption, thead, tbody, tfoot,
+ * tr, th[colspan,rowspan], td[colspan,rowspan]); every other element is unwrapped, and inline text
+ * left directly inside an unwrapped block (a bare <div>) is wrapped in <p>. Layout tables (nested
+ * tables, or cells holding paragraphs and sections) are unwrapped like <div>s. Scripts, styles,
+ * forms' controls, hidden elements and empty elements are dropped; no other attribute survives.
+ */
+import { Element, Text, type AnyNode } from 'domhandler';
+
+export interface ContentOptions {
+  /** Leave out this element and everything under it (the rules' clean selectors, the fallback's filters). */
+  readonly skip?: (el: Element) => boolean;
+  /** Resolve relative href/src against this URL. */
+  readonly baseUrl?: string;
+}
+
+export interface ArticleContent {
+  /** Plain text, one paragraph per line, whitespace collapsed. */
+  readonly text: string;
+  /** Clean HTML of the content. */
+  readonly html: string;
+  readonly wordCount: number;
+}
+
+/** Elements whose content is never article text. */
+export const SKIP_TAGS: ReadonlySet<string> = new Set([
+  'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'head', 'title',
+  'textarea', 'select', 'option', 'optgroup', 'datalist', 'button', 'input', 'canvas', 'link', 'meta', 'base', 'map',
+]);
+
+/** Block-level elements: each starts a new line of text (the render collector's list, plus a few). */
+export const BLOCK_TAGS: ReadonlySet<string> = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset',
+  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'li',
+  'main', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+  'caption', 'center', 'html', 'menu', 'legend', 'listing', 'plaintext', 'xmp', 'video', 'audio', 'picture',
+]);
+
+const OUTPUT_TAG: Readonly<Record<string, string>> = {
+  p: 'p', h1: 'h1', h2: 'h2', h3: 'h3', h4: 'h4', h5: 'h5', h6: 'h6', ul: 'ul', ol: 'ol', li: 'li',
+  blockquote: 'blockquote', pre: 'pre', code: 'code', em: 'em', i: 'em', strong: 'strong', b: 'strong',
+  a: 'a', img: 'img', figure: 'figure', figcaption: 'figcaption', br: 'br',
+};
+const TABLE_TAGS: ReadonlySet<string> = new Set(['table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td']);
+/** Output elements that may hold only phrasing content: no implicit <p> inside them. */
+const PHRASING_ONLY: ReadonlySet<string> = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'a', 'em', 'strong', 'code']);
+/** Output elements kept even when empty (table cells keep the grid aligned). */
+const KEEP_EMPTY: ReadonlySet<string> = new Set(['td', 'th', 'br', 'img']);
+const LAYOUT_HINTS: ReadonlySet<string> = new Set([
+  'table', 'article', 'section', 'form', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'main', 'header', 'footer', 'nav', 'aside',
+]);
+
+const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
+const NON_ASCII = /[^\x00-\x7f]/;
+const ASCII_WORD = /[A-Za-z0-9_]+/g;
+const wordCharCache = new Map<number, boolean>();
+
+function isWordCodePoint(cp: number): boolean {
+  if (cp < 128) return (cp >= 48 && cp <= 57) || (cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122) || cp === 95;
+  let v = wordCharCache.get(cp);
+  if (v === undefined) {
+    v = WORD_CHAR.test(String.fromCodePoint(cp));
+    if (wordCharCache.size < 65_536) wordCharCache.set(cp, v);
+  }
+  return v;
+}
+
+/** Words as the metric counts tokens: runs of letters, numbers and underscore (Python's `\w+`). */
+export function countWords(text: string): number {
+  // ASCII text (most of it): a plain regex is several times faster than the code point loop.
+  if (!NON_ASCII.test(text)) return text.match(ASCII_WORD)?.length ?? 0;
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    let cp = text.charCodeAt(i);
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
+      const lo = text.charCodeAt(i + 1);
+      if (lo >= 0xdc00 && lo <= 0xdfff) {
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+        i++;
+      }
+    }
+    const w = isWordCodePoint(cp);
+    if (w && !inWord) n++;
+    inWord = w;
+  }
+  return n;
+}
+
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b/i;
+
+/** Hidden in the markup itself: `hidden`, or an inline display:none / visibility:hidden. */
+export function isHidden(el: Element): boolean {
+  const a = el.attribs;
+  if (a.hidden !== undefined) return true;
+  const style = a.style;
+  return style !== undefined && style.length > 0 && HIDDEN_STYLE.test(style);
+}
+
+const NEEDS_ESCAPE = /[&<>"]/;
+
+export function escapeText(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return s;
+  return s.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+}
+
+export function escapeAttr(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return s;
+  return s.replace(/[&"<>]/g, (c) => (c === '&' ? '&amp;' : c === '"' ? '&quot;' : c === '<' ? '&lt;' : '&gt;'));
+}
+
+function resolveUrl(value: string, base: string | undefined): string | undefined {
+  const v = value.trim();
+  if (!v) return undefined;
+  if (/^\s*(?:javascript|vbscript|data):/i.test(v)) return undefined;
+  if (!base) return v;
+  try {
+    return new URL(v, base).toString();
+  } catch {
+    return v;
+  }
+}
+
+function imageSource(el: Element, base: string | undefined): string | undefined {
+  const a = el.attribs;
+  for (const name of ['src', 'data-src', 'data-lazy-src', 'data-original']) {
+    const v = a[name];
+    if (v && !/^\s*data:/i.test(v)) return resolveUrl(v, base);
+  }
+  return undefined;
+}
+
+/** A table used for layout (nested tables, or cells holding sections and many paragraphs), not data. */
+function isLayoutTable(table: Element): boolean {
+  let cells = 0;
+  let paragraphs = 0;
+  const stack: AnyNode[] = [...table.children];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (!(n instanceof Element)) continue;
+    const name = n.name;
+    if (LAYOUT_HINTS.has(name)) return true;
+    if (name === 'td' || name === 'th') cells++;
+    else if (name === 'p' || name === 'div' || name === 'ul' || name === 'ol') paragraphs++;
+    for (const c of n.children) stack.push(c);
+  }
+  return paragraphs > cells;
+}
+
+interface Frame {
+  /** Inline content directly in this block needs an implicit <p> (the block itself is unwrapped or the root). */
+  readonly wrap: boolean;
+  /** Index in `html` of the open implicit <p>, or -1. */
+  pMark: number;
+  pMeaning: number;
+}
+
+interface Open {
+  readonly el: Element;
+  readonly block: boolean;
+  /** Output tag, or '' when unwrapped. */
+  readonly out: string;
+  readonly mark: number;
+  readonly meaning: number;
+  readonly phrasing: boolean;
+  readonly table: 0 | 1 | -1;
+  readonly pre: boolean;
+}
+
+/**
+ * Text and clean HTML of the given roots, in the given order (callers pass them in document order,
+ * none inside another).
+ */
+export function renderContent(roots: readonly Element[], options: ContentOptions = {}): ArticleContent {
+  const skip = options.skip;
+  const base = options.baseUrl;
+
+  const html: string[] = [];
+  const lines: string[] = [];
+  let line = '';
+  let meaning = 0; // count of meaningful things emitted (text with a non-space, images)
+  let htmlSpace = true; // last html output ended in white space (or a block boundary)
+  let phrasingDepth = 0;
+  let preDepth = 0;
+  /** Stack of emitted-table states: 1 inside a data table being emitted, -1 inside a layout table. */
+  const tables: number[] = [];
+  const frames: Frame[] = [{ wrap: true, pMark: -1, pMeaning: 0 }];
+  const opens: Open[] = [];
+
+  /** Set when raw (pre) text went into the line: then it needs a full white-space collapse. */
+  let lineRaw = false;
+  const breakLine = () => {
+    if (line) {
+      // Parts are collapsed already; only their joins can leave double spaces.
+      let t = lineRaw ? line.replace(/\s+/g, ' ') : line;
+      t = t.trim();
+      if (t.includes('  ')) t = t.replace(/ {2,}/g, ' ');
+      if (t) lines.push(t);
+      line = '';
+    }
+    lineRaw = false;
+  };
+
+  /** Drop the white space that ends a block's content, before its closing tag. */
+  const trimEnd = () => {
+    const last = html.length - 1;
+    if (last >= 0 && html[last].endsWith(' ')) {
+      const t = html[last].trimEnd();
+      if (t) html[last] = t;
+      else html.length = last;
+    }
+  };
+
+  const closeImplicit = (frame: Frame) => {
+    if (frame.pMark < 0) return;
+    trimEnd();
+    if (meaning > frame.pMeaning) html.push('</p>');
+    else html.length = frame.pMark;
+    frame.pMark = -1;
+    htmlSpace = true;
+  };
+
+  /** Before inline output: open an implicit <p> when inline content sits directly in an unwrapped block. */
+  const ensureInline = () => {
+    const frame = frames[frames.length - 1];
+    if (frame.wrap && phrasingDepth === 0 && frame.pMark < 0) {
+      frame.pMark = html.length;
+      frame.pMeaning = meaning;
+      html.push('<p>');
+      htmlSpace = true;
+    }
+  };
+
+  const inlineAllowed = () => {
+    const frame = frames[frames.length - 1];
+    return !frame.wrap || phrasingDepth > 0 || frame.pMark >= 0;
+  };
+
+  const emitText = (data: string) => {
+    if (preDepth > 0) {
+      const parts = data.split('\n');
+      line += parts[0];
+      lineRaw = true;
+      for (let i = 1; i < parts.length; i++) {
+        breakLine();
+        line += parts[i];
+        lineRaw = true;
+      }
+      if (/\S/.test(data)) meaning++;
+      html.push(escapeText(data));
+      htmlSpace = /\s$/.test(data);
+      return;
+    }
+    const collapsed = data.replace(/\s+/g, ' ');
+    line += collapsed;
+    if (collapsed === ' ' || collapsed === '') {
+      if (!htmlSpace && inlineAllowed()) {
+        html.push(' ');
+        htmlSpace = true;
+      }
+      return;
+    }
+    ensureInline();
+    let out = collapsed;
+    if (htmlSpace && out.startsWith(' ')) out = out.slice(1);
+    html.push(escapeText(out));
+    htmlSpace = out.endsWith(' ');
+    meaning++;
+  };
+
+  const enter = (el: Element, stack: Array<AnyNode | Open>) => {
+    const name = el.name;
+    if (SKIP_TAGS.has(name) || isHidden(el) || (skip && skip(el))) return;
+
+    if (name === 'br') {
+      breakLine();
+      const frame = frames[frames.length - 1];
+      if (frame.wrap && phrasingDepth === 0) {
+        // Text in a bare block split by <br>s: each run becomes its own paragraph.
+        closeImplicit(frame);
+      } else if (meaning > (opens.length ? opens[opens.length - 1].meaning : 0)) {
+        // A line break inside a kept element, after some content of it.
+        html.push('<br>');
+        htmlSpace = true;
+      }
+      return;
+    }
+    if (name === 'img') {
+      const src = imageSource(el, base);
+      if (!src) return;
+      ensureInline();
+      const alt = el.attribs.alt;
+      html.push(`<img src="${escapeAttr(src)}"${alt ? ` alt="${escapeAttr(alt.replace(/\s+/g, ' ').trim())}"` : ''}>`);
+      htmlSpace = false;
+      meaning++;
+      return;
+    }
+    if (name === 'hr') {
+      breakLine();
+      if (phrasingDepth === 0) closeImplicit(frames[frames.length - 1]);
+      return;
+    }
+
+    const block = BLOCK_TAGS.has(name);
+    let out = OUTPUT_TAG[name] ?? '';
+    let table: 0 | 1 | -1 = 0;
+    const inDataTable = tables.length > 0 && tables[tables.length - 1] === 1;
+    if (name === 'table') {
+      table = phrasingDepth === 0 && !isLayoutTable(el) ? 1 : -1;
+      out = table === 1 ? 'table' : '';
+      tables.push(table);
+    } else if (TABLE_TAGS.has(name)) {
+      out = inDataTable ? name : '';
+    }
+    if (block && phrasingDepth > 0 && out) {
+      // A block inside a phrasing element (<a><div>, <p><p> built by a script): can't nest it in the output, unwrap.
+      out = '';
+    }
+    let href: string | undefined;
+    if (out === 'a') {
+      // Links within the page (footnotes, anchors) and script links are unwrapped.
+      const raw = el.attribs.href;
+      href = raw !== undefined && !raw.trim().startsWith('#') ? resolveUrl(raw, base) : undefined;
+      if (!href) out = '';
+    }
+    if (out === 'pre' && preDepth > 0) out = '';
+
+    if (block) {
+      breakLine();
+      // Inside a kept phrasing element (<a><div>) the open <p> holds that element: leave it open.
+      if (phrasingDepth === 0) closeImplicit(frames[frames.length - 1]);
+    } else if (out) {
+      ensureInline();
+    }
+
+    const mark = html.length;
+    if (out) {
+      if (out === 'a') html.push(`<a href="${escapeAttr(href!)}">`);
+      else if ((out === 'td' || out === 'th') && (el.attribs.colspan || el.attribs.rowspan)) {
+        let attrs = '';
+        for (const k of ['colspan', 'rowspan']) {
+          const v = el.attribs[k];
+          if (v && /^\d{1,3}$/.test(v.trim())) attrs += ` ${k}="${v.trim()}"`;
+        }
+        html.push(`<${out}${attrs}>`);
+      } else html.push(`<${out}>`);
+      if (block) htmlSpace = true;
+    }
+    const phrasing = out !== '' && PHRASING_ONLY.has(out);
+    if (phrasing) phrasingDepth++;
+    const pre = name === 'pre' || name === 'listing' || name === 'plaintext' || name === 'xmp';
+    if (pre) preDepth++;
+    if (block) frames.push({ wrap: out === '' && phrasingDepth === 0, pMark: -1, pMeaning: 0 });
+
+    const rec: Open = { el, block, out, mark, meaning, phrasing, table, pre };
+    opens.push(rec);
+    stack.push(rec);
+    const children = el.children;
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  };
+
+  const leave = (rec: Open) => {
+    opens.pop();
+    if (rec.block) {
+      breakLine();
+      closeImplicit(frames[frames.length - 1]);
+      frames.pop();
+    }
+    if (rec.phrasing) phrasingDepth--;
+    if (rec.pre) preDepth--;
+    if (rec.table !== 0) tables.pop();
+    if (rec.out) {
+      if (meaning === rec.meaning && !KEEP_EMPTY.has(rec.out)) {
+        html.length = rec.mark;
+      } else {
+        if (rec.block && rec.out !== 'pre') trimEnd();
+        html.push(`</${rec.out}>`);
+      }
+      if (rec.block) htmlSpace = true;
+    }
+  };
+
+  // Roots that are list items of one list (rules often select each <li>) are wrapped in that list's tag.
+  let list: { parent: Element; mark: number; meaning: number; tag: string } | undefined;
+  const closeList = () => {
+    if (!list) return;
+    if (meaning > list.meaning) html.push(`</${list.tag}>`);
+    else html.length = list.mark;
+    list = undefined;
+    htmlSpace = true;
+  };
+
+  for (const root of roots) {
+    const parent = root.parent;
+    if (root.name === 'li' && parent instanceof Element && (parent.name === 'ul' || parent.name === 'ol')) {
+      if (list?.parent !== parent) {
+        closeList();
+        list = { parent, mark: html.length, meaning, tag: parent.name };
+        html.push(`<${parent.name}>`);
+      }
+      frames[0] = { wrap: false, pMark: -1, pMeaning: 0 };
+    } else {
+      closeList();
+      frames[0] = { wrap: true, pMark: -1, pMeaning: 0 };
+    }
+    const stack: Array<AnyNode | Open> = [root];
+    while (stack.length) {
+      const item = stack.pop()!;
+      if (item instanceof Text) emitText(item.data);
+      else if (item instanceof Element) enter(item, stack);
+      else if ('el' in item && 'mark' in item) leave(item as Open);
+      // comments, directives and CDATA carry no article text
+    }
+    breakLine();
+    closeImplicit(frames[0]);
+  }
+  closeList();
+
+  const text = lines.join('\n');
+  return { text, html: html.join('').trim(), wordCount: countWords(text) };
+}

@@ -1,0 +1,331 @@
+/**
+ * Article metadata from a parsed page: title, byline, published date (ISO 8601), language and
+ * excerpt, from JSON-LD (Article, NewsArticle, BlogPosting..., also inside @graph), Open Graph and
+ * Twitter cards, plain <meta> tags, <title>, the first <h1> and <time datetime>.
+ */
+import { Element, type AnyNode, type Document } from 'domhandler';
+import { textContent } from './parse';
+
+export interface ArticleMetadata {
+  title?: string;
+  byline?: string;
+  /** ISO 8601: a date (`2012-03-05`) or a UTC date-time (`2012-03-05T14:30:00.000Z`). */
+  published?: string;
+  lang?: string;
+  excerpt?: string;
+  siteName?: string;
+  /** The page URL the render step wrote into the snapshot (`<meta name="spider:url">`). */
+  spiderUrl?: string;
+  canonical?: string;
+}
+
+interface JsonLdArticle {
+  headline?: string;
+  description?: string;
+  authors: string[];
+  datePublished?: string;
+  inLanguage?: string;
+}
+
+/** What one walk over the page collects. */
+interface Collected {
+  metas: Map<string, string>;
+  title?: string;
+  h1s: string[];
+  times: Array<{ datetime: string; preferred: boolean }>;
+  itempropAuthor?: string;
+  relAuthor?: string;
+  bylineText?: string;
+  jsonLd: string[];
+  lang?: string;
+  canonical?: string;
+}
+
+const ARTICLE_TYPE = /Article|BlogPosting|SocialMediaPosting|Report/i;
+const SEPARATORS = /\s+[|\-–—:»·\/\\•~]+\s+|:\s+/;
+const URLISH = /^(?:https?:)?\/\//i;
+
+const clean = (s: string | undefined | null): string => (s ?? '').replace(/\s+/g, ' ').trim();
+
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+/** JSON-LD strings sometimes carry HTML entities; decode the common ones. */
+function decodeEntities(s: string): string {
+  if (!s.includes('&')) return s;
+  return s.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,8});/gi, (m, e: string) => {
+    if (e[0] === '#') {
+      const cp = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
+    }
+    return NAMED[e.toLowerCase()] ?? m;
+  });
+}
+
+function collect(doc: Document): Collected {
+  const c: Collected = { metas: new Map(), h1s: [], times: [], jsonLd: [] };
+  const stack: AnyNode[] = [...doc.children].reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!(node instanceof Element)) continue;
+    const a = node.attribs;
+    switch (node.name) {
+      case 'html':
+        if (a.lang && !c.lang) c.lang = clean(a.lang);
+        else if (a['xml:lang'] && !c.lang) c.lang = clean(a['xml:lang']);
+        break;
+      case 'meta': {
+        const key = (a.property ?? a.name ?? a.itemprop ?? a['http-equiv'])?.trim().toLowerCase();
+        const content = a.content;
+        if (key && content !== undefined && !c.metas.has(key)) {
+          const v = clean(content);
+          if (v) c.metas.set(key, v);
+        }
+        continue; // void
+      }
+      case 'title':
+        if (c.title === undefined) c.title = clean(textContent(node));
+        continue;
+      case 'link':
+        if (!c.canonical && /(?:^|\s)canonical(?:\s|$)/i.test(a.rel ?? '') && a.href) c.canonical = a.href.trim();
+        continue;
+      case 'script':
+        if (/^\s*application\/ld\+json\s*$/i.test(a.type ?? '')) c.jsonLd.push(textContent(node));
+        continue;
+      case 'style':
+      case 'noscript':
+      case 'template':
+      case 'svg':
+        continue;
+      case 'h1':
+        if (c.h1s.length < 5) {
+          const t = clean(textContent(node));
+          if (t) c.h1s.push(t);
+        }
+        break;
+      case 'time':
+        if (a.datetime && c.times.length < 20) {
+          const preferred = a.pubdate !== undefined || /datePublished/i.test(a.itemprop ?? '') || /publish|posted|date/i.test(a.class ?? '');
+          c.times.push({ datetime: a.datetime.trim(), preferred });
+        }
+        break;
+      default:
+        break;
+    }
+    if (a.itemprop && /\bauthor\b/i.test(a.itemprop) && c.itempropAuthor === undefined && node.name !== 'meta') {
+      const t = clean(textContent(node));
+      if (t && t.length <= 100) c.itempropAuthor = t;
+    }
+    if (node.name === 'a' && /(?:^|\s)author(?:\s|$)/i.test(a.rel ?? '') && c.relAuthor === undefined) {
+      const t = clean(textContent(node));
+      if (t && t.length <= 100) c.relAuthor = t;
+    }
+    if (c.bylineText === undefined && /(?:^|\s)(?:byline|by-line|author-name|byline-name)(?:\s|$)/i.test(a.class ?? '')) {
+      const t = clean(textContent(node));
+      if (t && t.length <= 100) c.bylineText = t;
+    }
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  }
+  return c;
+}
+
+function asNames(v: unknown, byId: Map<string, Record<string, unknown>>, depth = 0): string[] {
+  if (v == null || depth > 4) return [];
+  if (typeof v === 'string') return [clean(decodeEntities(v))].filter((s) => s && !URLISH.test(s));
+  if (Array.isArray(v)) return v.flatMap((x) => asNames(x, byId, depth + 1));
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if (o.name !== undefined) return asNames(o.name, byId, depth + 1);
+    const id = o['@id'];
+    if (typeof id === 'string' && byId.has(id) && byId.get(id) !== o) return asNames(byId.get(id), byId, depth + 1);
+  }
+  return [];
+}
+
+function parseJsonLd(texts: readonly string[]): JsonLdArticle | undefined {
+  const nodes: Record<string, unknown>[] = [];
+  const byId = new Map<string, Record<string, unknown>>();
+  const visit = (v: unknown, depth: number) => {
+    if (!v || typeof v !== 'object' || depth > 6 || nodes.length > 200) return;
+    if (Array.isArray(v)) {
+      for (const x of v) visit(x, depth + 1);
+      return;
+    }
+    const o = v as Record<string, unknown>;
+    nodes.push(o);
+    if (typeof o['@id'] === 'string' && !byId.has(o['@id'])) byId.set(o['@id'], o);
+    if (o['@graph']) visit(o['@graph'], depth + 1);
+    if (o.mainEntity && typeof o.mainEntity === 'object') visit(o.mainEntity, depth + 1);
+  };
+  for (const raw of texts) {
+    const text = raw.trim().replace(/^<!--|-->$/g, '').replace(/^\s*\/\/\s*<!\[CDATA\[|\/\/\s*\]\]>\s*$/g, '').replace(/;\s*$/, '');
+    try {
+      visit(JSON.parse(text), 0);
+    } catch {
+      // A broken JSON-LD block is the page's problem.
+    }
+  }
+  const str = (v: unknown): string | undefined => {
+    if (typeof v === 'string') return clean(decodeEntities(v)) || undefined;
+    if (Array.isArray(v)) return str(v[0]);
+    return undefined;
+  };
+  const types = (o: Record<string, unknown>) => ([] as unknown[]).concat(o['@type'] ?? []).map(String);
+  const article = nodes.find((o) => types(o).some((t) => ARTICLE_TYPE.test(t)));
+  if (!article) return undefined;
+  const lang = article.inLanguage;
+  return {
+    headline: str(article.headline) ?? str(article.name),
+    description: str(article.description),
+    authors: [...new Set(asNames(article.author ?? article.creator, byId))],
+    datePublished: str(article.datePublished) ?? str(article.dateCreated),
+    inLanguage: typeof lang === 'string' ? clean(lang) : str((lang as { name?: unknown } | undefined)?.name),
+  };
+}
+
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[\u2018\u2019\u201c\u201d"'`]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/**
+ * The title without a " | Site" suffix (or "Site | " prefix): the part before (or after) a separator
+ * is kept when a heading of the page agrees with it, or when what is cut is the site name.
+ */
+export function cleanTitle(title: string, h1s: readonly string[], siteName?: string, host?: string): string {
+  const t = clean(title);
+  const site = siteName ? norm(siteName) : undefined;
+  const words = (s: string) => s.split(' ').filter(Boolean).length;
+  const cuts: Array<{ keep: string; cut: string }> = [];
+  const re = new RegExp(SEPARATORS.source, 'g');
+  for (let m = re.exec(t); m; m = re.exec(t)) {
+    const before = t.slice(0, m.index);
+    const after = t.slice(m.index + m[0].length);
+    cuts.push({ keep: before, cut: after }, { keep: after, cut: before });
+  }
+  if (cuts.length === 0) return t;
+  const headings = h1s.map(norm).filter((h) => h && h !== site);
+  if (headings.includes(norm(t))) return t;
+  // A heading agrees with one side: keep that side, unless it is the shorter one and the other isn't the site.
+  for (const { keep, cut } of cuts) {
+    const nk = norm(keep);
+    if (!nk || !headings.includes(nk)) continue;
+    const nc = norm(cut);
+    if (words(nk) >= words(nc) || (site !== undefined && (nc === site || nc.includes(site)))) return clean(keep);
+  }
+  // No heading agrees: cut the site name (or the host's name, "Slashdot" for slashdot.org) when it is the first or last part.
+  const squash = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '');
+  const hostLabels = new Set((host ?? '').toLowerCase().replace(/^www\./, '').split('.').slice(0, -1).map(squash).filter((l) => l.length >= 3));
+  for (const { keep, cut } of cuts) {
+    const nc = norm(cut);
+    if (!norm(keep)) continue;
+    if ((site !== undefined && nc === site) || hostLabels.has(squash(nc)) || (hostLabels.size > 0 && [...hostLabels].some((l) => squash(nc) === l + 'com'))) {
+      return clean(keep);
+    }
+  }
+  return t;
+}
+
+/** An ISO 8601 string for a date as pages write it, or undefined when it doesn't parse or is implausible. */
+export function toIsoDate(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const v = value.trim();
+  let m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(v);
+  if (m) {
+    const [, y, mo, d] = m;
+    const date = new Date(`${y}-${mo}-${d}T00:00:00Z`);
+    return plausible(date) && date.getUTCDate() === Number(d) ? `${y}-${mo}-${d}` : undefined;
+  }
+  m = /^(\d{4})(\d{2})(\d{2})T?(\d{2})(\d{2})(\d{2})?(Z|[+-]\d{2}:?\d{2})?$/.exec(v);
+  let date: Date;
+  if (m) {
+    const [, y, mo, d, h, mi, s, z] = m;
+    date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${s ?? '00'}${z ? (z === 'Z' ? 'Z' : z.replace(/(\d{2})(\d{2})$/, '$1:$2')) : 'Z'}`);
+  } else {
+    // Space instead of T, a "+0000" offset without colon: normalise before Date parses it.
+    const fixed = v.replace(/^(\d{4}-\d{2}-\d{2})\s+(\d)/, '$1T$2').replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
+    date = new Date(fixed);
+    if (Number.isNaN(date.getTime())) date = new Date(v);
+  }
+  return plausible(date) ? date.toISOString() : undefined;
+}
+
+function plausible(d: Date): boolean {
+  const t = d.getTime();
+  if (Number.isNaN(t)) return false;
+  const year = d.getUTCFullYear();
+  return year >= 1990 && t <= Date.now() + 366 * 86_400_000;
+}
+
+function cleanByline(s: string | undefined): string | undefined {
+  if (!s) return undefined;
+  const t = clean(s).replace(/^by[:\s]+/i, '').trim();
+  if (!t || t.length > 200 || URLISH.test(t)) return undefined;
+  return t;
+}
+
+function normaliseLang(s: string | undefined): string | undefined {
+  if (!s) return undefined;
+  const t = s.trim().replace(/_/g, '-').split(/[,;\s]/)[0];
+  return /^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/i.test(t) ? t : undefined;
+}
+
+/** The page's metadata. Missing fields are left out. */
+export function extractMetadata(doc: Document): ArticleMetadata {
+  const c = collect(doc);
+  const meta = (...names: string[]) => {
+    for (const n of names) {
+      const v = c.metas.get(n);
+      if (v) return v;
+    }
+    return undefined;
+  };
+  const ld = c.jsonLd.length ? parseJsonLd(c.jsonLd) : undefined;
+  const siteName = meta('og:site_name', 'application-name');
+
+  const out: ArticleMetadata = {};
+  const rawTitle = ld?.headline ?? meta('og:title', 'twitter:title') ?? c.title ?? meta('title', 'dc.title', 'headline');
+  const pageUrl = c.metas.get('spider:url') ?? c.canonical ?? meta('og:url');
+  let host: string | undefined;
+  try {
+    host = pageUrl ? new URL(pageUrl).hostname : undefined;
+  } catch {
+    host = undefined;
+  }
+  const title = rawTitle ? cleanTitle(rawTitle, c.h1s, siteName, host) : c.h1s[0];
+  if (title) out.title = title;
+
+  const byline =
+    (ld?.authors.length ? ld.authors.join(', ') : undefined) ??
+    cleanByline(meta('author', 'article:author', 'byl', 'parsely-author', 'sailthru.author', 'dc.creator', 'dcterms.creator')) ??
+    cleanByline(c.itempropAuthor) ??
+    cleanByline(c.relAuthor) ??
+    cleanByline(c.bylineText);
+  const by = cleanByline(byline);
+  if (by) out.byline = by;
+
+  const timeCandidates = [...c.times.filter((t) => t.preferred), ...c.times.filter((t) => !t.preferred)].map((t) => t.datetime);
+  for (const candidate of [
+    ld?.datePublished,
+    meta('article:published_time', 'datepublished', 'og:published_time', 'published_time', 'publishdate', 'pubdate', 'date',
+      'dc.date.issued', 'dc.date', 'dcterms.created', 'sailthru.date', 'parsely-pub-date', 'article.published', 'publish-date'),
+    ...timeCandidates,
+  ]) {
+    const iso = toIsoDate(candidate);
+    if (iso) {
+      out.published = iso;
+      break;
+    }
+  }
+
+  const lang = normaliseLang(c.lang) ?? normaliseLang(ld?.inLanguage) ?? normaliseLang(meta('content-language', 'og:locale', 'language', 'dc.language'));
+  if (lang) out.lang = lang;
+
+  const excerpt = ld?.description ?? meta('og:description', 'twitter:description', 'description', 'dc.description');
+  if (excerpt) out.excerpt = excerpt;
+  if (siteName) out.siteName = siteName;
+  const spiderUrl = c.metas.get('spider:url');
+  if (spiderUrl) out.spiderUrl = spiderUrl;
+  if (c.canonical) out.canonical = c.canonical;
+  return out;
+}

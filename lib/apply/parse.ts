@@ -1,0 +1,145 @@
+/**
+ * HTML → DOM for the instant path. The snapshot is the browser's own serialization of the tree it
+ * built (`document.documentElement.outerHTML` after a doctype), so it is well-formed and a fast
+ * non-spec tokenizer (htmlparser2) rebuilds the same tree the browser had; no html5 tree builder needed.
+ */
+import { parseDocument } from 'htmlparser2';
+import { Element, ProcessingInstruction, Text, type AnyNode, type Document, type ParentNode } from 'domhandler';
+
+export type { Document, Element, AnyNode } from 'domhandler';
+
+/** Parse an HTML page into a domhandler Document (tags and attribute names lowercased, entities decoded). */
+export function parseHtml(html: string): Document {
+  const doc = parseDocument(html, {
+    lowerCaseTags: true,
+    lowerCaseAttributeNames: true,
+    decodeEntities: true,
+    recognizeSelfClosing: false,
+  });
+  normaliseBody(doc);
+  return doc;
+}
+
+/** Elements that may stay in <head>; any other element (or text) there starts the body. */
+const HEAD_CONTENT = new Set(['title', 'meta', 'link', 'script', 'style', 'base', 'noscript', 'template', 'object']);
+
+function isBlankText(n: AnyNode): boolean {
+  return n instanceof Text ? !/\S/.test(n.data) : !(n instanceof Element);
+}
+
+function relink(parent: ParentNode): void {
+  const c = parent.children;
+  for (let i = 0; i < c.length; i++) {
+    c[i].parent = parent;
+    c[i].prev = i > 0 ? c[i - 1] : null;
+    c[i].next = i + 1 < c.length ? c[i + 1] : null;
+  }
+}
+
+/**
+ * Put body content where a browser puts it. A snapshot is already right (a no-op there), but raw
+ * pages (archives, datasets) may have content inside <head> (a browser ends the head at the first
+ * element that doesn't belong there) or after </body>: move it into <body>, as an HTML5 parser does.
+ */
+function normaliseBody(doc: Document): void {
+  let html = doc.children.find((c): c is Element => c instanceof Element && c.name === 'html');
+  if (!html) {
+    // A fragment: give it the <html><body> a browser would.
+    const body = new Element('body', {}, doc.children.filter((c) => !(c instanceof ProcessingInstruction)));
+    relink(body);
+    html = new Element('html', {}, [body]);
+    doc.children = [...doc.children.filter((c) => c instanceof ProcessingInstruction), html];
+    relink(html);
+    relink(doc);
+    return;
+  }
+  const head = html.children.find((c): c is Element => c instanceof Element && c.name === 'head');
+  let body = html.children.find((c): c is Element => c instanceof Element && c.name === 'body');
+  const before: AnyNode[] = [];
+  if (head) {
+    const i = head.children.findIndex((n) => (n instanceof Element ? !HEAD_CONTENT.has(n.name) : !isBlankText(n)));
+    if (i >= 0) before.push(...head.children.splice(i));
+  }
+  // Anything in <html> besides <head> and <body>, and anything after </html>, belongs in <body>.
+  const after: AnyNode[] = [];
+  let seenBody = false;
+  for (const n of html.children) {
+    if (n === head) continue;
+    if (n === body) {
+      seenBody = true;
+      continue;
+    }
+    if (isBlankText(n)) continue;
+    (seenBody ? after : before).push(n);
+  }
+  const docIndex = doc.children.indexOf(html);
+  for (const n of doc.children.slice(docIndex + 1)) if (!isBlankText(n)) after.push(n);
+  if (before.length === 0 && after.length === 0) return;
+  const moved = new Set([...before, ...after]);
+  html.children = html.children.filter((n) => !moved.has(n));
+  doc.children = doc.children.filter((n) => !moved.has(n));
+  if (!body) {
+    body = new Element('body', {});
+    html.children.push(body);
+  }
+  body.children = [...before, ...body.children, ...after];
+  relink(body);
+  if (head) relink(head);
+  relink(html);
+  relink(doc);
+}
+
+export function isElement(node: AnyNode): node is Element {
+  return node instanceof Element;
+}
+
+export function isText(node: AnyNode): node is Text {
+  return node instanceof Text;
+}
+
+/** Every element under `root` in document order (root excluded), depth-first, without recursion. */
+export function* elements(root: ParentNode): Generator<Element> {
+  const stack: AnyNode[] = [];
+  for (let i = root.children.length - 1; i >= 0; i--) stack.push(root.children[i]);
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!(node instanceof Element)) continue;
+    yield node;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  }
+}
+
+/** The first element with this tag name under root, in document order. */
+export function findFirst(root: ParentNode, name: string): Element | undefined {
+  for (const el of elements(root)) if (el.name === name) return el;
+  return undefined;
+}
+
+/** The <head> and <body> of a parsed page (either may be missing from a fragment). */
+export function headAndBody(doc: Document): { html?: Element; head?: Element; body?: Element } {
+  let html: Element | undefined;
+  for (const c of doc.children) if (c instanceof Element && c.name === 'html') html = c;
+  const scope: ParentNode = html ?? doc;
+  let head: Element | undefined;
+  let body: Element | undefined;
+  for (const c of scope.children) {
+    if (!(c instanceof Element)) continue;
+    if (c.name === 'head' && !head) head = c;
+    else if (c.name === 'body' && !body) body = c;
+  }
+  return { html, head, body };
+}
+
+/** Raw text content of a node (script/style text included), like DOM textContent. */
+export function textContent(node: AnyNode): string {
+  if (node instanceof Text) return node.data;
+  if (!('children' in node)) return '';
+  let out = '';
+  const stack: AnyNode[] = [node];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n instanceof Text) out += n.data;
+    else if ('children' in n) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+  }
+  return out;
+}

@@ -1,0 +1,216 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { applyStep, clearRulesCache } from '../../lib/apply/apply-step';
+import { ConfigSchema } from '../../lib/config/config';
+import type { Logger, StepContext } from '../../lib/pipeline/context';
+import type { QueueSender, Queues } from '../../lib/queue/queue';
+import { keys } from '../../lib/store/keys';
+import { MemoryStore } from '../../lib/store/memory-store';
+import { putJson, type Store, type StoredObject } from '../../lib/store/store';
+import { ArticleDocumentSchema } from '../../lib/types/article-document';
+import type { ApplyMessage } from '../../lib/types/messages';
+import { RULES_DOCUMENT_VERSION, type RulesDocument } from '../../lib/types/rules-document';
+import { isNonRetryable } from '../../lib/util/errors';
+
+const site = 'example.com';
+const pageId = 'abc123';
+const url = 'https://example.com/news/story';
+
+const long = (i: number) => `Sentence ${i} of the body, with enough words, commas and substance to count as a paragraph of prose.`;
+const snapshot = (withUrl = true) => `<!DOCTYPE html><html lang="en"><head>${withUrl ? `<meta name="spider:url" content="${url}">` : ''}
+<title>The story | Example</title>
+<meta property="article:published_time" content="2024-05-06T07:08:09Z"><meta name="author" content="Jane Doe">
+</head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<div class="article"><h1 class="title">The story</h1>
+<div class="text">${[1, 2, 3, 4].map((i) => `<p>${long(i)}</p>`).join('')}<div class="related"><a href="/o">Other story</a></div></div>
+<p class="summary">A summary line.</p></div>
+<footer>Footer text</footer></body></html>`;
+
+function rulesDoc(rulesVersion: number, selectors: string[], clean: string[] = []): RulesDocument {
+  return {
+    version: RULES_DOCUMENT_VERSION,
+    site,
+    rulesVersion,
+    learnedAt: '2024-05-06T00:00:00.000Z',
+    learnedFrom: [pageId],
+    content: { selectors, clean },
+    clusters: [],
+    selfCheck: { pages: 1, recall: 1, precision: 1, adjusted: [] },
+    params: {},
+  };
+}
+
+interface Recorded {
+  level: string;
+  message: string;
+  extra?: Record<string, unknown>;
+}
+
+function context(store: Store) {
+  const logs: Recorded[] = [];
+  const sent: unknown[] = [];
+  const logger: Logger = {
+    debug: (message, extra) => logs.push({ level: 'debug', message, extra }),
+    info: (message, extra) => logs.push({ level: 'info', message, extra }),
+    warn: (message, extra) => logs.push({ level: 'warn', message, extra }),
+    error: (message, extra) => logs.push({ level: 'error', message, extra }),
+  };
+  const sender = <T>(): QueueSender<T> => ({
+    send: async (body) => {
+      sent.push(body);
+    },
+  });
+  const queues: Queues = { render: sender(), learn: sender(), apply: sender() };
+  const ctx: StepContext = { store, queues, config: ConfigSchema.parse({}), logger };
+  return { ctx, logs, sent };
+}
+
+const message: ApplyMessage = { v: 1, site, pageId, reason: 'rendered' };
+
+/** A store that counts reads per key. */
+class CountingStore extends MemoryStore {
+  readonly reads = new Map<string, number>();
+  override async get(key: string): Promise<StoredObject | undefined> {
+    this.reads.set(key, (this.reads.get(key) ?? 0) + 1);
+    return super.get(key);
+  }
+}
+
+beforeEach(() => clearRulesCache());
+
+describe('applyStep', () => {
+  it('extracts with the site rules and writes a valid article document', async () => {
+    const store = new CountingStore();
+    await store.put(keys.snapshot(site, pageId), snapshot());
+    await putJson(store, keys.rules(site), rulesDoc(3, ['div.article > h1', 'div.text'], ['.related']));
+    const { ctx, sent, logs } = context(store);
+
+    const article = await applyStep(message, ctx);
+    expect(article).toMatchObject({
+      version: 1,
+      pageId,
+      site,
+      url,
+      title: 'The story',
+      byline: 'Jane Doe',
+      published: '2024-05-06T07:08:09.000Z',
+      lang: 'en',
+      method: 'rules',
+      rulesVersion: 3,
+    });
+    expect(article.text.split('\n')).toEqual(['The story', long(1), long(2), long(3), long(4)]);
+    expect(article.html).toBe(`<h1>The story</h1>${[1, 2, 3, 4].map((i) => `<p>${long(i)}</p>`).join('')}`);
+    expect(article.wordCount).toBe(2 + 4 * 18);
+    expect(article.excerpt).toBe(long(1));
+    expect(article.notArticle).toBeUndefined();
+    expect(article.elapsedMs).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(article.extractedAt)).not.toBeNaN();
+
+    const stored = JSON.parse((await store.get(keys.article(site, pageId)))!.body.toString('utf8'));
+    expect(ArticleDocumentSchema.parse(stored)).toEqual(article);
+    expect(sent).toEqual([]);
+    // The URL came from the snapshot: no feature document read.
+    expect(store.reads.get(keys.features(site, pageId))).toBeUndefined();
+    expect(logs.some((l) => l.level === 'info' && l.message === 'applied')).toBe(true);
+  });
+
+  it('is idempotent: a second run overwrites the same key', async () => {
+    const store = new MemoryStore();
+    await store.put(keys.snapshot(site, pageId), snapshot());
+    const { ctx } = context(store);
+    const a = await applyStep(message, ctx);
+    const b = await applyStep(message, ctx);
+    expect({ ...b, extractedAt: a.extractedAt, elapsedMs: a.elapsedMs }).toEqual(a);
+    expect((await store.list(keys.articlePrefix(site))).length).toBe(1);
+  });
+
+  it('uses the cached rules while the stored etag is unchanged and picks up a new version', async () => {
+    const real = new MemoryStore();
+    await real.put(keys.snapshot(site, pageId), snapshot());
+    await putJson(real, keys.rules(site), rulesDoc(1, ['div.article > h1']));
+    // A store whose rules object keeps its etag but changes its body: only a cache can still see v1.
+    let tamper = false;
+    const store: Store = {
+      get: async (key) => {
+        const obj = await real.get(key);
+        if (tamper && obj && key === keys.rules(site)) {
+          return { ...obj, body: Buffer.from(JSON.stringify(rulesDoc(99, ['p.summary']))) };
+        }
+        return obj;
+      },
+      put: (k, b, o) => real.put(k, b, o),
+      delete: (k) => real.delete(k),
+      list: (p) => real.list(p),
+    };
+    const { ctx } = context(store);
+
+    const first = await applyStep(message, ctx);
+    expect(first).toMatchObject({ method: 'rules', rulesVersion: 1, text: 'The story' });
+
+    tamper = true;
+    const second = await applyStep(message, ctx);
+    expect(second).toMatchObject({ method: 'rules', rulesVersion: 1, text: 'The story' });
+
+    tamper = false;
+    await putJson(real, keys.rules(site), rulesDoc(2, ['p.summary']));
+    const third = await applyStep(message, ctx);
+    expect(third).toMatchObject({ method: 'rules', rulesVersion: 2, text: 'A summary line.' });
+  });
+
+  it('falls back (and warns) when the rules select nothing on the page', async () => {
+    const store = new MemoryStore();
+    await store.put(keys.snapshot(site, pageId), snapshot());
+    await putJson(store, keys.rules(site), rulesDoc(1, ['div.gone', 'div[broken']));
+    const { ctx, logs } = context(store);
+    const article = await applyStep(message, ctx);
+    expect(article.method).toBe('fallback');
+    expect(article.rulesVersion).toBeUndefined();
+    expect(article.text).toContain(long(1));
+    expect(logs.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
+      'rules hold selectors that do not compile; skipped',
+      'rules selected nothing on this page; using the fallback extractor',
+    ]);
+  });
+
+  it('uses the fallback extractor for a site without rules', async () => {
+    const store = new MemoryStore();
+    await store.put(keys.snapshot(site, pageId), snapshot());
+    const { ctx } = context(store);
+    const article = await applyStep(message, ctx);
+    expect(article.method).toBe('fallback');
+    expect(article.notArticle).toBeUndefined();
+    expect(article.text).toContain(long(4));
+    expect(article.text).not.toContain('Footer text');
+  });
+
+  it('uses the fallback extractor (and logs an error) when the stored rules are invalid', async () => {
+    const store = new MemoryStore();
+    await store.put(keys.snapshot(site, pageId), snapshot());
+    await store.put(keys.rules(site), JSON.stringify({ version: 1, site }));
+    const { ctx, logs } = context(store);
+    const article = await applyStep(message, ctx);
+    expect(article.method).toBe('fallback');
+    expect(logs.some((l) => l.level === 'error')).toBe(true);
+  });
+
+  it('reads the URL from the feature document when the snapshot does not carry it', async () => {
+    const store = new MemoryStore();
+    await store.put(keys.snapshot(site, pageId), snapshot(false));
+    await putJson(store, keys.features(site, pageId), { version: 1, pageId, url: 'https://example.com/from-features' });
+    const { ctx } = context(store);
+    expect((await applyStep(message, ctx)).url).toBe('https://example.com/from-features');
+  });
+
+  it('throws a NonRetryableError when the snapshot is missing', async () => {
+    const { ctx } = context(new MemoryStore());
+    const error = await applyStep(message, ctx).catch((e: unknown) => e);
+    expect(isNonRetryable(error)).toBe(true);
+    expect(String(error)).toMatch(/no snapshot/);
+  });
+
+  it('throws a NonRetryableError for a site name that cannot be a key', async () => {
+    const { ctx } = context(new MemoryStore());
+    const error = await applyStep({ ...message, site: '../etc' }, ctx).catch((e: unknown) => e);
+    expect(isNonRetryable(error)).toBe(true);
+  });
+});

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { compileSelector, extractWithRules, isValidSelector, subjectTag } from '../../lib/apply/extract-with-rules';
+import { parseHtml } from '../../lib/apply/parse';
+
+const page = `<!DOCTYPE html><html><head><title>T</title><script>var inHead = 1;</script></head><body>
+<header class="top"><a href="/">Home</a></header>
+<div id="main" class="story">
+  <h1 class="headline">The headline</h1>
+  <div class="byline">By Jane</div>
+  <div class="body">
+    <p class="lead">First paragraph with <a href="/x" onclick="evil()">a link</a> and <b>bold</b>.</p>
+    <div class="ad">Buy things now</div>
+    <p>Second paragraph.<script>document.write('no')</script></p>
+    <ul class="share"><li>Share on X</li></ul>
+    <p style="display:none">Hidden paragraph</p>
+    <figure><img src="/pic.jpg" alt="A picture" width="10" onerror="x()"><figcaption>Caption here</figcaption></figure>
+  </div>
+</div>
+<aside><p class="lead">A sidebar lead that the first selector also matches.</p></aside>
+<footer>Copyright</footer>
+</body></html>`;
+
+describe('extractWithRules', () => {
+  it('takes every match in document order, nested matches once, and removes clean selectors', () => {
+    const doc = parseHtml(page);
+    const r = extractWithRules(doc, {
+      // Out of document order on purpose; `p.lead` is inside `div.body` (nested: taken once).
+      selectors: ['aside p.lead', 'div.body', 'h1.headline', 'p.lead'],
+      clean: ['.ad', 'ul.share'],
+    });
+    expect(r.text.split('\n')).toEqual([
+      'The headline',
+      'First paragraph with a link and bold.',
+      'Second paragraph.',
+      'Caption here',
+      'A sidebar lead that the first selector also matches.',
+    ]);
+    expect(r.nodes).toBe(3);
+    expect(r.invalidSelectors).toEqual([]);
+    expect(r.wordCount).toBe(22);
+  });
+
+  it('writes clean HTML: allowed tags only, href/src/alt only, no scripts or handlers', () => {
+    const doc = parseHtml(page);
+    const r = extractWithRules(doc, { selectors: ['div.body'], clean: ['.ad', '.share'] }, { baseUrl: 'https://example.com/a/b' });
+    expect(r.html).toBe(
+      '<p>First paragraph with <a href="https://example.com/x">a link</a> and <strong>bold</strong>.</p>' +
+        '<p>Second paragraph.</p>' +
+        '<figure><img src="https://example.com/pic.jpg" alt="A picture"><figcaption>Caption here</figcaption></figure>',
+    );
+    expect(r.html).not.toMatch(/script|onclick|onerror|class=|style=/);
+  });
+
+  it('skips a selector css-select cannot compile, and counts it', () => {
+    const doc = parseHtml(page);
+    const r = extractWithRules(doc, { selectors: ['div[', 'h1.headline', ':nope(x)'], clean: ['>>>'] });
+    expect(r.text).toBe('The headline');
+    expect(r.invalidSelectors).toEqual(['div[', ':nope(x)', '>>>']);
+    expect(isValidSelector('div[')).toBe(false);
+    expect(isValidSelector('body > div#main.story > h1')).toBe(true);
+  });
+
+  it('caches compiled selectors by string', () => {
+    expect(compileSelector('div.body > p')).toBe(compileSelector('div.body > p'));
+    expect(compileSelector('div[')).toBeUndefined();
+  });
+
+  it('selects nothing when no selector matches', () => {
+    const doc = parseHtml(page);
+    const r = extractWithRules(doc, { selectors: ['div.nothing-here'], clean: [] });
+    expect(r).toMatchObject({ text: '', html: '', wordCount: 0, nodes: 0 });
+  });
+
+  it('matches the render collector selectors (body > ... with ids, classes and escapes)', () => {
+    const doc = parseHtml('<html><body><div id="1a" class="x:y"><p>Escaped ids work</p></div></body></html>');
+    const r = extractWithRules(doc, { selectors: ['body > div#\\31 a.x\\:y > p'], clean: [] });
+    expect(r.text).toBe('Escaped ids work');
+  });
+
+  it('wraps list items selected one by one in their list, and bare text in paragraphs', () => {
+    const doc = parseHtml(
+      '<body><div class="c">Loose text<br>after a break<div>inner block</div><span>tail</span></div>' +
+        '<ol class="steps"><li>One</li><li>Two</li></ol></body>',
+    );
+    const r = extractWithRules(doc, { selectors: ['div.c', 'ol.steps > li'], clean: [] });
+    expect(r.text.split('\n')).toEqual(['Loose text', 'after a break', 'inner block', 'tail', 'One', 'Two']);
+    expect(r.html).toBe('<p>Loose text</p><p>after a break</p><p>inner block</p><p>tail</p><ol><li>One</li><li>Two</li></ol>');
+  });
+
+  it('keeps data tables and unwraps layout tables', () => {
+    const doc = parseHtml(
+      '<body><table class="data"><tr><th>Year</th><th colspan="2" class="c">Sales</th></tr><tr><td>2012</td><td>5</td><td></td></tr></table>' +
+        '<table class="layout"><tr><td><h2>Title</h2><p>Body text</p></td><td>Menu</td></tr></table></body>',
+    );
+    const data = extractWithRules(doc, { selectors: ['table.data'], clean: [] });
+    expect(data.html).toBe('<table><tr><th>Year</th><th colspan="2">Sales</th></tr><tr><td>2012</td><td>5</td><td></td></tr></table>');
+    expect(data.text.split('\n')).toEqual(['Year', 'Sales', '2012', '5']);
+    const layout = extractWithRules(doc, { selectors: ['table.layout'], clean: [] });
+    expect(layout.html).toBe('<h2>Title</h2><p>Body text</p><p>Menu</p>');
+  });
+
+  it('keeps pre formatting and drops javascript: links', () => {
+    const doc = parseHtml('<body><pre class="code">line 1\n  line 2 &lt;b&gt;</pre><p><a href="javascript:alert(1)">click</a> me</p></body>');
+    const r = extractWithRules(doc, { selectors: ['pre', 'p'], clean: [] });
+    expect(r.html).toBe('<pre>line 1\n  line 2 &lt;b&gt;</pre><p>click me</p>');
+    expect(r.text.split('\n')).toEqual(['line 1', 'line 2 <b>', 'click me']);
+  });
+
+  it('indexes selectors by their subject tag, and matches untagged ones everywhere', () => {
+    expect(subjectTag('body > div#main.story > P.lead')).toBe('p');
+    expect(subjectTag('body > div#\\31 a.x\\:y > p')).toBe('p');
+    expect(subjectTag('div#\\31 a')).toBe('div');
+    expect(subjectTag('article  h2 + p ~ ul')).toBe('ul');
+    expect(subjectTag('div[data-x="a > b"] span')).toBe('span');
+    expect(subjectTag('div > .x')).toBeUndefined();
+    expect(subjectTag('div, p')).toBeUndefined();
+    expect(subjectTag('div:not(.x)')).toBeUndefined();
+    expect(subjectTag('svg|rect')).toBeUndefined();
+    expect(subjectTag('*')).toBe(undefined);
+    const doc = parseHtml('<body><div class="x"><p class="y">Text one</p></div><section class="x">Text two</section></body>');
+    const r = extractWithRules(doc, { selectors: ['.x > p', 'body > section.x'], clean: [] });
+    expect(r.text.split('\n')).toEqual(['Text one', 'Text two']);
+  });
+
+  it('keeps the HTML well nested around blocks inside links and line breaks inside kept elements', () => {
+    const doc = parseHtml('<body><div class="c">Lead <a href="/x"><div>Block in link</div></a> tail<hr>After rule</div><p>One<br>Two<br></p></body>');
+    const r = extractWithRules(doc, { selectors: ['div.c', 'p'], clean: [] });
+    expect(r.html).toBe('<p>Lead <a href="/x">Block in link</a> tail</p><p>After rule</p><p>One<br>Two<br></p>');
+    expect(r.text.split('\n')).toEqual(['Lead', 'Block in link', 'tail', 'After rule', 'One', 'Two']);
+  });
+});

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { cleanTitle, extractMetadata, toIsoDate } from '../../lib/apply/metadata';
+import { parseHtml } from '../../lib/apply/parse';
+
+const meta = (head: string, body = '', htmlAttrs = '') =>
+  extractMetadata(parseHtml(`<!DOCTYPE html><html${htmlAttrs}><head>${head}</head><body>${body}</body></html>`));
+
+describe('extractMetadata', () => {
+  it('reads JSON-LD inside @graph, resolving the author by @id', () => {
+    const m = meta(
+      `<title>Ignored | Site</title><meta property="og:title" content="Og title">
+       <script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+         {"@type":"WebSite","@id":"#site","name":"Site"},
+         {"@type":"Person","@id":"#jane","name":"Jane Doe"},
+         {"@type":["NewsArticle"],"headline":"Graph headline &amp; more","author":{"@id":"#jane"},
+          "datePublished":"2024-03-05T10:20:30+02:00","description":"Graph description","inLanguage":"en-GB"}]}</script>`,
+    );
+    expect(m).toMatchObject({
+      title: 'Graph headline & more',
+      byline: 'Jane Doe',
+      published: '2024-03-05T08:20:30.000Z',
+      lang: 'en-GB',
+      excerpt: 'Graph description',
+    });
+  });
+
+  it('takes several JSON-LD authors and skips a broken block', () => {
+    const m = meta(
+      `<script type="application/ld+json">{ broken</script>
+       <script type="application/ld+json">[{"@type":"BlogPosting","headline":"H","author":[{"@type":"Person","name":"A"},"B","https://x.com/c"]}]</script>`,
+    );
+    expect(m.title).toBe('H');
+    expect(m.byline).toBe('A, B');
+  });
+
+  it('falls back to Open Graph, meta author and article:published_time', () => {
+    const m = meta(
+      `<title>Page title - Example News</title>
+       <meta property="og:title" content="An OG title">
+       <meta name="author" content="By John Smith">
+       <meta property="article:published_time" content="2012-10-28T12:48:00Z">
+       <meta property="og:description" content="OG description">
+       <meta name="description" content="Plain description">`,
+      '',
+      ' lang="fr"',
+    );
+    expect(m).toMatchObject({
+      title: 'An OG title',
+      byline: 'John Smith',
+      published: '2012-10-28T12:48:00.000Z',
+      lang: 'fr',
+      excerpt: 'OG description',
+    });
+  });
+
+  it('strips a " | Site" suffix from <title> when the h1 agrees', () => {
+    expect(meta('<title>A Story About Things | The Daily Site</title>', '<h1>A Story About Things</h1>').title).toBe('A Story About Things');
+    // "Site: Title" prefix
+    expect(meta('<title>Daily: A Story About Things</title>', '<h1>A Story About Things</h1>').title).toBe('A Story About Things');
+    // The h1 is the site's logo: keep the article side.
+    expect(meta('<title>A Long Story About Many Things | Daily</title>', '<h1>Daily</h1>').title).toBe('A Long Story About Many Things | Daily');
+    // No h1 agreement: kept whole, unless the cut part is the site name.
+    expect(meta('<title>Part one - part two</title>').title).toBe('Part one - part two');
+    expect(meta('<title>Story - Example News</title><meta property="og:site_name" content="Example News">').title).toBe('Story');
+  });
+
+  it('uses <time datetime> and <html lang>, and the spider:url meta', () => {
+    const m = meta(
+      '<meta name="spider:url" content="https://example.com/a"><title>T</title>',
+      '<p>Posted <time datetime="2013-01-02">Jan 2</time></p>',
+      ' lang="de-DE"',
+    );
+    expect(m).toMatchObject({ title: 'T', published: '2013-01-02', lang: 'de-DE', spiderUrl: 'https://example.com/a' });
+  });
+
+  it('strips the host name from a title when nothing else says what the site is', () => {
+    expect(meta('<meta name="spider:url" content="https://slashdot.org/story/1"><title>Judge Says Things - Slashdot</title>').title).toBe('Judge Says Things');
+  });
+
+  it('returns nothing for a bare page', () => {
+    expect(meta('')).toEqual({});
+  });
+});
+
+describe('cleanTitle', () => {
+  it('leaves a title without separators alone', () => {
+    expect(cleanTitle('Plain title', ['Other'])).toBe('Plain title');
+  });
+  it('keeps a title equal to the h1 whole', () => {
+    expect(cleanTitle('Q&A - the answers', ['Q&A - the answers'])).toBe('Q&A - the answers');
+  });
+});
+
+describe('toIsoDate', () => {
+  it('normalises the usual shapes', () => {
+    expect(toIsoDate('2012-03-05')).toBe('2012-03-05');
+    expect(toIsoDate('20120305')).toBe('2012-03-05');
+    expect(toIsoDate('2012-03-05 14:30:00 +0100')).toBe('2012-03-05T13:30:00.000Z');
+    expect(toIsoDate('Mon, 05 Mar 2012 14:30:00 GMT')).toBe('2012-03-05T14:30:00.000Z');
+  });
+  it('rejects nonsense and implausible dates', () => {
+    expect(toIsoDate('yesterday')).toBeUndefined();
+    expect(toIsoDate('2012-02-31')).toBeUndefined();
+    expect(toIsoDate('1970-01-01')).toBeUndefined();
+    expect(toIsoDate('')).toBeUndefined();
+  });
+});
