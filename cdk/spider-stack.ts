@@ -1,0 +1,153 @@
+/**
+ * The Spider stack: one bucket and three queue-consuming functions.
+ *
+ *   render queue ─▶ render λ ──▶ pages/ ─┬─▶ apply queue ─▶ apply λ ──▶ articles/
+ *   (URLs)          (Chromium)           └─▶ learn queue (FIFO, group = site) ─▶ learn λ ──▶ rules/
+ *                                                                      └─▶ apply queue (relearned)
+ *
+ * Each function may touch only the bucket prefixes and queues of its step (ACCESS below).
+ */
+import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import type { Construct } from 'constructs';
+import { AWS_ENV, STACK_OUTPUTS } from '../lib/aws/stack-outputs';
+import { envName } from '../lib/config/config';
+import { DataBucket } from './data-bucket';
+import { NODE_RUNTIME, QueueConsumer } from './queue-consumer';
+import type { Settings } from './settings';
+
+type Step = 'render' | 'learn' | 'apply';
+
+interface StepAccess {
+  /** Key prefixes the step reads (s3:GetObject). */
+  readonly reads: readonly string[];
+  /** Key prefixes the step writes (s3:PutObject, conditional writes included). */
+  readonly writes: readonly string[];
+  /** Queues the step sends to. */
+  readonly sendsTo: readonly Step[];
+}
+
+/** What each step touches (lib/store/keys.ts names the prefixes). */
+export const ACCESS: Readonly<Record<Step, StepAccess>> = {
+  render: { reads: ['archive/'], writes: ['pages/'], sendsTo: ['apply', 'learn'] },
+  learn: { reads: ['pages/', 'rules/'], writes: ['rules/'], sendsTo: ['apply'] },
+  apply: { reads: ['pages/', 'rules/'], writes: ['articles/'], sendsTo: [] },
+};
+
+export interface SpiderStackProps extends StackProps {
+  readonly settings: Settings;
+}
+
+export class SpiderStack extends Stack {
+  readonly data: DataBucket;
+  readonly consumers: Readonly<Record<Step, QueueConsumer>>;
+
+  constructor(scope: Construct, id: string, props: SpiderStackProps) {
+    super(scope, id, props);
+    const s = props.settings;
+
+    this.data = new DataBucket(this, 'Data', s);
+    const bucket = this.data.bucket;
+
+    const alarmActions = s.alarmTopicArn ? [new actions.SnsAction(sns.Topic.fromTopicArn(this, 'AlarmTopic', s.alarmTopicArn))] : [];
+    const config = Object.fromEntries(Object.entries(s.config).map(([key, value]) => [envName(key), String(value)]));
+    const common = {
+      maxReceiveCount: s.maxReceiveCount,
+      logRetention: s.logRetentionDays,
+      logLevel: s.logLevel,
+      alarmActions,
+      environment: { [AWS_ENV.bucket]: bucket.bucketName, ...config },
+    };
+
+    const render = new QueueConsumer(this, 'Render', {
+      ...common,
+      entry: 'functions/render.ts',
+      description: 'spider render: URL to Chromium to feature document and snapshot',
+      serviceName: 'spider-render',
+      // @sparticuz/chromium ships x86_64 binaries only.
+      architecture: lambda.Architecture.X86_64,
+      memorySize: s.renderMemoryMiB,
+      timeout: Duration.seconds(s.renderTimeoutSeconds),
+      ephemeralStorageSize: s.renderEphemeralStorageMiB,
+      batchSize: s.renderBatchSize,
+      maxConcurrency: s.renderMaxConcurrency,
+      // Its brotli-compressed Chromium in bin/ cannot be bundled: install the package beside the bundle.
+      nodeModules: ['@sparticuz/chromium'],
+    });
+    const learn = new QueueConsumer(this, 'Learn', {
+      ...common,
+      entry: 'functions/learn.ts',
+      description: 'spider learn: a site\'s feature documents to rules',
+      serviceName: 'spider-learn',
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: s.learnMemoryMiB,
+      timeout: Duration.seconds(s.learnTimeoutSeconds),
+      batchSize: s.learnBatchSize,
+      maxConcurrency: s.learnMaxConcurrency,
+      fifo: true,
+    });
+    const apply = new QueueConsumer(this, 'Apply', {
+      ...common,
+      entry: 'functions/apply.ts',
+      description: 'spider apply: snapshot and rules to article',
+      serviceName: 'spider-apply',
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: s.applyMemoryMiB,
+      timeout: Duration.seconds(s.applyTimeoutSeconds),
+      batchSize: s.applyBatchSize,
+      maxBatchingWindow: s.applyMaxBatchingWindowSeconds > 0 ? Duration.seconds(s.applyMaxBatchingWindowSeconds) : undefined,
+      maxConcurrency: s.applyMaxConcurrency,
+    });
+    this.consumers = { render, learn, apply };
+
+    const queueEnv: Record<Step, string> = { render: AWS_ENV.renderQueueUrl, learn: AWS_ENV.learnQueueUrl, apply: AWS_ENV.applyQueueUrl };
+    for (const [step, consumer] of Object.entries(this.consumers) as [Step, QueueConsumer][]) {
+      const access = ACCESS[step];
+      this.grantPrefixes(consumer, bucket, access);
+      for (const target of access.sendsTo) {
+        this.consumers[target].queue.grantSendMessages(consumer.function);
+        consumer.function.addEnvironment(queueEnv[target], this.consumers[target].queue.queueUrl);
+      }
+      Validations.of(consumer.function).acknowledge({
+        id: 'AwsSolutions-L1',
+        reason: `Node.js ${NODE_RUNTIME.name} on purpose: the same major version the project is built and tested with (package.json "node" devDependency); upgrade both together.`,
+      });
+    }
+
+    new CfnOutput(this, STACK_OUTPUTS.bucket, { value: bucket.bucketName, description: 'Data bucket (SPIDER_BUCKET)' });
+    new CfnOutput(this, STACK_OUTPUTS.renderQueueUrl, { value: render.queue.queueUrl, description: 'Render queue: submit URLs here (SPIDER_RENDER_QUEUE_URL)' });
+    new CfnOutput(this, STACK_OUTPUTS.learnQueueUrl, { value: learn.queue.queueUrl, description: 'Learn queue, FIFO (SPIDER_LEARN_QUEUE_URL)' });
+    new CfnOutput(this, STACK_OUTPUTS.applyQueueUrl, { value: apply.queue.queueUrl, description: 'Apply queue (SPIDER_APPLY_QUEUE_URL)' });
+    new CfnOutput(this, STACK_OUTPUTS.renderDeadLetterQueueUrl, { value: render.deadLetterQueue.queueUrl, description: 'Render dead letters' });
+    new CfnOutput(this, STACK_OUTPUTS.learnDeadLetterQueueUrl, { value: learn.deadLetterQueue.queueUrl, description: 'Learn dead letters' });
+    new CfnOutput(this, STACK_OUTPUTS.applyDeadLetterQueueUrl, { value: apply.deadLetterQueue.queueUrl, description: 'Apply dead letters' });
+  }
+
+  /**
+   * Object access by prefix. s3:ListBucket on the bucket lets a read of a missing key answer
+   * 404 (NoSuchKey, read as "absent" like the embedded store) instead of 403; it reveals key names
+   * only, and S3 evaluates it without a prefix for that check, so it cannot be narrowed to prefixes.
+   */
+  private grantPrefixes(consumer: QueueConsumer, bucket: s3.IBucket, access: StepAccess): void {
+    const role = consumer.role;
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'ListForNotFound', actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+    if (access.reads.length) {
+      role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'ReadPrefixes', actions: ['s3:GetObject'], resources: access.reads.map((p) => bucket.arnForObjects(`${p}*`)) }));
+    }
+    if (access.writes.length) {
+      role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'WritePrefixes', actions: ['s3:PutObject'], resources: access.writes.map((p) => bucket.arnForObjects(`${p}*`)) }));
+    }
+    // cdk-nag flags the trailing wildcard of every prefix; each one is the point of the grant.
+    const bucketRef = `<${this.resolve((bucket.node.defaultChild as s3.CfnBucket).logicalId)}.Arn>`;
+    for (const prefix of new Set([...access.reads, ...access.writes])) {
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::${bucketRef}/${prefix}*]`,
+        reason: `Objects under the ${prefix} prefix: keys are per site and page (lib/store/keys.ts), so the grant is the prefix, not single keys.`,
+      });
+    }
+  }
+}

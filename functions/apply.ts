@@ -1,0 +1,27 @@
+/**
+ * Apply Lambda: consumes the apply queue; extracts each page's article with its site's rules.
+ * Records of a batch run concurrently (apply is short and mostly waits on S3).
+ */
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { applyStep } from '../lib/apply/apply-step';
+import { createAwsContext, deadLettersFromEnv } from '../lib/aws/aws-context';
+import { stepLogger } from '../lib/aws/logger';
+import { sqsRecordHandler } from '../lib/aws/sqs-records';
+import { ApplyMessageSchema } from '../lib/types/messages';
+
+const logger = new Logger({ serviceName: 'spider-apply' });
+const ctx = createAwsContext({ logger: stepLogger(logger) });
+const processor = new BatchProcessor(EventType.SQS);
+const recordHandler = sqsRecordHandler({
+  schema: ApplyMessageSchema,
+  logger,
+  deadLetters: deadLettersFromEnv(),
+  step: (message) => applyStep(message, ctx),
+});
+
+export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+  logger.addContext(context);
+  return processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false });
+};

@@ -1,0 +1,28 @@
+/**
+ * Learn Lambda: consumes the FIFO learn queue (one message group per site, so a site never learns
+ * twice at once). Records are processed in order; at the first failure the rest of the batch is
+ * reported failed too, so no message of a group overtakes another (SqsFifoPartialProcessorAsync).
+ */
+import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { createAwsContext, deadLettersFromEnv } from '../lib/aws/aws-context';
+import { stepLogger } from '../lib/aws/logger';
+import { sqsRecordHandler } from '../lib/aws/sqs-records';
+import { learnStep } from '../lib/learn/learn-step';
+import { LearnMessageSchema } from '../lib/types/messages';
+
+const logger = new Logger({ serviceName: 'spider-learn' });
+const ctx = createAwsContext({ logger: stepLogger(logger) });
+const processor = new SqsFifoPartialProcessorAsync();
+const recordHandler = sqsRecordHandler({
+  schema: LearnMessageSchema,
+  logger,
+  deadLetters: deadLettersFromEnv(),
+  step: (message) => learnStep(message, ctx),
+});
+
+export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+  logger.addContext(context);
+  return processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false });
+};

@@ -1,0 +1,38 @@
+/**
+ * Render Lambda: consumes the render queue, one URL a record, in a single Chromium kept warm across
+ * invocations. Each render gets a deadline below the function's remaining time, so a slow page fails
+ * as a retryable record (partial batch response) instead of the whole invocation timing out.
+ */
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { createAwsContext, deadLettersFromEnv } from '../lib/aws/aws-context';
+import { stepLogger } from '../lib/aws/logger';
+import { RendererHolder } from '../lib/aws/renderer-holder';
+import { sqsRecordHandler } from '../lib/aws/sqs-records';
+import { Renderer } from '../lib/render/browser';
+import { renderStep } from '../lib/render/render-step';
+import { RenderMessageSchema } from '../lib/types/messages';
+
+const logger = new Logger({ serviceName: 'spider-render' });
+const ctx = createAwsContext({ logger: stepLogger(logger) });
+const renderers = new RendererHolder(() => new Renderer(ctx.config), ctx.logger);
+const processor = new BatchProcessor(EventType.SQS);
+const recordHandler = sqsRecordHandler({
+  schema: RenderMessageSchema,
+  logger,
+  deadLetters: deadLettersFromEnv(),
+  step: (message, _record, context) =>
+    renderers.withDeadline(context, ctx.config.renderTimeoutMs, (renderer, renderTimeoutMs) =>
+      renderStep(message, { ...ctx, config: { ...ctx.config, renderTimeoutMs }, renderer }),
+    ),
+});
+
+export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+  logger.addContext(context);
+  // One browser, one render at a time: records of a batch run one after another.
+  return processPartialResponse(event, recordHandler, processor, { context, processInParallel: false, throwOnFullBatchFailure: false });
+};
+
+/** Closes the warm browser (local runs and tests; Lambda just freezes the container). */
+export const closeBrowser = (): Promise<void> => renderers.discard();

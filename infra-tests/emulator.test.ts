@@ -1,0 +1,217 @@
+/**
+ * The AWS side end to end, offline: the real handlers of functions/ (with the S3 and SQS adapters, the
+ * AWS SDK and real Chromium) driven the way Lambda's event source mappings drive them, against fauxqs
+ * (S3 + SQS) started here. Queues are created as the stack creates them: a DLQ each with a redrive
+ * policy, learn FIFO. URLs of a site served on 127.0.0.1 go in; articles and rules come out in the
+ * emulated bucket; never-succeeding messages end in the dead-letter queues with their reason,
+ * failing ones after maxReceiveCount receives; nothing is lost.
+ */
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { ReceiveMessageCommand, SendMessageCommand, type Message } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSite, type GeneratedSite } from '../lib/demo/site-generator';
+import { serveSite, type ServedSite } from '../lib/demo/site-server';
+import { SqsQueueSender } from '../lib/queue/sqs-queue';
+import { S3Store } from '../lib/store/s3-store';
+import { keys, pageIdOf, siteOf } from '../lib/store/keys';
+import { ArticleDocumentSchema } from '../lib/types/article-document';
+import type { ApplyMessage, RenderMessage } from '../lib/types/messages';
+import { RulesDocumentSchema } from '../lib/types/rules-document';
+import { serveRoutes, type TestServer } from '../test/helpers/http-server';
+import { startEmulator, type Emulator } from './emulator';
+import { LambdaPoller, queueDepth, runUntilIdle, type SqsHandler } from './lambda-poller';
+
+const BUCKET = 'spider-e2e';
+const MAX_RECEIVE_COUNT = 3;
+/** Short visibility timeouts so retries come back within the test (the stack uses 6x the timeout). */
+const VISIBILITY_SECONDS = 2;
+
+interface StepQueues {
+  url: string;
+  arn: string;
+  dlqUrl: string;
+}
+
+let emu: Emulator;
+let site: GeneratedSite;
+let served: ServedSite;
+let flaky: TestServer;
+let queues: Record<'render' | 'learn' | 'apply', StepQueues>;
+let pollers: Record<'render' | 'learn' | 'apply', LambdaPoller>;
+let closeBrowser: (() => Promise<void>) | undefined;
+const savedEnv = { ...process.env };
+
+async function createStepQueues(name: string, fifo: boolean): Promise<StepQueues> {
+  const suffix = fifo ? '.fifo' : '';
+  const fifoAttrs: Record<string, string> = fifo ? { FifoQueue: 'true' } : {};
+  const dlq = await emu.createQueue(`${name}-dlq${suffix}`, fifoAttrs);
+  const queue = await emu.createQueue(`${name}${suffix}`, {
+    ...fifoAttrs,
+    ...(fifo ? { ContentBasedDeduplication: 'true' } : {}),
+    VisibilityTimeout: String(VISIBILITY_SECONDS),
+    RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.arn, maxReceiveCount: String(MAX_RECEIVE_COUNT) }),
+  });
+  return { url: queue.url, arn: queue.arn, dlqUrl: dlq.url };
+}
+
+/** Imports a handler module with the environment its Lambda function gets from the stack. */
+async function importHandler<M extends { handler: unknown }>(load: () => Promise<M>, env: Record<string, string>): Promise<M> {
+  Object.assign(process.env, env);
+  try {
+    return await load();
+  } finally {
+    for (const k of Object.keys(env)) delete process.env[k];
+  }
+}
+
+async function drainDlq(url: string): Promise<Message[]> {
+  const out: Message[] = [];
+  for (;;) {
+    const res = await emu.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, MessageAttributeNames: ['All'], MessageSystemAttributeNames: ['All'], VisibilityTimeout: 60 }),
+    );
+    if (!res.Messages?.length) return out;
+    out.push(...res.Messages);
+  }
+}
+
+beforeAll(async () => {
+  emu = await startEmulator();
+  await emu.s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
+  queues = {
+    render: await createStepQueues('spider-render', false),
+    learn: await createStepQueues('spider-learn', true),
+    apply: await createStepQueues('spider-apply', false),
+  };
+
+  site = generateSite({ seed: 'aws-emulator', pagesPerTemplate: 7, templates: 1 });
+  served = await serveSite(site);
+  flaky = await serveRoutes({ '/always-503.html': { status: 503, body: 'busy' } });
+
+  // What every function gets from the stack, plus the emulator's endpoint and quiet logs. These stay
+  // set (the SDK resolves region and credentials at the first request); per-function ones are read
+  // when the handler module loads.
+  Object.assign(process.env, {
+    ...emu.env(),
+    SPIDER_BUCKET: BUCKET,
+    POWERTOOLS_LOG_LEVEL: process.env.SPIDER_TEST_LOGS ? 'DEBUG' : 'SILENT',
+    SPIDER_NAVIGATION_TIMEOUT_MS: '15000',
+    SPIDER_RENDER_TIMEOUT_MS: '30000',
+  });
+  const common = {};
+  const render = await importHandler(() => import('../functions/render'), {
+    ...common,
+    SPIDER_DEAD_LETTER_QUEUE_URL: queues.render.dlqUrl,
+    SPIDER_APPLY_QUEUE_URL: queues.apply.url,
+    SPIDER_LEARN_QUEUE_URL: queues.learn.url,
+  });
+  closeBrowser = render.closeBrowser;
+  const learn = await importHandler(() => import('../functions/learn'), {
+    ...common,
+    SPIDER_DEAD_LETTER_QUEUE_URL: queues.learn.dlqUrl,
+    SPIDER_APPLY_QUEUE_URL: queues.apply.url,
+  });
+  const apply = await importHandler(() => import('../functions/apply'), { ...common, SPIDER_DEAD_LETTER_QUEUE_URL: queues.apply.dlqUrl });
+
+  const poller = (name: keyof typeof queues, handler: SqsHandler, batchSize: number, timeoutMs: number) =>
+    new LambdaPoller({ name: `spider-${name}`, sqs: emu.sqs, queueUrl: queues[name].url, queueArn: queues[name].arn, handler, batchSize, timeoutMs });
+  // Batch sizes as in cdk.json; function timeouts as deployed.
+  pollers = {
+    render: poller('render', render.handler, 1, 120_000),
+    learn: poller('learn', learn.handler, 1, 120_000),
+    apply: poller('apply', apply.handler, 10, 60_000),
+  };
+}, 60_000);
+
+afterAll(async () => {
+  await closeBrowser?.();
+  await served?.close();
+  await flaky?.close();
+  await emu?.stop();
+  process.env = savedEnv;
+});
+
+describe('render → learn → apply on the emulator', () => {
+  const articles = () => site.pages.filter((p) => p.kind === 'article');
+
+  it('turns submitted URLs into articles and rules, dead-letters what can never succeed, loses nothing', async () => {
+    const origin = served.origin;
+    const siteName = siteOf(origin);
+    const submitted = articles().map((p) => origin + p.path);
+    const missing = `${origin}/no-such-page.html`;
+    const unavailable = `${flaky.origin}/always-503.html`;
+
+    // Submission as the CLI does it: SendMessageBatch, every rejected URL reported.
+    const render = new SqsQueueSender<RenderMessage>({ queueUrl: queues.render.url, client: emu.sqs });
+    const batch = await render.sendBatch([...submitted, missing, unavailable].map((url) => ({ body: { v: 1, url, submittedAt: new Date().toISOString() } })));
+    expect(batch).toEqual({ sent: submitted.length + 2, failed: [] });
+    // Poison: not JSON, and JSON that fails the message schema.
+    await emu.sqs.send(new SendMessageCommand({ QueueUrl: queues.render.url, MessageBody: 'render this please' }));
+    await emu.sqs.send(new SendMessageCommand({ QueueUrl: queues.render.url, MessageBody: JSON.stringify({ v: 1, url: 'ftp://example.com/x' }) }));
+    // An apply request for a page that was never rendered.
+    const ghost: ApplyMessage = { v: 1, site: siteName, pageId: 'never-rendered-page', reason: 'requested' };
+    await emu.sqs.send(new SendMessageCommand({ QueueUrl: queues.apply.url, MessageBody: JSON.stringify(ghost) }));
+
+    await runUntilIdle(Object.values(pollers), { timeoutMs: 150_000 });
+
+    // Articles: one per submitted article page, valid documents, most extracted with the learned rules.
+    const store = new S3Store({ bucket: BUCKET, client: emu.s3 });
+    const stored = await store.list(keys.articlePrefix(siteName));
+    expect(stored.map((o) => o.key).sort()).toEqual(submitted.map((u) => keys.article(siteName, pageIdOf(u))).sort());
+    const docs = await Promise.all(stored.map(async (o) => ArticleDocumentSchema.parse(JSON.parse((await store.get(o.key))!.body.toString()))));
+    for (const doc of docs) expect(doc.wordCount).toBeGreaterThan(0);
+
+    // Rules: learned once enough pages were rendered (FIFO, one learn of the site at a time).
+    const rules = RulesDocumentSchema.parse(JSON.parse((await store.get(keys.rules(siteName)))!.body.toString()));
+    expect(rules.site).toBe(siteName);
+    expect(rules.rulesVersion).toBeGreaterThanOrEqual(1);
+    expect(rules.content.selectors.length).toBeGreaterThan(0);
+    const learnedFrom = new Set(rules.learnedFrom);
+    const reapplied = docs.filter((d) => learnedFrom.has(d.pageId));
+    expect(reapplied.length).toBe(learnedFrom.size);
+    expect(reapplied.filter((d) => d.method === 'rules' && d.rulesVersion === rules.rulesVersion).length).toBeGreaterThanOrEqual(Math.ceil(0.8 * reapplied.length));
+
+    // Feature documents and snapshots for every rendered page, none for the failures.
+    const pages = await store.list(keys.pagePrefix(siteName));
+    expect(pages.filter((o) => o.key.endsWith('/features.json'))).toHaveLength(submitted.length);
+    expect(pages.filter((o) => o.key.endsWith('/snapshot.html'))).toHaveLength(submitted.length);
+
+    // Dead letters: with the reason at once when they can never succeed; after 3 receives otherwise.
+    const renderDead = await drainDlq(queues.render.dlqUrl);
+    const byBody = new Map(renderDead.map((m) => [m.Body!, m]));
+    expect(renderDead).toHaveLength(4);
+    const reason = (m: Message | undefined) => m?.MessageAttributes?.['spider.error']?.StringValue;
+    const urlOf = (m: Message) => {
+      try {
+        return JSON.parse(m.Body!).url as string;
+      } catch {
+        return undefined;
+      }
+    };
+    const deadFor = (url: string) => renderDead.find((m) => urlOf(m) === url);
+    expect(reason(deadFor(missing))).toMatch(/HTTP 404/);
+    expect(deadFor(missing)?.MessageAttributes?.['spider.sourceQueue']?.StringValue).toBe(queues.render.arn);
+    expect(reason(byBody.get('render this please'))).toMatch(/invalid message: body is not JSON/);
+    expect(reason(deadFor('ftp://example.com/x'))).toMatch(/invalid message: url: only http and https/);
+    const retried = deadFor(unavailable)!;
+    expect(retried).toBeDefined();
+    expect(reason(retried)).toBeUndefined(); // moved by the redrive policy, not by the handler
+    expect(Number(retried.Attributes?.ApproximateReceiveCount)).toBeGreaterThanOrEqual(MAX_RECEIVE_COUNT);
+    expect(flaky.hits.get('/always-503.html')).toBe(MAX_RECEIVE_COUNT);
+
+    const applyDead = await drainDlq(queues.apply.dlqUrl);
+    expect(applyDead.map((m) => JSON.parse(m.Body!))).toEqual([ghost]);
+    expect(reason(applyDead[0])).toMatch(/no snapshot for page never-rendered-page/);
+    expect(await drainDlq(queues.learn.dlqUrl)).toEqual([]);
+
+    // Nothing lost: every queue empty, every submitted URL is an article or a dead letter.
+    for (const q of Object.values(queues)) expect(await queueDepth(emu.sqs, q.url)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
+    const accounted = new Set([...docs.map((d) => d.url), ...renderDead.map(urlOf).filter(Boolean)]);
+    for (const url of [...submitted, missing, unavailable]) expect(accounted.has(url), url).toBe(true);
+
+    // The event source mapping's view: partial failures were reported per record, never a whole batch.
+    for (const p of Object.values(pollers)) expect(p.invocations.filter((i) => i.batchError)).toEqual([]);
+    expect(pollers.render.invocations.filter((i) => i.failed > 0)).toHaveLength(MAX_RECEIVE_COUNT);
+    expect(pollers.learn.invocations.length).toBeGreaterThanOrEqual(1);
+  }, 180_000);
+});

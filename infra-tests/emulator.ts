@@ -1,0 +1,162 @@
+/**
+ * A local AWS for the infra tests: fauxqs (S3 + SQS, wire-compatible with the AWS SDK) started in
+ * this process, behind a small HTTP proxy that adds what fauxqs lacks: S3 conditional writes.
+ * fauxqs ignores If-Match / If-None-Match on PutObject; the proxy answers them as S3 does
+ * (412 PreconditionFailed, 404 NoSuchKey for If-Match on a missing key), serialized per key, and
+ * passes every other request through unchanged. Clients use the proxy's address as their endpoint.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { S3Client } from '@aws-sdk/client-s3';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { startFauxqs, type FauxqsServer } from 'fauxqs';
+
+export const REGION = 'us-east-1';
+const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
+
+export interface Emulator {
+  /** The proxy: use as AWS_ENDPOINT_URL. */
+  readonly endpoint: string;
+  readonly fauxqs: FauxqsServer;
+  readonly s3: S3Client;
+  readonly sqs: SQSClient;
+  /** Conditional PutObject requests the proxy refused. */
+  readonly refusedConditionalPuts: number;
+  /** Environment for code that builds its own clients (lib/aws/clients.ts). */
+  env(): Record<string, string>;
+  createQueue(name: string, attributes?: Record<string, string>): Promise<{ url: string; arn: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startEmulator(): Promise<Emulator> {
+  const fauxqs = await startFauxqs({ port: 0, logger: false, defaultRegion: REGION });
+  const upstream = fauxqs.address;
+  const locks = new Map<string, Promise<unknown>>();
+  let refused = 0;
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const conditional =
+      req.method === 'PUT' &&
+      (req.headers['if-match'] !== undefined || req.headers['if-none-match'] !== undefined) &&
+      !req.headers['x-amz-copy-source'] &&
+      [...url.searchParams.keys()].every((k) => k === 'x-id') &&
+      url.pathname.split('/').length > 2;
+    if (!conditional) {
+      forward(req, res, upstream);
+      return;
+    }
+    const key = url.pathname;
+    const previous = locks.get(key) ?? Promise.resolve();
+    const turn = previous.then(async () => {
+      const body = await readBody(req);
+      const head = await fetch(upstream + key, { method: 'HEAD' });
+      const exists = head.status === 200;
+      const etag = head.headers.get('etag') ?? '';
+      const ifMatch = req.headers['if-match'] as string | undefined;
+      const ifNoneMatch = req.headers['if-none-match'] as string | undefined;
+      if (ifNoneMatch === '*' && exists) {
+        refused++;
+        return s3Error(res, 412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', key);
+      }
+      if (ifMatch !== undefined && !exists) {
+        refused++;
+        return s3Error(res, 404, 'NoSuchKey', 'The specified key does not exist.', key);
+      }
+      if (ifMatch !== undefined && unquote(ifMatch) !== unquote(etag)) {
+        refused++;
+        return s3Error(res, 412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', key);
+      }
+      await forwardBuffered(req, body, res, upstream);
+    });
+    const settled = turn.catch((error) => {
+      if (!res.headersSent) res.writeHead(500).end(String(error));
+    });
+    locks.set(key, settled);
+    void settled.finally(() => {
+      if (locks.get(key) === settled) locks.delete(key);
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const s3 = new S3Client({ endpoint, region: REGION, credentials: CREDENTIALS, forcePathStyle: true });
+  const sqs = new SQSClient({ endpoint, region: REGION, credentials: CREDENTIALS, useQueueUrlAsEndpoint: false });
+
+  return {
+    endpoint,
+    fauxqs,
+    s3,
+    sqs,
+    get refusedConditionalPuts() {
+      return refused;
+    },
+    env: () => ({
+      AWS_ENDPOINT_URL: endpoint,
+      AWS_REGION: REGION,
+      AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+    }),
+    async createQueue(name, attributes = {}) {
+      const out = await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
+      const attrs = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: out.QueueUrl, AttributeNames: ['QueueArn'] }));
+      return { url: out.QueueUrl!, arn: attrs.Attributes!.QueueArn! };
+    },
+    async stop() {
+      s3.destroy();
+      sqs.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await fauxqs.stop();
+    },
+  };
+}
+
+function forward(req: http.IncomingMessage, res: http.ServerResponse, upstream: string): void {
+  const target = new URL(req.url ?? '/', upstream);
+  const out = http.request(target, { method: req.method, headers: req.headers }, (up) => {
+    res.writeHead(up.statusCode ?? 502, up.headers);
+    up.pipe(res);
+  });
+  out.on('error', (error) => {
+    if (!res.headersSent) res.writeHead(502).end(String(error));
+    else res.destroy(error);
+  });
+  req.pipe(out);
+}
+
+function forwardBuffered(req: http.IncomingMessage, body: Buffer, res: http.ServerResponse, upstream: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(req.url ?? '/', upstream);
+    const headers = { ...req.headers };
+    delete headers['if-match'];
+    delete headers['if-none-match'];
+    const out = http.request(target, { method: req.method, headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+      up.on('end', () => resolve());
+      up.on('error', reject);
+    });
+    out.on('error', reject);
+    out.end(body);
+  });
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function s3Error(res: http.ServerResponse, status: number, code: string, message: string, resource: string): void {
+  const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message><Resource>${resource}</Resource><RequestId>emulator</RequestId></Error>`;
+  res.writeHead(status, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) }).end(body);
+}
+
+function unquote(etag: string): string {
+  return etag.replace(/^(W\/)?"(.*)"$/, '$2');
+}

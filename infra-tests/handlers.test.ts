@@ -1,0 +1,224 @@
+/**
+ * The handler plumbing without AWS: record parsing and retry meaning, dead-lettering with a reason,
+ * Powertools' partial batch responses (standard and FIFO), and the render deadline.
+ */
+import { BatchProcessor, EventType, processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { SQSRecord } from 'aws-lambda';
+import { describe, expect, it, vi } from 'vitest';
+import { DeadlineExceededError, RendererHolder } from '../lib/aws/renderer-holder';
+import { parseMessage, sqsRecordHandler, type DeadLetterSender } from '../lib/aws/sqs-records';
+import { silentLogger } from '../lib/pipeline/context';
+import { LearnMessageSchema, RenderMessageSchema } from '../lib/types/messages';
+import { NonRetryableError, isNonRetryable } from '../lib/util/errors';
+
+const logger = new Logger({ serviceName: 'test', logLevel: 'SILENT' });
+
+/** An SQS record as Lambda delivers it. */
+function record(body: unknown, overrides: Partial<SQSRecord> & { groupId?: string; receiveCount?: number } = {}): SQSRecord {
+  const { groupId, receiveCount, ...rest } = overrides;
+  const id = rest.messageId ?? `m-${Math.random().toString(36).slice(2)}`;
+  return {
+    messageId: id,
+    receiptHandle: `rh-${id}`,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    attributes: {
+      ApproximateReceiveCount: String(receiveCount ?? 1),
+      SentTimestamp: '0',
+      SenderId: 'test',
+      ApproximateFirstReceiveTimestamp: '0',
+      ...(groupId ? { MessageGroupId: groupId, MessageDeduplicationId: id, SequenceNumber: '1' } : {}),
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:q',
+    awsRegion: 'us-east-1',
+    ...rest,
+  };
+}
+
+function deadLetters(): DeadLetterSender & { sent: { id: string; reason: string }[] } {
+  const sent: { id: string; reason: string }[] = [];
+  return {
+    sent,
+    async send(r, reason) {
+      sent.push({ id: r.messageId, reason });
+    },
+  };
+}
+
+describe('parseMessage', () => {
+  it('returns the parsed message with schema defaults', () => {
+    expect(parseMessage('{"v":1,"site":"a.com"}', LearnMessageSchema)).toEqual({ v: 1, site: 'a.com', force: false });
+  });
+
+  it('a body that is not JSON or fails the schema can never succeed: NonRetryableError naming the problem', () => {
+    const notJson = () => parseMessage('<html>', RenderMessageSchema);
+    expect(notJson).toThrow(/invalid message: body is not JSON/);
+    try {
+      parseMessage('{"v":2,"url":"https://a.com/"}', RenderMessageSchema);
+      expect.unreachable();
+    } catch (error) {
+      expect(isNonRetryable(error)).toBe(true);
+      expect((error as Error).message).toMatch(/^invalid message: v: /);
+    }
+    // Even when validation itself throws on odd input (a refinement calling new URL), it is the message's fault.
+    expect(() => parseMessage('{"v":1,"url":"not a url"}', RenderMessageSchema)).toThrow(NonRetryableError);
+  });
+});
+
+describe('sqsRecordHandler', () => {
+  it('calls the step with the parsed message and the Lambda context', async () => {
+    const step = vi.fn(async () => undefined);
+    const handle = sqsRecordHandler({ schema: LearnMessageSchema, logger, step });
+    const r = record({ v: 1, site: 'a.com', force: true });
+    const context = { getRemainingTimeInMillis: () => 1000 } as never;
+    await handle(r, context);
+    expect(step).toHaveBeenCalledWith({ v: 1, site: 'a.com', force: true }, r, context);
+  });
+
+  it('retryable failures are thrown (the record is reported failed and redelivered)', async () => {
+    const dlq = deadLetters();
+    const handle = sqsRecordHandler({ schema: LearnMessageSchema, logger, deadLetters: dlq, step: async () => Promise.reject(new Error('S3 throttled')) });
+    await expect(handle(record({ v: 1, site: 'a.com' }))).rejects.toThrow('S3 throttled');
+    expect(dlq.sent).toEqual([]);
+  });
+
+  it('never-succeeding messages go to the dead-letter queue at once with the reason, and count as processed', async () => {
+    const dlq = deadLetters();
+    const step = vi.fn(async () => {
+      throw new NonRetryableError('HTTP 404 for https://a.com/x');
+    });
+    const handle = sqsRecordHandler({ schema: RenderMessageSchema, logger, deadLetters: dlq, step });
+    const bad = record('not json', { messageId: 'bad' });
+    const gone = record({ v: 1, url: 'https://a.com/x' }, { messageId: 'gone' });
+    await handle(bad);
+    await handle(gone);
+    expect(dlq.sent).toEqual([
+      { id: 'bad', reason: expect.stringMatching(/^invalid message: body is not JSON/) },
+      { id: 'gone', reason: expect.stringMatching(/HTTP 404 for https:\/\/a\.com\/x$/) },
+    ]);
+    expect(step).toHaveBeenCalledTimes(1);
+  });
+
+  it('without a dead-letter queue, never-succeeding messages are thrown and left to the redrive policy', async () => {
+    const handle = sqsRecordHandler({ schema: RenderMessageSchema, logger, step: async () => undefined });
+    await expect(handle(record({ v: 1, url: 'mailto:x@y' }))).rejects.toThrow(/invalid message/);
+  });
+
+  it('if the dead-letter send fails, the record fails (retried, never lost)', async () => {
+    const handle = sqsRecordHandler({
+      schema: RenderMessageSchema,
+      logger,
+      deadLetters: { send: async () => Promise.reject(new Error('SQS unavailable')) },
+      step: async () => undefined,
+    });
+    await expect(handle(record('nope'))).rejects.toThrow('SQS unavailable');
+  });
+});
+
+describe('partial batch responses (Powertools, as the handlers use them)', () => {
+  it('standard queues: only the failed records are reported', async () => {
+    const handle = sqsRecordHandler({
+      schema: LearnMessageSchema,
+      logger,
+      deadLetters: deadLetters(),
+      step: async (m) => {
+        if (m.site === 'fail.com') throw new Error('transient');
+      },
+    });
+    const records = [record({ v: 1, site: 'a.com' }), record({ v: 1, site: 'fail.com' }, { messageId: 'f' }), record('poison'), record({ v: 1, site: 'b.com' })];
+    const res = await processPartialResponse({ Records: records }, handle, new BatchProcessor(EventType.SQS), { throwOnFullBatchFailure: false });
+    expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: 'f' }] });
+  });
+
+  it('a batch where every record fails is reported record by record, not thrown', async () => {
+    const handle = sqsRecordHandler({ schema: LearnMessageSchema, logger, step: async () => Promise.reject(new Error('down')) });
+    const res = await processPartialResponse({ Records: [record({ v: 1, site: 'a.com' }, { messageId: 'only' })] }, handle, new BatchProcessor(EventType.SQS), {
+      throwOnFullBatchFailure: false,
+    });
+    expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: 'only' }] });
+  });
+
+  it('FIFO: processing stops at the first failure and the rest of the batch is returned, in order', async () => {
+    const seen: string[] = [];
+    const handle = sqsRecordHandler({
+      schema: LearnMessageSchema,
+      logger,
+      step: async (m) => {
+        seen.push(m.site);
+        if (m.site === 'b.com') throw new Error('transient');
+      },
+    });
+    const records = ['a.com', 'b.com', 'c.com', 'a.com'].map((site, i) => record({ v: 1, site }, { messageId: `m${i}`, groupId: site }));
+    const res = await processPartialResponse({ Records: records }, handle, new SqsFifoPartialProcessorAsync(), { throwOnFullBatchFailure: false });
+    expect(seen).toEqual(['a.com', 'b.com']);
+    expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }, { itemIdentifier: 'm2' }, { itemIdentifier: 'm3' }] });
+  });
+});
+
+describe('RendererHolder', () => {
+  class FakeRenderer {
+    static made = 0;
+    closed = false;
+    constructor() {
+      FakeRenderer.made++;
+    }
+    async close() {
+      this.closed = true;
+    }
+  }
+  const remaining = (ms: number) => {
+    const end = Date.now() + ms;
+    return { getRemainingTimeInMillis: () => end - Date.now() };
+  };
+
+  it('reuses one renderer across invocations and gives each render min(renderTimeout, remaining - margin)', async () => {
+    FakeRenderer.made = 0;
+    const holder = new RendererHolder(() => new FakeRenderer(), silentLogger, { marginMs: 10_000 });
+    const budgets: number[] = [];
+    const first = await holder.withDeadline(remaining(120_000), 45_000, async (r, budget) => (budgets.push(budget), r));
+    const second = await holder.withDeadline(remaining(30_000), 45_000, async (r, budget) => (budgets.push(budget), r));
+    expect(first).toBe(second);
+    expect(FakeRenderer.made).toBe(1);
+    expect(budgets[0]).toBe(45_000);
+    expect(budgets[1]).toBeGreaterThan(19_000);
+    expect(budgets[1]).toBeLessThanOrEqual(20_000);
+  });
+
+  it('a render past the hard deadline fails as retryable, and the browser is replaced', async () => {
+    FakeRenderer.made = 0;
+    const holder = new RendererHolder(() => new FakeRenderer(), silentLogger, { marginMs: 400, minBudgetMs: 50 });
+    let stuck: FakeRenderer | undefined;
+    const started = Date.now();
+    const attempt = holder.withDeadline(remaining(1_000), 45_000, (r) => {
+      stuck = r;
+      return new Promise(() => undefined); // never settles
+    });
+    await expect(attempt).rejects.toBeInstanceOf(DeadlineExceededError);
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(750); // remaining - margin / 2
+    expect(elapsed).toBeLessThan(1_000); // before the function timeout
+    expect(stuck?.closed).toBe(true);
+    expect(isNonRetryable(await attempt.catch((e) => e))).toBe(false);
+    const next = await holder.withDeadline(remaining(1_000), 45_000, async (r) => r);
+    expect(next).not.toBe(stuck);
+    expect(FakeRenderer.made).toBe(2);
+  });
+
+  it('does not start a render without enough time left', async () => {
+    const holder = new RendererHolder(() => new FakeRenderer(), silentLogger, { marginMs: 10_000, minBudgetMs: 5_000 });
+    const run = vi.fn(async () => undefined);
+    await expect(holder.withDeadline(remaining(12_000), 45_000, run)).rejects.toThrow(/not starting a render/);
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it('discarding closes within a bounded time even if close hangs', async () => {
+    const holder = new RendererHolder(() => ({ close: () => new Promise<void>(() => undefined) }), silentLogger, { closeTimeoutMs: 100 });
+    holder.get();
+    const started = Date.now();
+    await holder.discard();
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});

@@ -1,0 +1,333 @@
+/**
+ * The synthesized template: every resource and its wiring. Synthesized once for the file, without
+ * bundling (bundle.test.ts runs esbuild); a second synthesis checks that cdk.json context is honoured.
+ */
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ACCESS } from '../cdk/spider-stack';
+import { synthTemplate } from './synth';
+
+type Json = Record<string, any>;
+let template: Template;
+let resources: Record<string, Json>;
+
+beforeAll(() => {
+  ({ template } = synthTemplate());
+  resources = template.toJSON().Resources;
+});
+
+/** Logical id of the one resource of a type whose id starts with a prefix (e.g. 'RenderQueue'). */
+function id(type: string, prefix: string): string {
+  const ids = Object.keys(resources).filter((k) => resources[k].Type === type && k.startsWith(prefix) && !k.startsWith(prefix + 'Policy'));
+  expect(ids, `${type} ${prefix}`).toHaveLength(1);
+  return ids[0];
+}
+const getAtt = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
+const ref = (logicalId: string) => ({ Ref: logicalId });
+
+const STEPS = ['Render', 'Learn', 'Apply'] as const;
+
+describe('resources', () => {
+  it('has exactly the resources of one bucket, its log bucket and three queue consumers', () => {
+    const counts: Record<string, number> = {};
+    for (const r of Object.values(resources)) counts[r.Type] = (counts[r.Type] ?? 0) + 1;
+    expect(counts).toEqual({
+      'AWS::S3::Bucket': 2,
+      'AWS::S3::BucketPolicy': 2,
+      'AWS::SQS::Queue': 6,
+      'AWS::SQS::QueuePolicy': 6,
+      'AWS::Logs::LogGroup': 3,
+      'AWS::IAM::Role': 3,
+      'AWS::IAM::Policy': 3,
+      'AWS::Lambda::Function': 3,
+      'AWS::Lambda::EventSourceMapping': 3,
+      'AWS::CloudWatch::Alarm': 3,
+    });
+  });
+
+  it('outputs the bucket and every queue URL', () => {
+    const outputs = template.toJSON().Outputs;
+    expect(outputs.BucketName.Value).toEqual(ref(id('AWS::S3::Bucket', 'DataBucket')));
+    for (const step of STEPS) {
+      expect(outputs[`${step}QueueUrl`].Value).toEqual(ref(id('AWS::SQS::Queue', `${step}Queue`)));
+      expect(outputs[`${step}DeadLetterQueueUrl`].Value).toEqual(ref(id('AWS::SQS::Queue', `${step}DeadLetterQueue`)));
+    }
+  });
+});
+
+describe('data bucket', () => {
+  it('is private, encrypted, versioned, logged, and kept when the stack is destroyed', () => {
+    const bucket = resources[id('AWS::S3::Bucket', 'DataBucket')];
+    expect(bucket.DeletionPolicy).toBe('Retain');
+    expect(bucket.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      VersioningConfiguration: { Status: 'Enabled' },
+      OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+      LoggingConfiguration: { DestinationBucketName: ref(id('AWS::S3::Bucket', 'DataAccessLogs')) },
+    });
+  });
+
+  it('expires archived HTML, tiers rendered pages, expires old versions and aborts stale uploads', () => {
+    const rules = resources[id('AWS::S3::Bucket', 'DataBucket')].Properties.LifecycleConfiguration.Rules;
+    expect(rules).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Prefix: 'archive/', ExpirationInDays: 30, Status: 'Enabled' }),
+        expect.objectContaining({ Prefix: 'pages/', Transitions: [{ StorageClass: 'INTELLIGENT_TIERING', TransitionInDays: 30 }] }),
+        expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: 30 }, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+        expect.objectContaining({ ExpiredObjectDeleteMarker: true }),
+      ]),
+    );
+    // No rule may touch rules/ or articles/: they are the product.
+    for (const rule of rules) expect(rule.Prefix ?? '').not.toMatch(/^(rules|articles)\//);
+  });
+
+  it('bucket policies deny any request without TLS (and below TLS 1.2), on the bucket and its objects', () => {
+    for (const prefix of ['DataBucket', 'DataAccessLogs']) {
+      const bucket = id('AWS::S3::Bucket', prefix);
+      template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: ref(bucket),
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Principal: { AWS: '*' },
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+              Resource: [getAtt(bucket), { 'Fn::Join': ['', [getAtt(bucket), '/*']] }],
+            }),
+            Match.objectLike({ Effect: 'Deny', Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } } }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('the access-log bucket is private, encrypted and expires its logs', () => {
+    expect(resources[id('AWS::S3::Bucket', 'DataAccessLogs')].Properties).toMatchObject({
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      LifecycleConfiguration: { Rules: [expect.objectContaining({ ExpirationInDays: 90 })] },
+    });
+  });
+});
+
+describe('queues', () => {
+  it.each(STEPS)('%s: encrypted queue and DLQ, redrive after 3 receives, DLQ keeps messages 14 days', (step) => {
+    const queue = resources[id('AWS::SQS::Queue', `${step}Queue`)].Properties;
+    const dlqId = id('AWS::SQS::Queue', `${step}DeadLetterQueue`);
+    const dlq = resources[dlqId].Properties;
+    expect(queue.SqsManagedSseEnabled).toBe(true);
+    expect(dlq.SqsManagedSseEnabled).toBe(true);
+    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: getAtt(dlqId), maxReceiveCount: 3 });
+    expect(dlq.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+    expect(dlq.MessageRetentionPeriod).toBeGreaterThan(queue.MessageRetentionPeriod);
+    expect(dlq.RedrivePolicy).toBeUndefined();
+  });
+
+  it.each(STEPS.flatMap((s) => [`${s}Queue`, `${s}DeadLetterQueue`]))('%s refuses requests without TLS', (prefix) => {
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [ref(id('AWS::SQS::Queue', prefix))],
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+      },
+    });
+  });
+
+  it('learn is FIFO (message group per site) with deduplication, and so is its DLQ; render and apply are standard', () => {
+    expect(resources[id('AWS::SQS::Queue', 'LearnQueue')].Properties).toMatchObject({ FifoQueue: true, ContentBasedDeduplication: true });
+    expect(resources[id('AWS::SQS::Queue', 'LearnDeadLetterQueue')].Properties).toMatchObject({ FifoQueue: true });
+    for (const step of ['Render', 'Apply']) {
+      expect(resources[id('AWS::SQS::Queue', `${step}Queue`)].Properties.FifoQueue).toBeUndefined();
+      expect(resources[id('AWS::SQS::Queue', `${step}DeadLetterQueue`)].Properties.FifoQueue).toBeUndefined();
+    }
+  });
+
+  it.each(STEPS)('%s: visibility timeout is at least 6x the consumer timeout plus its batching window', (step) => {
+    const queue = resources[id('AWS::SQS::Queue', `${step}Queue`)].Properties;
+    const fn = resources[id('AWS::Lambda::Function', `${step}Function`)].Properties;
+    const esm = resources[id('AWS::Lambda::EventSourceMapping', `${step}Function`)].Properties;
+    expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * fn.Timeout + (esm.MaximumBatchingWindowInSeconds ?? 0));
+  });
+});
+
+describe('functions', () => {
+  it.each(STEPS)('%s: Node 22, JSON logs to its own log group with retention, source maps, Powertools settings', (step) => {
+    const fnId = id('AWS::Lambda::Function', `${step}Function`);
+    const fn = resources[fnId].Properties;
+    const logGroup = id('AWS::Logs::LogGroup', `${step}Logs`);
+    expect(fn.Runtime).toBe('nodejs22.x');
+    expect(fn.Handler).toBe('index.handler');
+    expect(fn.LoggingConfig).toEqual({ LogFormat: 'JSON', LogGroup: ref(logGroup) });
+    expect(resources[logGroup].Properties.RetentionInDays).toBe(30);
+    expect(fn.Environment.Variables).toMatchObject({
+      POWERTOOLS_SERVICE_NAME: `spider-${step.toLowerCase()}`,
+      POWERTOOLS_LOG_LEVEL: 'INFO',
+      NODE_OPTIONS: '--enable-source-maps',
+      SPIDER_BUCKET: ref(id('AWS::S3::Bucket', 'DataBucket')),
+      SPIDER_DEAD_LETTER_QUEUE_URL: ref(id('AWS::SQS::Queue', `${step}DeadLetterQueue`)),
+    });
+    expect(fn.Role).toEqual(getAtt(id('AWS::IAM::Role', `${step}Role`)));
+  });
+
+  it('render: x86_64 (the Chromium binary), at least 2 GB, ephemeral storage, a timeout sized for Chromium', () => {
+    const fn = resources[id('AWS::Lambda::Function', 'RenderFunction')].Properties;
+    expect(fn.Architectures).toEqual(['x86_64']);
+    expect(fn.MemorySize).toBeGreaterThanOrEqual(2048);
+    expect(fn.EphemeralStorage.Size).toBeGreaterThanOrEqual(1024);
+    expect(fn.Timeout).toBeGreaterThanOrEqual(90);
+  });
+
+  it('learn and apply are small arm64 functions', () => {
+    for (const step of ['Learn', 'Apply']) {
+      const fn = resources[id('AWS::Lambda::Function', `${step}Function`)].Properties;
+      expect(fn.Architectures).toEqual(['arm64']);
+      expect(fn.MemorySize).toBeLessThanOrEqual(1024);
+      expect(fn.EphemeralStorage).toBeUndefined();
+    }
+  });
+
+  it('each function gets the URLs of exactly the queues it sends to', () => {
+    const env = (step: string) => resources[id('AWS::Lambda::Function', `${step}Function`)].Properties.Environment.Variables;
+    const queueEnv = (vars: Json) => Object.keys(vars).filter((k) => /^SPIDER_(RENDER|LEARN|APPLY)_QUEUE_URL$/.test(k)).sort();
+    expect(queueEnv(env('Render'))).toEqual(['SPIDER_APPLY_QUEUE_URL', 'SPIDER_LEARN_QUEUE_URL']);
+    expect(env('Render').SPIDER_LEARN_QUEUE_URL).toEqual(ref(id('AWS::SQS::Queue', 'LearnQueue')));
+    expect(queueEnv(env('Learn'))).toEqual(['SPIDER_APPLY_QUEUE_URL']);
+    expect(queueEnv(env('Apply'))).toEqual([]);
+  });
+});
+
+describe('event source mappings', () => {
+  it.each(STEPS)('%s consumes its own queue and reports partial batch failures', (step) => {
+    const esm = resources[id('AWS::Lambda::EventSourceMapping', `${step}Function`)].Properties;
+    expect(esm.EventSourceArn).toEqual(getAtt(id('AWS::SQS::Queue', `${step}Queue`)));
+    expect(esm.FunctionName).toEqual(ref(id('AWS::Lambda::Function', `${step}Function`)));
+    expect(esm.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(esm.ScalingConfig.MaximumConcurrency).toBeGreaterThanOrEqual(2);
+  });
+
+  it('batch sizes: one render per invocation, one learn per invocation, apply in batches of 10 within 1 s', () => {
+    const esm = (step: string) => resources[id('AWS::Lambda::EventSourceMapping', `${step}Function`)].Properties;
+    expect(esm('Render')).toMatchObject({ BatchSize: 1, ScalingConfig: { MaximumConcurrency: 5 } });
+    expect(esm('Learn')).toMatchObject({ BatchSize: 1 });
+    expect(esm('Apply')).toMatchObject({ BatchSize: 10, MaximumBatchingWindowInSeconds: 1 });
+    expect(esm('Render').MaximumBatchingWindowInSeconds).toBeUndefined();
+  });
+});
+
+describe('IAM: least privilege', () => {
+  const statements = (step: string): Json[] => {
+    const policies = Object.values(resources).filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: Json) => x.Ref === id('AWS::IAM::Role', `${step}Role`)));
+    expect(policies).toHaveLength(1);
+    return policies[0].Properties.PolicyDocument.Statement;
+  };
+  const arr = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
+  const actionsOn = (step: string, resource: unknown): string[] =>
+    statements(step)
+      .filter((s) => s.Effect === 'Allow' && arr(s.Resource).some((r) => JSON.stringify(r) === JSON.stringify(resource)))
+      .flatMap((s) => arr(s.Action))
+      .sort();
+  const objects = (prefix: string) => ({ 'Fn::Join': ['', [getAtt(id('AWS::S3::Bucket', 'DataBucket')), `/${prefix}*`]] });
+
+  it('roles trust only Lambda and carry no managed policies', () => {
+    for (const step of STEPS) {
+      const role = resources[id('AWS::IAM::Role', `${step}Role`)].Properties;
+      expect(role.ManagedPolicyArns).toBeUndefined();
+      expect(role.AssumeRolePolicyDocument.Statement).toEqual([
+        { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
+      ]);
+    }
+  });
+
+  it('no statement uses a wildcard action or a wildcard resource other than an object prefix', () => {
+    for (const step of STEPS) {
+      for (const s of statements(step)) {
+        for (const action of arr(s.Action)) expect(action).not.toContain('*');
+        for (const resource of arr(s.Resource)) {
+          const text = JSON.stringify(resource);
+          if (text.includes('*')) expect(text).toMatch(/"\/(archive|pages|rules|articles)\/\*"/);
+        }
+      }
+    }
+  });
+
+  it.each(STEPS)('%s: S3 objects only under its prefixes, reads vs writes as ACCESS says', (step) => {
+    const access = ACCESS[step.toLowerCase() as keyof typeof ACCESS];
+    for (const prefix of ['archive/', 'pages/', 'rules/', 'articles/']) {
+      const expected = [...(access.reads.includes(prefix) ? ['s3:GetObject'] : []), ...(access.writes.includes(prefix) ? ['s3:PutObject'] : [])];
+      expect(actionsOn(step, objects(prefix)), `${step} on ${prefix}`).toEqual(expected.sort());
+    }
+    // Bucket level: list only (so missing keys read as 404), nothing on "every object".
+    expect(actionsOn(step, getAtt(id('AWS::S3::Bucket', 'DataBucket')))).toEqual(['s3:ListBucket']);
+    expect(actionsOn(step, { 'Fn::Join': ['', [getAtt(id('AWS::S3::Bucket', 'DataBucket')), '/*']] })).toEqual([]);
+    const s3Actions = statements(step).flatMap((s) => arr(s.Action)).filter((a: string) => a.startsWith('s3:'));
+    expect(new Set(s3Actions)).toEqual(new Set(['s3:ListBucket', 's3:GetObject', 's3:PutObject']));
+  });
+
+  it('the expected prefixes per step', () => {
+    expect(ACCESS.render).toEqual({ reads: ['archive/'], writes: ['pages/'], sendsTo: ['apply', 'learn'] });
+    expect(ACCESS.learn).toEqual({ reads: ['pages/', 'rules/'], writes: ['rules/'], sendsTo: ['apply'] });
+    expect(ACCESS.apply).toEqual({ reads: ['pages/', 'rules/'], writes: ['articles/'], sendsTo: [] });
+  });
+
+  it.each(STEPS)('%s: consumes only its queue, sends only to the queues it feeds and its own DLQ, logs only to its log group', (step) => {
+    const access = ACCESS[step.toLowerCase() as keyof typeof ACCESS];
+    const cap = (s: string) => s[0].toUpperCase() + s.slice(1);
+    const consume = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
+    const send = ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'];
+    for (const other of STEPS) {
+      const queue = getAtt(id('AWS::SQS::Queue', `${other}Queue`));
+      const dlq = getAtt(id('AWS::SQS::Queue', `${other}DeadLetterQueue`));
+      const expectedQueue = other === step ? consume : access.sendsTo.map(cap).includes(other) ? send : [];
+      expect(actionsOn(step, queue), `${step} on ${other} queue`).toEqual(expectedQueue);
+      expect(actionsOn(step, dlq), `${step} on ${other} DLQ`).toEqual(other === step ? send : []);
+    }
+    for (const other of STEPS) {
+      const logs = getAtt(id('AWS::Logs::LogGroup', `${other}Logs`));
+      expect(actionsOn(step, logs)).toEqual(other === step ? ['logs:CreateLogStream', 'logs:PutLogEvents'] : []);
+    }
+  });
+});
+
+describe('alarms', () => {
+  it.each(STEPS)('%s: alarm as soon as its DLQ holds a message', (step) => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id('AWS::SQS::Queue', `${step}DeadLetterQueue`), 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+    });
+  });
+});
+
+describe('settings from cdk.json context', () => {
+  it('context overrides reach the template; an alarm topic gets notified', () => {
+    const topic = 'arn:aws:sns:us-east-1:123456789012:spider-alarms';
+    const { template: t } = synthTemplate({
+      context: {
+        'spider:renderMemoryMiB': '3008',
+        'spider:renderTimeoutSeconds': 180,
+        'spider:renderMaxConcurrency': 20,
+        'spider:maxReceiveCount': 5,
+        'spider:logRetentionDays': 90,
+        'spider:alarmTopicArn': topic,
+        'spider:config': { learnMinPages: 3 },
+      },
+    });
+    t.hasResourceProperties('AWS::Lambda::Function', { MemorySize: 3008, Timeout: 180, Architectures: ['x86_64'] });
+    t.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 20 }, BatchSize: 1 });
+    t.hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 1080, RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }) });
+    t.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 90 }, 3);
+    t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { AlarmActions: [topic] }, 3);
+    t.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SPIDER_LEARN_MIN_PAGES: '3' }) } }, 3);
+  });
+
+  it('an invalid setting fails the synth with its key named', () => {
+    expect(() => synthTemplate({ context: { 'spider:renderMemoryMiB': 1024 } })).toThrow(/spider:renderMemoryMiB/);
+    expect(() => synthTemplate({ context: { 'spider:logRetentionDays': 31 } })).toThrow(/spider:logRetentionDays/);
+    expect(() => synthTemplate({ context: { 'spider:config': { noSuchKey: 1 } } })).toThrow(/noSuchKey/);
+  });
+});

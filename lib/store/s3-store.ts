@@ -1,0 +1,131 @@
+/**
+ * The store on AWS: one S3 bucket with the same key layout as the embedded data folder (./keys.ts).
+ *
+ * - get: undefined when there is no object (NoSuchKey / 404). On AWS a missing key only reads as 404
+ *   when the caller may s3:ListBucket the bucket; without it S3 answers 403, which is thrown.
+ * - put: S3 writes are atomic. Conditional writes use S3's If-Match / If-None-Match; a lost race
+ *   (412 Precondition Failed; 409 ConditionalRequestConflict when two conditional writes overlap;
+ *   404 NoSuchKey for If-Match on a missing key) becomes PreconditionFailedError, as in the fs store.
+ * - list: every key under the prefix, all pages, in key order (S3 lists in UTF-8 binary order).
+ * Etags are S3's ETag without its quotes; pass them back as `ifMatch` unchanged.
+ */
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  paginateListObjectsV2,
+  PutObjectCommand,
+  S3ServiceException,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { s3Client } from '../aws/clients';
+import { PreconditionFailedError, type ListedObject, type PutOptions, type Store, type StoredObject } from './store';
+
+export interface S3StoreOptions {
+  readonly bucket: string;
+  /** Defaults to the process's shared client (lib/aws/clients.ts). */
+  readonly client?: S3Client;
+  /** Optional key prefix inside the bucket, e.g. `staging/`; the store's keys stay unprefixed. */
+  readonly prefix?: string;
+}
+
+export class S3Store implements Store {
+  readonly bucket: string;
+  private readonly client: S3Client;
+  private readonly prefix: string;
+
+  constructor(options: S3StoreOptions) {
+    if (!options.bucket) throw new Error('S3Store needs a bucket name');
+    this.bucket = options.bucket;
+    this.client = options.client ?? s3Client();
+    this.prefix = options.prefix ?? '';
+    if (this.prefix && !this.prefix.endsWith('/')) throw new Error(`S3Store prefix must end with "/": ${this.prefix}`);
+  }
+
+  async get(key: string): Promise<StoredObject | undefined> {
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+      const body = Buffer.from(await out.Body!.transformToByteArray());
+      return { body, etag: unquote(out.ETag), lastModified: out.LastModified ?? new Date(0) };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async put(key: string, body: Buffer | string, options: PutOptions = {}): Promise<string> {
+    const data = typeof body === 'string' ? Buffer.from(body) : body;
+    try {
+      const out = await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: this.objectKey(key),
+          Body: data,
+          ContentType: options.contentType ?? contentTypeOf(key),
+          ...(options.ifMatch !== undefined ? { IfMatch: quote(options.ifMatch) } : {}),
+          ...(options.ifNoneMatch !== undefined ? { IfNoneMatch: options.ifNoneMatch } : {}),
+        }),
+      );
+      return unquote(out.ETag);
+    } catch (error) {
+      // If-Match on a key that has no object: S3 answers 404 NoSuchKey; the fs store calls it a lost race too.
+      if (isPreconditionFailure(error) || (options.ifMatch !== undefined && isNotFound(error))) throw new PreconditionFailedError(key);
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+  }
+
+  async list(prefix: string): Promise<ListedObject[]> {
+    const out: ListedObject[] = [];
+    const pages = paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: this.objectKey(prefix, true) });
+    for await (const page of pages) {
+      for (const obj of page.Contents ?? []) {
+        if (!obj.Key) continue;
+        out.push({
+          key: obj.Key.slice(this.prefix.length),
+          etag: unquote(obj.ETag),
+          lastModified: obj.LastModified ?? new Date(0),
+          size: obj.Size ?? 0,
+        });
+      }
+    }
+    // S3 already lists in binary key order; sort anyway so emulators and S3 agree with the fs store.
+    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  private objectKey(key: string, isPrefix = false): string {
+    if (!isPrefix && (key === '' || key.startsWith('/'))) throw new Error(`invalid store key: ${JSON.stringify(key)}`);
+    return this.prefix + key;
+  }
+}
+
+function unquote(etag: string | undefined): string {
+  return (etag ?? '').replace(/^(W\/)?"(.*)"$/, '$2');
+}
+
+function quote(etag: string): string {
+  return etag === '*' || etag.startsWith('"') ? etag : `"${etag}"`;
+}
+
+function statusOf(error: unknown): number | undefined {
+  return (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+}
+
+function isNotFound(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.name === 'NoSuchKey' || error.name === 'NotFound' || (error instanceof S3ServiceException && statusOf(error) === 404 && error.name !== 'NoSuchBucket');
+}
+
+function isPreconditionFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const status = statusOf(error);
+  return error.name === 'PreconditionFailed' || error.name === 'ConditionalRequestConflict' || status === 412 || status === 409;
+}
+
+function contentTypeOf(key: string): string {
+  if (key.endsWith('.json')) return 'application/json';
+  if (key.endsWith('.html')) return 'text/html; charset=utf-8';
+  return 'application/octet-stream';
+}
