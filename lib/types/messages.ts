@@ -9,8 +9,11 @@ export const MAX_URL_LENGTH = 2048;
 export const HttpUrlSchema = z
   .string()
   .max(MAX_URL_LENGTH, `URL is longer than ${MAX_URL_LENGTH} characters`)
-  .refine((s) => URL.canParse(s), 'not a valid absolute URL')
-  .refine((s) => /^https?:$/.test(new URL(s).protocol), 'only http and https URLs are supported');
+  .superRefine((s, ctx) => {
+    const url = URL.parse(s);
+    if (!url) ctx.addIssue({ code: 'custom', message: 'not a valid absolute URL' });
+    else if (!/^https?:$/.test(url.protocol)) ctx.addIssue({ code: 'custom', message: `only http and https URLs are supported, not ${url.protocol}` });
+  });
 
 /** Intake: render this URL (live, or from an archived copy already in the store). */
 export const RenderMessageSchema = z.object({
