@@ -16,6 +16,9 @@ import { createProgress } from './progress';
 import { formatArticle, type OutputFormat } from './format';
 import { runDemo } from './demo';
 import { runReplay } from './replay';
+import { DeployedStack } from '../aws/deployed-stack';
+import { loadAwsTarget } from '../aws/stack-outputs';
+import type { Store } from '../store/store';
 
 const program = new Command()
   .name('spider')
@@ -53,6 +56,19 @@ async function work(pipeline: EmbeddedPipeline): Promise<void> {
   const t = progress.tally;
   process.stderr.write(`done: ${t.rendered} rendered, ${t.learned} learns, ${t.extracted} extracted, ${t.retried} retries, ${t.dead} dead letters\n`);
   if (t.dead > 0) process.exitCode = 1;
+}
+
+/**
+ * Where users' commands go: a deployed stack when one is configured (SPIDER_BUCKET and
+ * SPIDER_*_QUEUE_URL, or SPIDER_STACK_OUTPUTS=cdk-outputs.json), else the embedded store.
+ */
+function deployed(): DeployedStack | undefined {
+  const target = loadAwsTarget();
+  return target ? new DeployedStack(target) : undefined;
+}
+
+function readStore(): Store {
+  return deployed()?.store ?? new EmbeddedPipeline(config()).store;
 }
 
 async function withPipeline<T>(fn: (p: EmbeddedPipeline) => Promise<T>): Promise<T> {
@@ -93,8 +109,16 @@ program
   .option('-f, --file <file>', 'a file with one URL per line (- for standard input)')
   .action(async (urls: string[], opts: { file?: string }) => {
     const list = await readUrls(urls, opts.file);
+    const stack = deployed();
+    if (stack) {
+      const result = await stack.submit(list.map((url) => ({ url })));
+      for (const r of result.rejected) process.stderr.write(`rejected ${r.url}: ${r.reason}\n`);
+      process.stdout.write(`queued ${result.sent} URLs on ${stack.target.renderQueueUrl}\n`);
+      if (result.rejected.length) process.exitCode = 1;
+      return;
+    }
     await withPipeline((p) => p.submit(list.map((url) => ({ url }))));
-    process.stdout.write(`queued ${list.length} URLs\n`);
+    process.stdout.write(`queued ${list.length} URLs (run \`spider work\` to process them)\n`);
   });
 
 program
@@ -120,6 +144,12 @@ program
   .description('learn a site again now, then extract its pages with the new rules')
   .argument('<site>', 'site, e.g. example.com')
   .action(async (site: string) => {
+    const stack = deployed();
+    if (stack) {
+      await stack.relearn(site);
+      process.stdout.write(`asked ${stack.target.learnQueueUrl} to relearn ${site}\n`);
+      return;
+    }
     await withPipeline(async (p) => {
       await p.relearn(site);
       await work(p);
@@ -131,9 +161,9 @@ program
   .description('list extracted articles')
   .option('--site <site>', 'only this site')
   .action(async (opts: { site?: string }) => {
-    const p = new EmbeddedPipeline(config());
-    for (const obj of await p.store.list(keys.articlePrefix(opts.site))) {
-      const a = await getJson(p.store, obj.key, (v) => ArticleDocumentSchema.parse(v));
+    const store = readStore();
+    for (const obj of await store.list(keys.articlePrefix(opts.site))) {
+      const a = await getJson(store, obj.key, (v) => ArticleDocumentSchema.parse(v));
       if (a) process.stdout.write(`${a.site}\t${a.pageId}\t${a.method}${a.rulesVersion ? ` v${a.rulesVersion}` : ''}\t${a.wordCount} words\t${a.url}\t${a.title ?? ''}\n`);
     }
   });
@@ -144,9 +174,9 @@ program
   .argument('<ref>', 'page URL or site/pageId')
   .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'html', 'json']).default('text'))
   .action(async (ref: string, opts: { format: OutputFormat }) => {
-    const p = new EmbeddedPipeline(config());
+    const store = readStore();
     const [site, pageId] = URL.canParse(ref) ? [siteOf(ref), pageIdOf(ref)] : ref.split('/');
-    const article: ArticleDocument | undefined = site && pageId ? await getJson(p.store, keys.article(site, pageId), (v) => ArticleDocumentSchema.parse(v)) : undefined;
+    const article: ArticleDocument | undefined = site && pageId ? await getJson(store, keys.article(site, pageId), (v) => ArticleDocumentSchema.parse(v)) : undefined;
     if (!article) {
       process.stderr.write(`no article for ${ref}\n`);
       process.exitCode = 1;
@@ -160,12 +190,12 @@ program
   .description("show a site's learned rules (or list the learned sites)")
   .argument('[site]', 'site, e.g. example.com')
   .action(async (site?: string) => {
-    const p = new EmbeddedPipeline(config());
+    const store = readStore();
     if (!site) {
-      for (const obj of await p.store.list(keys.rulesPrefix())) process.stdout.write(obj.key.replace(/^rules\/|\.json$/g, '') + '\n');
+      for (const obj of await store.list(keys.rulesPrefix())) process.stdout.write(obj.key.replace(/^rules\/|\.json$/g, '') + '\n');
       return;
     }
-    const rules = await getJson(p.store, keys.rules(site), (v) => RulesDocumentSchema.parse(v));
+    const rules = await getJson(store, keys.rules(site), (v) => RulesDocumentSchema.parse(v));
     if (!rules) {
       process.stderr.write(`no rules for ${site} yet\n`);
       process.exitCode = 1;

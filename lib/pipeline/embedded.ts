@@ -12,7 +12,7 @@ import { applyStep } from '../apply/apply-step';
 import { learnStep } from '../learn/learn-step';
 import { MemoryQueue, type DeadLetter } from '../queue/memory-queue';
 import type { Queues } from '../queue/queue';
-import { drain, type ConsumerEvent, type Consumer } from '../queue/worker';
+import { consumer, drain, type ConsumerEvent } from '../queue/worker';
 import { Renderer } from '../render/browser';
 import { renderStep } from '../render/render-step';
 import { FsStore } from '../store/fs-store';
@@ -88,15 +88,15 @@ export class EmbeddedPipeline {
   /** Runs render, learn and apply until every queue is empty. */
   async run(options: { signal?: AbortSignal; onEvent?(event: ConsumerEvent): void } = {}): Promise<void> {
     const ctx = this.context;
-    const consumers: Consumer<unknown>[] = [
-      {
+    const consumers = [
+      consumer({
         queue: this.queues.render,
         schema: RenderMessageSchema,
         concurrency: this.config.renderConcurrency,
-        handle: (m) => renderStep(m as RenderMessage, { ...ctx, renderer: this.getRenderer() }),
-      },
-      { queue: this.queues.learn, schema: LearnMessageSchema, concurrency: 1, handle: (m) => learnStep(m as LearnMessage, ctx) },
-      { queue: this.queues.apply, schema: ApplyMessageSchema, concurrency: 4, handle: (m) => applyStep(m as ApplyMessage, ctx) },
+        handle: (m) => renderStep(m, { ...ctx, renderer: this.getRenderer() }),
+      }),
+      consumer({ queue: this.queues.learn, schema: LearnMessageSchema, concurrency: 1, handle: (m) => learnStep(m, ctx) }),
+      consumer({ queue: this.queues.apply, schema: ApplyMessageSchema, concurrency: 4, handle: (m) => applyStep(m, ctx) }),
     ];
     await drain(consumers, options);
   }

@@ -15,6 +15,11 @@ export interface Consumer<T> {
   handle(message: T): Promise<unknown>;
 }
 
+/** A consumer with its message type checked against its schema, for a list of mixed consumers. */
+export function consumer<T>(c: Consumer<T>): Consumer<unknown> {
+  return c as Consumer<unknown>;
+}
+
 export interface ConsumerEvent {
   readonly queue: string;
   readonly outcome: 'done' | 'retry' | 'dead';

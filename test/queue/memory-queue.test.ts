@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MemoryQueue } from '../../lib/queue/memory-queue';
-import { drain, type ConsumerEvent } from '../../lib/queue/worker';
+import { consumer, drain, type ConsumerEvent } from '../../lib/queue/worker';
 import { NonRetryableError } from '../../lib/util/errors';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -87,7 +87,7 @@ describe('drain', () => {
     await first.send({ n: 404 });
     await drain(
       [
-        {
+        consumer({
           queue: first,
           schema: z.object({ n: z.number() }),
           concurrency: 2,
@@ -96,8 +96,8 @@ describe('drain', () => {
             if (m.n === 2 && flaky++ < 1) throw new Error('flaky');
             await second.send({ s: `from ${m.n}` });
           },
-        },
-        { queue: second, schema: z.object({ s: z.string() }), concurrency: 1, handle: async (m) => void seen.push(m.s) },
+        }),
+        consumer({ queue: second, schema: z.object({ s: z.string() }), concurrency: 1, handle: async (m) => void seen.push(m.s) }),
       ],
       { onEvent: (e) => events.push(e) },
     );
