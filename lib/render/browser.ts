@@ -71,6 +71,20 @@ export class Renderer {
     }
   }
 
+  /** The running browser's profile folder (removed on close). */
+  get profileDir(): string | undefined {
+    return this.userDataDir;
+  }
+
+  /** Pages open in the running browser, across its contexts (0 when none runs). */
+  async openPages(): Promise<number> {
+    const browser = await this.browser?.catch(() => undefined);
+    if (!browser) return 0;
+    let n = 0;
+    for (const context of browser.browserContexts()) n += (await context.pages()).length;
+    return n;
+  }
+
   async close(): Promise<void> {
     const pending = this.browser;
     this.browser = undefined;
@@ -149,15 +163,16 @@ export class Renderer {
     };
     let response: HTTPResponse | null;
     try {
-      response = await page.goto(request.url, {
-        waitUntil: request.archivedHtml !== undefined ? 'load' : ['load', 'networkidle2'],
-        timeout: config.navigationTimeoutMs,
-      });
+      response = await page.goto(request.url, { waitUntil: 'load', timeout: config.navigationTimeoutMs });
     } catch (error) {
       if (documentResponse) checkDocument(documentResponse);
       throw error;
     }
     const status = checkDocument(response ?? documentResponse);
+    if (request.archivedHtml === undefined) {
+      // Live pages may still be filling in content after load: give them a short quiet period, bounded.
+      await page.waitForNetworkIdle({ idleTime: 250, concurrency: 2, timeout: 3000 }).catch(() => undefined);
+    }
 
     const options: CollectOptions = { maxBlocks: config.maxBlocks };
     // Bundlers may wrap named functions in a `__name(...)` helper; give the page a no-op one.
