@@ -1,0 +1,189 @@
+/**
+ * Selector consolidation (Zhou & Sun §6): the chosen blocks' tag paths become CSS selectors.
+ * Paths of the same length and tag sequence are merged by intersecting, step by step, their ids and
+ * classes, giving one child-combinator chain from <body> per group:
+ *
+ *   body > div#main.a.b > p   +   body > div#main.a > p   →   body > div#main.a > p
+ *
+ * Generated-looking ids and classes (names.ts) never enter a selector. Selectors are also kept as
+ * steps, which `pathMatches` tests against a block's path without any HTML, with the same meaning
+ * as the CSS selector has in the page.
+ */
+import type { PathStep } from '../types/feature-document';
+import { stableClasses, stableId } from './names';
+
+export interface SelectorStep {
+  readonly tag: string;
+  readonly id?: string;
+  readonly classes: readonly string[];
+  /** 1-based :nth-child position, when the step is pinned to it. */
+  readonly nthChild?: number;
+}
+
+/** A selector as its steps below <body>, outermost first. */
+export type SelectorSteps = readonly SelectorStep[];
+
+/** CSS.escape (CSSOM §2.1.1) for an identifier: class names, ids. */
+export function cssEscape(value: string): string {
+  let out = '';
+  const first = value.charCodeAt(0);
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0) out += '\uFFFD';
+    else if (
+      (c >= 0x1 && c <= 0x1f) ||
+      c === 0x7f ||
+      (i === 0 && c >= 0x30 && c <= 0x39) ||
+      (i === 1 && c >= 0x30 && c <= 0x39 && first === 0x2d)
+    ) {
+      out += '\\' + c.toString(16) + ' ';
+    } else if (i === 0 && value.length === 1 && c === 0x2d) out += '\\' + value[i];
+    else if (
+      c >= 0x80 ||
+      c === 0x2d ||
+      c === 0x5f ||
+      (c >= 0x30 && c <= 0x39) ||
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0x61 && c <= 0x7a)
+    ) {
+      out += value[i];
+    } else out += '\\' + value[i];
+  }
+  return out;
+}
+
+export function formatStep(step: SelectorStep): string {
+  return (
+    cssEscape(step.tag) +
+    (step.id !== undefined ? '#' + cssEscape(step.id) : '') +
+    step.classes.map((c) => '.' + cssEscape(c)).join('') +
+    (step.nthChild !== undefined ? `:nth-child(${step.nthChild})` : '')
+  );
+}
+
+/** `body > step > step ...` */
+export function formatSelector(steps: SelectorSteps): string {
+  return ['body', ...steps.map(formatStep)].join(' > ');
+}
+
+/**
+ * Parse a selector of the form formatSelector writes (child combinators from body; tag, #id,
+ * .class, :nth-child(n) per step; CSS escapes). Null for anything else.
+ */
+export function parseSelector(selector: string): SelectorStep[] | null {
+  let pos = 0;
+  const s = selector.trim();
+  const isIdentChar = (ch: string) => /[A-Za-z0-9_-]/.test(ch) || ch.charCodeAt(0) >= 0x80;
+  const readIdent = (): string | null => {
+    let out = '';
+    while (pos < s.length) {
+      const ch = s[pos];
+      if (ch === '\\') {
+        pos++;
+        if (pos >= s.length) return null;
+        const hex = /^[0-9a-fA-F]{1,6}/.exec(s.slice(pos));
+        if (hex) {
+          out += String.fromCodePoint(parseInt(hex[0], 16));
+          pos += hex[0].length;
+          if (s[pos] === ' ' || s[pos] === '\t' || s[pos] === '\n') pos++;
+        } else {
+          const cp = s.codePointAt(pos)!;
+          out += String.fromCodePoint(cp);
+          pos += cp > 0xffff ? 2 : 1;
+        }
+      } else if (isIdentChar(ch)) {
+        out += ch;
+        pos++;
+      } else break;
+    }
+    return out.length > 0 ? out : null;
+  };
+  const steps: SelectorStep[] = [];
+  for (;;) {
+    const tag = readIdent();
+    if (!tag) return null;
+    let id: string | undefined;
+    const classes: string[] = [];
+    let nthChild: number | undefined;
+    for (;;) {
+      if (s[pos] === '#') {
+        pos++;
+        const v = readIdent();
+        if (v === null || id !== undefined) return null;
+        id = v;
+      } else if (s[pos] === '.') {
+        pos++;
+        const v = readIdent();
+        if (v === null) return null;
+        classes.push(v);
+      } else if (s.startsWith(':nth-child(', pos)) {
+        const m = /^:nth-child\((\d+)\)/.exec(s.slice(pos));
+        if (!m) return null;
+        nthChild = Number(m[1]);
+        pos += m[0].length;
+      } else break;
+    }
+    steps.push({ tag: tag.toLowerCase(), ...(id !== undefined ? { id } : {}), classes, ...(nthChild ? { nthChild } : {}) });
+    const sep = /^\s*>\s*/.exec(s.slice(pos));
+    if (!sep) break;
+    pos += sep[0].length;
+  }
+  if (pos !== s.length) return null;
+  if (steps.length === 0 || steps[0].tag !== 'body' || steps[0].id || steps[0].classes.length || steps[0].nthChild) {
+    return null;
+  }
+  return steps.slice(1);
+}
+
+/** Whether the element at the end of path is matched by the selector steps (as the CSS would). */
+export function pathMatches(steps: SelectorSteps, path: readonly PathStep[]): boolean {
+  if (steps.length !== path.length) return false;
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i];
+    const p = path[i];
+    if (s.tag !== p.tag.toLowerCase()) return false;
+    if (s.id !== undefined && s.id !== p.id) return false;
+    if (s.nthChild !== undefined && s.nthChild !== p.index) return false;
+    for (const c of s.classes) if (!p.classes.includes(c)) return false;
+  }
+  return true;
+}
+
+/** Group key: length and tag sequence. */
+export function tagSequence(path: readonly PathStep[]): string {
+  return path.map((s) => s.tag.toLowerCase()).join('>');
+}
+
+/**
+ * Merge paths of one tag sequence into one selector: per step the tag, the id if every path has the
+ * same stable one, the stable classes every path has. Throws on paths of different tag sequences.
+ */
+export function intersectPaths(paths: readonly (readonly PathStep[])[]): SelectorStep[] {
+  if (paths.length === 0) return [];
+  const key = tagSequence(paths[0]);
+  for (const p of paths) if (tagSequence(p) !== key) throw new Error('intersectPaths: paths of different tag sequences');
+  return paths[0].map((first, i) => {
+    const id = stableId(first);
+    const sameId = id !== undefined && paths.every((p) => p[i].id === id);
+    let classes = stableClasses(first);
+    for (const p of paths) {
+      if (classes.length === 0) break;
+      const have = new Set(p[i].classes);
+      classes = classes.filter((c) => have.has(c));
+    }
+    return { tag: first.tag.toLowerCase(), ...(sameId ? { id } : {}), classes };
+  });
+}
+
+/** One selector per tag sequence, in order of first appearance. */
+export function consolidatePaths(paths: readonly (readonly PathStep[])[]): SelectorStep[][] {
+  const groups = new Map<string, (readonly PathStep[])[]>();
+  for (const p of paths) {
+    if (p.length === 0) continue;
+    const key = tagSequence(p);
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = []));
+    g.push(p);
+  }
+  return [...groups.values()].map(intersectPaths);
+}

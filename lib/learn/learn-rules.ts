@@ -1,0 +1,135 @@
+/**
+ * The learning algorithm, pure: a site's feature documents in, its content rules out.
+ *
+ *   text → TF-IDF similarity of each block to its page's title and descriptions (tfidf.ts)
+ *   blocks → vectors → DBSCAN across all pages (vectorize.ts, dbscan.ts)
+ *   clusters → scored, the top one and the ones inside its region (select.ts)
+ *   chosen blocks' paths → consolidated selectors (consolidate.ts), self-checked (self-check.ts)
+ *
+ * Deterministic: the documents are ordered newest first (renderedAt, then pageId) before anything
+ * else, so the same set of pages gives the same rules in any input order.
+ */
+import type { FeatureDocument } from '../types/feature-document';
+import type { ClusterSummary, RulesDocument } from '../types/rules-document';
+import { buildSelectors } from './self-check';
+import { selectClusters, type ScoredCluster } from './select';
+import { blockSimilarities } from './tfidf';
+import { clusterBlocks } from './vectorize';
+
+export interface LearnOptions {
+  /** DBSCAN neighbourhood radius, in the units of vectorize.ts DEFAULT_WEIGHTS. */
+  readonly eps: number;
+  /** DBSCAN: blocks (weight) within eps that make a core block. */
+  readonly minPts: number;
+  /** Blocks with fewer words are not clustered, scored or chosen. */
+  readonly minWords: number;
+  /** Pixels a block may stick out of the top cluster's bounding box. */
+  readonly bboxTolerance: number;
+  /** Share of a cluster's blocks inside the bounding box for the cluster to be chosen. */
+  readonly bboxMinShare: number;
+  /** Smallest score of a top cluster, and of a cluster inside the box to count as non-zero. */
+  readonly minClusterScore: number;
+  /** Or: share of a cluster's blocks inside the box that score above 0, for it to count as non-zero. */
+  readonly minScoringShare: number;
+  /** Share of a block's TF-IDF weight on the article's terms that makes it prose (inside the box). */
+  readonly minBodyCoverage: number;
+  /** Choose zero-score clusters inside the box whose blocks are mostly prose (subheads). */
+  readonly acceptUnscoredProse: boolean;
+  /** Choose noise blocks inside the box that score or are prose. */
+  readonly acceptNoiseInBox: boolean;
+  /** Share of a page's top-cluster words the element taken as the article's container holds. */
+  readonly containerShare: number;
+  /** Share of the first top cluster's page share another layout's top cluster needs. */
+  readonly secondaryTopShare: number;
+  /** Selectors selecting a smaller share of content words on the training pages are dropped. */
+  readonly minSelectorPrecision: number;
+  /** Most selectors in the rules. */
+  readonly maxSelectors: number;
+  /** Most clusters listed in the rules (highest scores first). */
+  readonly maxClusterSummaries: number;
+}
+
+export const DEFAULT_LEARN_OPTIONS: LearnOptions = {
+  eps: 0.5,
+  minPts: 4,
+  minWords: 1,
+  bboxTolerance: 4,
+  bboxMinShare: 0.5,
+  minClusterScore: 0.001,
+  minScoringShare: 0.5,
+  minBodyCoverage: 0.5,
+  acceptUnscoredProse: true,
+  acceptNoiseInBox: true,
+  containerShare: 0.9,
+  secondaryTopShare: 0.1,
+  minSelectorPrecision: 0.5,
+  maxSelectors: 200,
+  maxClusterSummaries: 100,
+};
+
+export type LearnedRules = Omit<RulesDocument, 'version' | 'site' | 'rulesVersion' | 'learnedAt'>;
+
+export function learnRules(docs: readonly FeatureDocument[], options: Partial<LearnOptions> = {}): LearnedRules {
+  const opts: LearnOptions = { ...DEFAULT_LEARN_OPTIONS, ...stripUndefined(options) };
+  const ordered = [...docs].sort((a, b) => compare(b.renderedAt, a.renderedAt) || compare(a.pageId, b.pageId));
+
+  const { similarity, vectors } = blockSimilarities(ordered);
+  const clustering = clusterBlocks(ordered, { eps: opts.eps, minPts: opts.minPts, minWords: opts.minWords });
+  const selection = selectClusters(ordered, clustering.labels, similarity, opts, vectors);
+  const rules = buildSelectors(ordered, selection.chosen, {
+    minSelectorPrecision: opts.minSelectorPrecision,
+    maxSelectors: opts.maxSelectors,
+    uncertain: selection.uncertain,
+  });
+
+  return {
+    learnedFrom: ordered.map((d) => d.pageId),
+    content: { selectors: rules.selectors, clean: [] },
+    clusters: [
+      ...selection.clusters.slice(0, opts.maxClusterSummaries),
+      ...(selection.noise ? [selection.noise] : []),
+    ].map((c) => summarize(ordered, c)),
+    selfCheck: rules.selfCheck,
+    params: {
+      ...opts,
+      pages: ordered.length,
+      blocks: ordered.reduce((n, d) => n + d.blocks.length, 0),
+      distinctVectors: clustering.distinctVectors,
+      clusters: clustering.clusters,
+    },
+  };
+}
+
+function summarize(docs: readonly FeatureDocument[], c: ScoredCluster): ClusterSummary {
+  const selectors = new Map<string, number>();
+  for (const ref of c.blocks) {
+    const s = docs[ref.doc].blocks[ref.block].selector;
+    selectors.set(s, (selectors.get(s) ?? 0) + 1);
+  }
+  let selector = '';
+  let most = 0;
+  for (const [s, n] of selectors) if (n > most || (n === most && s < selector)) [selector, most] = [s, n];
+  // the sample: the cluster's longest block text among its first few, shortened
+  let sample = '';
+  for (const ref of c.blocks.slice(0, 20)) {
+    const t = docs[ref.doc].blocks[ref.block].text.replace(/\s+/g, ' ').trim();
+    if (t.length > sample.length) sample = t;
+  }
+  if (sample.length > 160) sample = sample.slice(0, 159).trimEnd() + '…';
+  return {
+    id: c.id,
+    blocks: c.blocks.length,
+    pages: c.pages,
+    score: Math.round(c.score * 1e6) / 1e6,
+    chosen: c.chosen,
+    ...(c.reason ? { reason: c.reason } : {}),
+    selector,
+    sample,
+  };
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,267 @@
+/**
+ * Rules from the chosen blocks, checked on the pages they were learned from.
+ *
+ * Each tag sequence of the chosen blocks gives one consolidated selector. A selector that also
+ * matches blocks outside the chosen clusters is tightened: first split by the step whose ids/classes
+ * best separate the chosen blocks from the others (each part keeps the classes it shares, e.g.
+ * `div > p` becomes `div.article-body > p` and `div.pullquote > p`), then pinned with :nth-child at
+ * steps where all its chosen blocks share a position. What still selects mostly non-content is
+ * dropped. Precision and recall are counted in words, on the training pages where something was
+ * chosen (a page where the learner found no content says nothing about what is content there).
+ */
+import type { FeatureDocument, PathStep } from '../types/feature-document';
+import type { SelfCheck } from '../types/rules-document';
+import { formatSelector, intersectPaths, pathMatches, tagSequence, type SelectorStep, type SelectorSteps } from './consolidate';
+import { stepSignature } from './names';
+
+export interface SelfCheckOptions {
+  /** A selector selecting a smaller share of content words on the training pages is dropped. */
+  readonly minSelectorPrecision: number;
+  /** Most selectors kept (the ones selecting the most content words first). */
+  readonly maxSelectors: number;
+  /** Longest selector kept, in characters. */
+  readonly maxSelectorLength?: number;
+  /**
+   * Per document, per block: not chosen but maybe content (select.ts `uncertain`). Selectors are not
+   * tightened to leave these out; precision still counts them as not chosen.
+   */
+  readonly uncertain?: readonly (readonly boolean[])[];
+}
+
+export interface CheckedRules {
+  /** Selectors, most content words first. */
+  readonly selectors: string[];
+  readonly steps: SelectorSteps[];
+  readonly selfCheck: SelfCheck;
+}
+
+interface Item {
+  readonly doc: number;
+  readonly path: readonly PathStep[];
+  readonly words: number;
+  readonly chosen: boolean;
+  /** Neither content nor not: ignored when tightening. */
+  readonly uncertain: boolean;
+}
+
+interface Evaluation {
+  readonly chosenWords: number;
+  readonly otherWords: number;
+}
+
+const round4 = (v: number) => Math.round(v * 10_000) / 10_000;
+
+function evaluate(steps: SelectorSteps, pool: readonly Item[]): Evaluation {
+  let chosenWords = 0;
+  let otherWords = 0;
+  for (const it of pool) {
+    if (it.uncertain || !pathMatches(steps, it.path)) continue;
+    if (it.chosen) chosenWords += it.words;
+    else otherWords += it.words;
+  }
+  return { chosenWords, otherWords };
+}
+
+const precisionOf = (e: Evaluation) =>
+  e.chosenWords + e.otherWords === 0 ? 1 : e.chosenWords / (e.chosenWords + e.otherWords);
+
+interface RefineOptions {
+  readonly minPrecision: number;
+  /** Pages each part of a split must have chosen blocks on. */
+  readonly minPartPages: number;
+}
+
+interface Refined {
+  kept: { steps: SelectorSteps; chosenWords: number }[];
+  dropped: { steps: SelectorSteps; precision: number }[];
+}
+
+/** Tighten the selector of `chosen` (one tag sequence) until it matches no other block of `pool`. */
+function refine(chosen: readonly Item[], pool: readonly Item[], opts: RefineOptions, out: Refined): void {
+  const steps = intersectPaths(chosen.map((c) => c.path));
+  const ev = evaluate(steps, pool);
+  if (ev.otherWords === 0) {
+    out.kept.push({ steps, chosenWords: ev.chosenWords });
+    return;
+  }
+
+  // split by the step whose signature best separates chosen from other blocks
+  let best: { parts: Item[][]; other: number; step: number } | undefined;
+  for (let i = 0; i < steps.length; i++) {
+    const parts = new Map<string, Item[]>();
+    for (const c of chosen) {
+      const key = stepSignature(c.path[i]);
+      let part = parts.get(key);
+      if (!part) parts.set(key, (part = []));
+      part.push(c);
+    }
+    if (parts.size < 2) continue;
+    // a part seen on a single page is an accident of that page, not a rule for the next one
+    if ([...parts.values()].some((part) => new Set(part.map((c) => c.doc)).size < opts.minPartPages)) continue;
+    let other = 0;
+    for (const part of parts.values()) other += evaluate(intersectPaths(part.map((c) => c.path)), pool).otherWords;
+    const candidate = { parts: [...parts.values()], other, step: i };
+    if (
+      other < ev.otherWords &&
+      (!best || other < best.other || (other === best.other && candidate.parts.length < best.parts.length))
+    ) {
+      best = candidate;
+    }
+  }
+  if (best) {
+    for (const part of best.parts) refine(part, pool, opts, out);
+    return;
+  }
+
+  // pin positions all chosen blocks share, one step at a time, while it removes other blocks
+  let current: SelectorStep[] = [...steps];
+  let currentEv = ev;
+  while (currentEv.otherWords > 0) {
+    let next: { steps: SelectorStep[]; ev: Evaluation } | undefined;
+    for (let i = 0; i < current.length; i++) {
+      if (current[i].nthChild !== undefined) continue;
+      const index = chosen[0].path[i].index;
+      if (!chosen.every((c) => c.path[i].index === index)) continue;
+      const trial = current.map((s, k) => (k === i ? { ...s, nthChild: index } : s));
+      const trialEv = evaluate(trial, pool);
+      if (trialEv.otherWords < (next?.ev.otherWords ?? currentEv.otherWords)) next = { steps: trial, ev: trialEv };
+    }
+    if (!next) break;
+    current = next.steps;
+    currentEv = next.ev;
+  }
+  const precision = precisionOf(currentEv);
+  if (precision < opts.minPrecision) out.dropped.push({ steps: current, precision });
+  else out.kept.push({ steps: current, chosenWords: currentEv.chosenWords });
+}
+
+/** Consolidated, self-checked selectors for the chosen blocks (chosen[doc][block]). */
+export function buildSelectors(
+  docs: readonly FeatureDocument[],
+  chosen: readonly (readonly boolean[])[],
+  options: SelfCheckOptions,
+): CheckedRules {
+  const maxLength = options.maxSelectorLength ?? 2048;
+  const pools = new Map<string, Item[]>();
+  const chosenBySeq = new Map<string, Item[]>();
+  // pages where nothing was chosen say nothing about what is content there: leave them out
+  const judged = judgedPages(chosen);
+  docs.forEach((doc, d) =>
+    doc.blocks.forEach((b, i) => {
+      if (b.path.length === 0 || !judged.has(d)) return;
+      const key = tagSequence(b.path);
+      const isChosen = chosen[d]?.[i] ?? false;
+      const item: Item = {
+        doc: d,
+        path: b.path,
+        words: b.words,
+        chosen: isChosen,
+        uncertain: !isChosen && (options.uncertain?.[d]?.[i] ?? false),
+      };
+      let pool = pools.get(key);
+      if (!pool) pools.set(key, (pool = []));
+      pool.push(item);
+      if (item.chosen) {
+        let c = chosenBySeq.get(key);
+        if (!c) chosenBySeq.set(key, (c = []));
+        c.push(item);
+      }
+    }),
+  );
+
+  const refineOptions: RefineOptions = {
+    minPrecision: options.minSelectorPrecision,
+    minPartPages: Math.min(2, judged.size),
+  };
+  const adjusted: string[] = [];
+  const kept = new Map<string, { steps: SelectorSteps; chosenWords: number }>();
+  for (const [key, items] of chosenBySeq) {
+    const original = formatSelector(intersectPaths(items.map((c) => c.path)));
+    const result: Refined = { kept: [], dropped: [] };
+    refine(items, pools.get(key)!, refineOptions, result);
+    const keptStrings = result.kept.map((k) => formatSelector(k.steps));
+    if (!(keptStrings.length === 1 && keptStrings[0] === original && result.dropped.length === 0)) {
+      if (keptStrings.length > 0) adjusted.push(`tightened: ${original} → ${keptStrings.join(' | ')}`);
+      for (const d of result.dropped) {
+        const s = formatSelector(d.steps);
+        adjusted.push(`dropped: ${s}${s === original ? '' : ` (from ${original})`} (precision ${round4(d.precision)})`);
+      }
+    }
+    for (const k of result.kept) {
+      const s = formatSelector(k.steps);
+      const prev = kept.get(s);
+      kept.set(s, { steps: k.steps, chosenWords: (prev?.chosenWords ?? 0) + k.chosenWords });
+    }
+  }
+
+  let ranked = [...kept.entries()].sort((a, b) => b[1].chosenWords - a[1].chosenWords || (a[0] < b[0] ? -1 : 1));
+  for (const [s] of ranked.filter(([s]) => s.length > maxLength)) adjusted.push(`dropped: ${s.slice(0, 200)}… (longer than ${maxLength})`);
+  ranked = ranked.filter(([s]) => s.length <= maxLength);
+  for (const [s] of ranked.slice(options.maxSelectors)) adjusted.push(`dropped: ${s} (over ${options.maxSelectors} selectors)`);
+  ranked = ranked.slice(0, options.maxSelectors);
+
+  const steps = ranked.map(([, v]) => v.steps);
+  const metrics = measureSelectors(docs, chosen, steps);
+  return {
+    selectors: ranked.map(([s]) => s),
+    steps,
+    selfCheck: { pages: judged.size, recall: metrics.recall, precision: metrics.precision, adjusted },
+  };
+}
+
+export interface SelectorMetrics {
+  /** Share of the chosen blocks' words the selectors select. */
+  readonly recall: number;
+  /** Share of the selected words that are chosen blocks' words. */
+  readonly precision: number;
+  readonly chosenWords: number;
+  readonly selectedWords: number;
+}
+
+/** The pages with at least one chosen block. */
+export function judgedPages(chosen: readonly (readonly boolean[])[]): Set<number> {
+  const pages = new Set<number>();
+  chosen.forEach((row, d) => {
+    if (row.some(Boolean)) pages.add(d);
+  });
+  return pages;
+}
+
+/**
+ * Word precision and recall of selectors against the chosen blocks, rounded to 4 decimals, on the
+ * pages with at least one chosen block.
+ */
+export function measureSelectors(
+  docs: readonly FeatureDocument[],
+  chosen: readonly (readonly boolean[])[],
+  selectors: readonly SelectorSteps[],
+): SelectorMetrics {
+  const bySeq = new Map<string, SelectorSteps[]>();
+  for (const s of selectors) {
+    const key = s.map((st) => st.tag).join('>');
+    let list = bySeq.get(key);
+    if (!list) bySeq.set(key, (list = []));
+    list.push(s);
+  }
+  let chosenWords = 0;
+  let selectedWords = 0;
+  let both = 0;
+  const judged = judgedPages(chosen);
+  docs.forEach((doc, d) =>
+    doc.blocks.forEach((b, i) => {
+      if (!judged.has(d)) return;
+      const isChosen = chosen[d]?.[i] ?? false;
+      const candidates = bySeq.get(tagSequence(b.path));
+      const selected = candidates !== undefined && candidates.some((s) => pathMatches(s, b.path));
+      if (isChosen) chosenWords += b.words;
+      if (selected) selectedWords += b.words;
+      if (isChosen && selected) both += b.words;
+    }),
+  );
+  return {
+    recall: chosenWords === 0 ? 0 : round4(both / chosenWords),
+    precision: selectedWords === 0 ? 0 : round4(both / selectedWords),
+    chosenWords,
+    selectedWords,
+  };
+}

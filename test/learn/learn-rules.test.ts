@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { parseSelector, pathMatches } from '../../lib/learn/consolidate';
+import { DEFAULT_LEARN_OPTIONS, learnRules, type LearnedRules } from '../../lib/learn/learn-rules';
+import { RulesDocumentSchema } from '../../lib/types/rules-document';
+import type { FeatureDocument } from '../../lib/types/feature-document';
+import { makeBlock, makeDoc, newsPage, newsSite, type NewsPage, type Role } from './factory';
+
+/** Per role: how many of its blocks the learned selectors match, out of how many. */
+function coverage(rules: LearnedRules, pages: NewsPage[]): Record<string, [number, number]> {
+  const steps = rules.content.selectors.map((s) => {
+    const parsed = parseSelector(s);
+    if (!parsed) throw new Error(`unparseable selector ${s}`);
+    return parsed;
+  });
+  const out: Record<string, [number, number]> = {};
+  for (const { doc, roles } of pages) {
+    doc.blocks.forEach((b, i) => {
+      const role: Role = roles[i];
+      const entry = (out[role] ??= [0, 0]);
+      entry[1]++;
+      if (steps.some((s) => pathMatches(s, b.path))) entry[0]++;
+    });
+  }
+  return out;
+}
+
+function expectArticleOnly(cov: Record<string, [number, number]>) {
+  for (const role of ['body', 'quote', 'subhead'] as const) expect(cov[role][0], role).toBe(cov[role][1]);
+  for (const role of ['nav', 'sidebar', 'comments', 'footer', 'share', 'byline', 'title'] as const) expect(cov[role][0], role).toBe(0);
+}
+
+describe('learnRules on a news site', () => {
+  it('selects the body paragraphs, subheads and blockquote, not nav, sidebar or comments', () => {
+    const pages = newsSite(6);
+    const rules = learnRules(pages.map((p) => p.doc));
+    expect(rules.content.selectors).toEqual([
+      'body > div#page.wrap > main.content > article.post > div.article-body > p',
+      'body > div#page.wrap > main.content > article.post > div.article-body > blockquote.pull-quote > p',
+      'body > div#page.wrap > main.content > article.post > div.article-body > h2',
+    ]);
+    expectArticleOnly(coverage(rules, pages));
+    expect(rules.selfCheck).toEqual({ pages: 6, recall: 1, precision: 1, adjusted: [] });
+    const top = rules.clusters[0];
+    expect(top).toMatchObject({ chosen: true, reason: 'top-scoring cluster', pages: 6 });
+    expect(top.selector).toMatch(/div\.article-body\.entry-\d+ > p$/);
+    const quote = rules.clusters.find((c) => c.selector.endsWith('blockquote.pull-quote > p'))!;
+    expect(quote.chosen).toBe(true);
+    expect(quote.reason).toMatch(/^inside the top cluster's bounding box/);
+    // boilerplate repeated on every page scores exactly 0
+    for (const end of ['nav.menu > ul > li', 'div.share-bar', 'footer.site-footer > p']) {
+      expect(rules.clusters.find((c) => c.selector.endsWith(end))!.score, end).toBe(0);
+    }
+  });
+
+  it('works the same on pages rendered without their stylesheets', () => {
+    const pages = newsSite(6, { stylesheets: false });
+    const rules = learnRules(pages.map((p) => p.doc));
+    expectArticleOnly(coverage(rules, pages));
+    expect(rules.selfCheck.precision).toBe(1);
+    expect(rules.selfCheck.recall).toBe(1);
+  });
+
+  it('generalizes to pages it did not learn from', () => {
+    const rules = learnRules(newsSite(5).map((p) => p.doc));
+    const unseen = [10, 11, 12].map((i) => newsPage(i, { paragraphs: 9, comments: 7 }));
+    expectArticleOnly(coverage(rules, unseen));
+  });
+
+  it('keeps a blockquote that is on too few pages to be a cluster (noise inside the box)', () => {
+    const pages = newsSite(5);
+    // only pages 0 and 1 keep their blockquote
+    for (const p of pages.slice(2)) {
+      const i = p.roles.indexOf('quote');
+      p.doc.blocks.splice(i, 1);
+      p.roles.splice(i, 1);
+    }
+    const rules = learnRules(pages.map((p) => p.doc));
+    expect(rules.clusters.find((c) => c.id === -1)).toMatchObject({ chosen: true });
+    expectArticleOnly(coverage(rules, pages));
+  });
+
+  it('is deterministic and independent of the input order; learnedFrom is newest first', () => {
+    const docs = newsSite(6).map((p) => p.doc);
+    const a = learnRules(docs);
+    const b = learnRules([docs[3], docs[0], docs[5], docs[1], docs[4], docs[2]]);
+    expect(b).toEqual(a);
+    expect(a.learnedFrom).toEqual(['page-05', 'page-04', 'page-03', 'page-02', 'page-01', 'page-00']);
+  });
+
+  it('gives a valid rules document with its parameters', () => {
+    const rules = learnRules(newsSite(5).map((p) => p.doc), { eps: 0.6 });
+    const doc = RulesDocumentSchema.parse({ version: 1, site: 'news.example', rulesVersion: 1, learnedAt: '2025-01-01T00:00:00Z', ...rules });
+    expect(doc.params).toMatchObject({ eps: 0.6, minPts: DEFAULT_LEARN_OPTIONS.minPts, pages: 5 });
+    expect(doc.content.clean).toEqual([]);
+  });
+
+  it('returns empty rules for no pages, or pages without text', () => {
+    expect(learnRules([]).content.selectors).toEqual([]);
+    const empty = makeDoc({ pageId: 'x', blocks: [makeBlock({ text: '', path: 'div > p' })] });
+    const rules = learnRules([empty]);
+    expect(rules.content.selectors).toEqual([]);
+    expect(rules.selfCheck).toEqual({ pages: 0, recall: 0, precision: 0, adjusted: [] });
+  });
+
+  it('learns from a single page', () => {
+    const page = newsPage(0);
+    const rules = learnRules([page.doc], { minPts: 2 });
+    const cov = coverage(rules, [page]);
+    expect(cov.body[0]).toBe(cov.body[1]);
+    expect(cov.nav[0] + cov.sidebar[0] + cov.comments[0]).toBe(0);
+  });
+
+  // Its speed is measured by `npm run bench`, not asserted here.
+  it('learns 50 pages of ~300 blocks', () => {
+    const docs = newsSite(50, { paragraphs: 120, comments: 150 }).map((p) => p.doc);
+    expect(docs.reduce((n, d) => n + d.blocks.length, 0)).toBeGreaterThanOrEqual(50 * 280);
+    const rules = learnRules(docs);
+    expect(rules.content.selectors.length).toBeGreaterThan(0);
+  });
+});
+
+describe('learnRules on pages without spaces between words', () => {
+  const topics = [
+    ['东京铁塔夜景灯光秀开幕', '东京铁塔', '灯光', '夜景'],
+    ['北京地铁新线路正式开通运营', '地铁', '线路', '乘客'],
+    ['上海马拉松比赛吸引三万名选手', '马拉松', '选手', '比赛'],
+    ['广州图书馆推出机器人借书服务', '图书馆', '机器人', '读者'],
+    ['深圳科技展览展示无人驾驶汽车', '展览', '汽车', '科技'],
+  ];
+  const docs: FeatureDocument[] = topics.map(([title, a, b, c], i) =>
+    makeDoc({
+      pageId: `zh-${i}`,
+      title,
+      description: `${a}${b}${c}的最新消息`,
+      renderedAt: `2025-02-0${i + 1}T00:00:00Z`,
+      blocks: [
+        ...['首页', '新闻', '体育', '科技'].map((t, k) =>
+          makeBlock({ text: t, path: `nav:1 > ul:1 > li:${k + 1}`, link: true, bbox: { x: 100 + 120 * k, y: 10, width: 100, height: 20 } }),
+        ),
+        ...[0, 1, 2, 3, 4].map((k) =>
+          makeBlock({
+            text: `${[a, b, c][k % 3]}今天${[b, c, a][k % 3]}很多人关注${c}第${k}段`,
+            path: `main:2 > div.content:1 > p:${k + 1}`,
+            bbox: { x: 100, y: 100 + 60 * k, width: 800, height: 50 },
+          }),
+        ),
+        makeBlock({ text: '版权所有 新闻网', path: 'footer:3 > p:1', bbox: { x: 100, y: 900, width: 800, height: 20 } }),
+      ],
+    }),
+  );
+
+  it('scores CJK text through character bigrams', () => {
+    const rules = learnRules(docs);
+    expect(rules.content.selectors).toEqual(['body > main > div.content > p']);
+    expect(rules.clusters[0].score).toBeGreaterThan(0.5);
+  });
+});
+
+describe('learnRules with a "latest stories" box', () => {
+  it('still scores the articles when every page links the titles of all pages learned from', () => {
+    // Without leaving link lists out of the idf, every title word is on every page: idf 0, no score.
+    const pages = newsSite(3, { latest: 3 });
+    for (const { doc } of pages) delete doc.page.description; // the title is all the page says of itself
+    const rules = learnRules(pages.map((p) => p.doc));
+    expectArticleOnly(coverage(rules, pages));
+  });
+});
