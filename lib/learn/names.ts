@@ -34,3 +34,21 @@ export function stepSignature(step: PathStep): string {
   const id = stableId(step);
   return step.tag + (id ? '#' + id : '') + stableClasses(step).map((c) => '.' + c).join('');
 }
+
+/**
+ * Words in ids and classes that name boilerplate inside an article's box: ads, promotions, captions
+ * and credits, share bars, related links, comments (Dragnet's id/class tokens; Readability's
+ * "unlikely candidates").
+ */
+const BOILERPLATE_WORD =
+  /^(?:ad|ads|advert|advertisement|adslot|dfp|sponsor|sponsored|promo|promotion|caption|captions|credit|credits|share|sharing|social|related|recommended|comment|comments|newsletter|subscribe|signup|banner|outbrain|taboola|disqus|tags|breadcrumb|breadcrumbs|pagination|pager)$/;
+
+/** True when the block element or its parent is named like boilerplate (`div.ad-inline`, `p.wp-caption-text`). */
+export function namedLikeBoilerplate(path: readonly PathStep[]): boolean {
+  for (const step of path.slice(-2)) {
+    if (step.tag === 'figcaption' || step.tag === 'aside') return true;
+    const names = [...step.classes, ...(step.id ? [step.id] : [])];
+    if (names.some((n) => n.toLowerCase().split(/[^a-z]+/).some((w) => BOILERPLATE_WORD.test(w)))) return true;
+  }
+  return false;
+}

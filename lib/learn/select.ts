@@ -21,6 +21,7 @@
  */
 import type { Block, BoundingBox, FeatureDocument, PathStep } from '../types/feature-document';
 import { NOISE } from './dbscan';
+import { namedLikeBoilerplate } from './names';
 import { isLinkList, sumVectors, type TermVector } from './tfidf';
 
 export interface BlockRef {
@@ -297,6 +298,8 @@ export function selectClusters(
     if (!scored && !prose) continue;
     // mostly text found word for word on other pages: a rotating ad or a standard notice
     if (inside.filter((ref) => !sameTextElsewhere(ref)).length < 0.5 * inside.length) continue;
+    // mostly in elements named like boilerplate: inline ads, captions, share bars
+    if (inside.filter((ref) => namedLikeBoilerplate(docs[ref.doc].blocks[ref.block].path)).length > 0.5 * inside.length) continue;
     c.chosen = true;
     const why = scored ? '' : ", not scoring but sharing the article's words";
     c.reason = `inside the top cluster's bounding box (${inside.length} of ${judged.length} blocks)${why}`;
@@ -318,7 +321,10 @@ export function selectClusters(
     };
     if (tops.length > 0 && options.acceptNoiseInBox !== false) {
       const inside = noiseBlocks.filter(
-        (ref) => isInside(ref) && (isProse([ref]) || (relevance[ref.doc][ref.block] > 0 && ownText(ref))),
+        (ref) =>
+          isInside(ref) &&
+          !namedLikeBoilerplate(docs[ref.doc].blocks[ref.block].path) &&
+          (isProse([ref]) || (relevance[ref.doc][ref.block] > 0 && ownText(ref))),
       );
       if (inside.length > 0) {
         noise.chosen = true;

@@ -116,12 +116,19 @@ describe('selectClusters', () => {
   });
 
   it('takes noise blocks inside the box sharing the article’s words, not the ones outside', () => {
-    const inside: Spec = { path: 'main:1 > div.body:1 > figure:7 > figcaption:1', bbox: [100, 152, 800, 6], words: 4, label: NOISE, sim: 0.2 };
+    const inside: Spec = { path: 'main:1 > div.body:1 > div.note:7 > p:1', bbox: [100, 152, 800, 6], words: 4, label: NOISE, sim: 0.2 };
     const outside: Spec = { path: 'aside:3 > p:1', bbox: [1000, 120, 300, 40], words: 8, label: NOISE, sim: 0.2 };
     const s = run([page('a', [...article, inside, outside]), page('b', article)]);
     expect(s.chosen[0].slice(5)).toEqual([true, false]);
     expect(s.noise?.chosen).toBe(true);
     expect(run([page('a', [...article, inside])], { acceptNoiseInBox: false }).chosen[0][5]).toBe(false);
+  });
+
+  it('leaves out blocks inside the box named like boilerplate: captions, inline ads', () => {
+    const caption: Spec = { path: 'main:1 > div.body:1 > figure:7 > figcaption:1', bbox: [100, 152, 800, 6], words: 4, label: NOISE, sim: 0.2 };
+    const ad: Spec = { path: 'main:1 > div.body:1 > div.ad-inline:8 > p:1', bbox: [100, 160, 800, 6], words: 6, label: NOISE, sim: 0.1 };
+    const s = run([page('a', [...article, caption, ad]), page('b', article)]);
+    expect(s.chosen[0].slice(5)).toEqual([false, false]);
   });
 
   it('chooses another top cluster for pages of a second layout', () => {
