@@ -39,7 +39,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
   const generated: GeneratedSite = generateSite({ seed: 'demo', pagesPerTemplate: options.pagesPerTemplate, host: 'news-demo' });
   // Chromium resolves *.localhost to loopback by itself, so the site gets a name of its own.
   const served = await serveSite(generated, { hostname: 'news-demo.localhost' });
-  const pipeline = await new EmbeddedPipeline({ ...options.config, dataDir }).open();
+  // The rules learned from the first pages extract the rest: no relearn in between, so every later
+  // page is one the rules have never seen.
+  const pipeline = await new EmbeddedPipeline({ ...options.config, dataDir, relearnAfter: 1000 }).open();
   const progress = createProgress({ quiet: options.quiet });
   const say = (line = '') => out.write(line + '\n');
   try {
@@ -51,6 +53,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     say(`data folder: ${dataDir}`);
 
     await pipeline.submit(first.map((p) => ({ url: served.url(p.path) })));
+    await pipeline.run({ onEvent: progress.onEvent });
+    // Learn from all of the first pages (a learn may already have run on the first five).
+    await pipeline.relearn(siteOf(served.origin));
     await pipeline.run({ onEvent: progress.onEvent });
     await pipeline.submit([{ url: served.url('/') }, ...rest.map((p) => ({ url: served.url(p.path) }))]);
     await pipeline.run({ onEvent: progress.onEvent });

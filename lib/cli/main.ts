@@ -83,7 +83,7 @@ async function withPipeline<T>(fn: (p: EmbeddedPipeline) => Promise<T>): Promise
 program
   .command('demo', { isDefault: true })
   .description('generate a synthetic news site on 127.0.0.1, learn it, and report extraction quality')
-  .option('--pages <n>', 'article pages per template', (v) => parseInt(v, 10), 8)
+  .option('--pages <n>', 'article pages per template', (v) => parseInt(v, 10), 15)
   .option('--train <n>', 'pages per template rendered before the site is learned', (v) => parseInt(v, 10), 5)
   .action(async (opts: { pages: number; train: number }) => {
     await runDemo({ config: config(), quiet: quiet(), pagesPerTemplate: opts.pages, train: opts.train });
