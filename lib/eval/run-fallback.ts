@@ -1,77 +1,180 @@
 /**
- * Score the single-page fallback extractor on a dataset and time the instant path (parse +
- * metadata + extract) per page:
+ * Score the single-page fallback's methods on a dataset, each alone and combined, next to
+ * Readability.js on jsdom as the reference, on the same pages in the same run. Every page goes
+ * through every method; time per page is parse included (htmlparser2 for ours, jsdom for
+ * Readability), methods interleaved page by page so machine load hits all alike.
  *
- *   npx tsx lib/eval/run-fallback.ts /work/shared/datasets/dragnet-sites [--limit N] [--worst K]
+ *   npx tsx lib/eval/run-fallback.ts /work/shared/datasets/dragnet-sites
+ *     [--methods combined,dragnet,...] [--no-readability] [--limit N] [--worst K] [--json out.json] [--model file.json]
+ *
+ * Methods: see lib/fallback/index.ts (`combined` is what lib/apply/fallback.ts serves).
  */
-import { extractFallback } from '../apply/fallback';
-import { extractMetadata } from '../apply/metadata';
+import { readFile, writeFile } from 'node:fs/promises';
+import { parseDocument } from 'htmlparser2';
+import { Element, Text, type AnyNode } from 'domhandler';
+import { BLOCK_TAGS } from '../apply/content';
 import { parseHtml } from '../apply/parse';
+import { METHODS, parseModel, type FallbackModel } from '../fallback';
 import { readDataset } from './dataset';
 import { aggregateWithBootstrap, scorePage, type PageScore } from './metric';
 
+const DROP = new Set(['script', 'style', 'template', 'head', 'title']);
+
+/** HTML → text, block elements and <br> starting lines (how Readability's HTML output is scored). */
+export function htmlToText(html: string): string {
+  const doc = parseDocument(html, { decodeEntities: true, lowerCaseTags: true });
+  const lines: string[] = [];
+  let line = '';
+  const breakLine = () => {
+    const t = line.replace(/[ \t\n\r\f\u00a0]+/g, ' ').trim();
+    if (t) lines.push(t);
+    line = '';
+  };
+  const EXIT = 0;
+  const stack: Array<AnyNode | typeof EXIT> = [];
+  for (let i = doc.children.length - 1; i >= 0; i--) stack.push(doc.children[i]);
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n === EXIT) {
+      breakLine();
+      continue;
+    }
+    if (n instanceof Text) line += n.data;
+    else if (n instanceof Element) {
+      if (DROP.has(n.name)) continue;
+      if (n.name === 'br' || n.name === 'hr') {
+        breakLine();
+        continue;
+      }
+      if (BLOCK_TAGS.has(n.name)) {
+        breakLine();
+        stack.push(EXIT);
+      }
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+    }
+  }
+  breakLine();
+  return lines.join('\n');
+}
+
+type Runner = (html: string, url: string) => Promise<{ text: string; notArticle?: boolean }>;
+
+async function readabilityRunner(): Promise<Runner> {
+  const { JSDOM, VirtualConsole } = await import('jsdom');
+  const { Readability } = await import('@mozilla/readability');
+  const virtualConsole = new VirtualConsole();
+  return async (html, url) => {
+    const dom = new JSDOM(html, { url, virtualConsole });
+    try {
+      const article = new Readability(dom.window.document).parse();
+      return { text: article?.content ? htmlToText(article.content) : '' };
+    } finally {
+      dom.window.close();
+    }
+  };
+}
+
+interface Row {
+  id: string;
+  f1: number;
+  ms: number;
+  notArticle: boolean;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : NaN;
+};
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN;
+};
+const pageF1 = (s: PageScore) => {
+  const p = s.tp + s.fp > 0 ? s.tp / (s.tp + s.fp) : 0;
+  const r = s.tp + s.fn > 0 ? s.tp / (s.tp + s.fn) : 0;
+  return p + r ? (2 * p * r) / (p + r) : 0;
+};
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const dir = args.find((a) => !a.startsWith('--'));
-  if (!dir) throw new Error('usage: run-fallback.ts <dataset dir> [--limit N] [--worst K]');
+  const dir = args.find((a, i) => !a.startsWith('--') && !(i > 0 && ['--methods', '--limit', '--worst', '--json', '--model'].includes(args[i - 1])));
+  if (!dir) throw new Error('usage: run-fallback.ts <dataset dir> [--methods a,b] [--no-readability] [--limit N] [--worst K] [--json out.json] [--model file.json]');
   const opt = (name: string) => {
     const i = args.indexOf(name);
-    return i >= 0 ? Number(args[i + 1]) : undefined;
+    return i >= 0 ? args[i + 1] : undefined;
   };
-  const limit = opt('--limit') ?? Infinity;
-  const worst = opt('--worst') ?? 0;
+  const limit = Number(opt('--limit') ?? Infinity);
+  const worst = Number(opt('--worst') ?? 0);
+  const names = (opt('--methods') ?? Object.keys(METHODS).join(',')).split(',').filter(Boolean);
+  for (const n of names) if (!METHODS[n]) throw new Error(`unknown method ${n}; known: ${Object.keys(METHODS).join(', ')}`);
+  const modelPath = opt('--model');
+  const model: FallbackModel | undefined = modelPath ? parseModel(JSON.parse(await readFile(modelPath, 'utf8'))) : undefined;
+
+  const runners = new Map<string, Runner>();
+  for (const n of names) {
+    const m = METHODS[n];
+    runners.set(n, async (html, url) => m(parseHtml(html), { baseUrl: url, model }));
+  }
+  if (!args.includes('--no-readability')) runners.set('readability.js', await readabilityRunner());
+
   const dataset = await readDataset(dir);
   const entries = dataset.entries.slice(0, limit);
+  const urlOf = (e: (typeof entries)[number]) => e.url ?? `http://unknown.invalid/${e.id}`;
 
-  const scores: PageScore[] = [];
-  const rows: Array<{ id: string; kb: number; parseMs: number; extractMs: number; f1: number; notArticle: boolean; reason: string }> = [];
-  // Warm up the JIT on a few pages so timings reflect a warm Lambda.
-  for (const e of entries.slice(0, 5)) extractFallback(parseHtml(await e.html()));
+  // Warm up every method (JIT, lazy model parsing) on a few pages.
+  for (const e of entries.slice(0, 5)) {
+    const html = await e.html();
+    for (const r of runners.values()) await r(html, urlOf(e));
+  }
 
+  const scores = new Map<string, PageScore[]>([...runners.keys()].map((k) => [k, []]));
+  const rows = new Map<string, Row[]>([...runners.keys()].map((k) => [k, []]));
+  const texts: Record<string, Record<string, string>> = {};
   for (const e of entries) {
     const html = await e.html();
     const gold = await e.gold();
-    const t0 = performance.now();
-    const doc = parseHtml(html);
-    const t1 = performance.now();
-    extractMetadata(doc);
-    const result = extractFallback(doc, { baseUrl: e.url ?? undefined });
-    const t2 = performance.now();
-    const s = scorePage(result.text, gold);
-    scores.push(s);
-    const p = s.tp + s.fp > 0 ? s.tp / (s.tp + s.fp) : 0;
-    const r = s.tp + s.fn > 0 ? s.tp / (s.tp + s.fn) : 0;
-    rows.push({
-      id: e.id,
-      kb: Buffer.byteLength(html) / 1024,
-      parseMs: t1 - t0,
-      extractMs: t2 - t1,
-      f1: p + r ? (2 * p * r) / (p + r) : 0,
-      notArticle: result.notArticle,
-      reason: result.reason,
-    });
+    for (const [name, run] of runners) {
+      const t0 = performance.now();
+      const out = await run(html, urlOf(e));
+      const ms = performance.now() - t0;
+      const s = scorePage(out.text, gold);
+      scores.get(name)!.push(s);
+      rows.get(name)!.push({ id: e.id, f1: pageF1(s), ms, notArticle: out.notArticle === true });
+      if (opt('--json')) (texts[e.id] ??= {})[name] = out.text;
+    }
   }
 
-  const agg = aggregateWithBootstrap(scores);
   const f = (x: number) => x.toFixed(3);
-  console.log(`${dataset.name}: ${agg.pages} pages`);
-  console.log(`precision ${f(agg.precision)} ± ${f(agg.std.precision)}  recall ${f(agg.recall)} ± ${f(agg.std.recall)}  F1 ${f(agg.f1)} ± ${f(agg.std.f1)}  accuracy ${f(agg.accuracy)} ± ${f(agg.std.accuracy)}`);
-  const flagged = rows.filter((r) => r.notArticle);
-  console.log(`notArticle flagged on ${flagged.length} pages${flagged.length ? ': ' + flagged.slice(0, 20).map((r) => `${r.id} (${r.reason})`).join(', ') : ''}`);
-
-  const total = rows.map((r) => r.parseMs + r.extractMs).sort((a, b) => a - b);
-  const q = (p: number) => total[Math.min(total.length - 1, Math.floor(p * total.length))];
-  console.log(`time per page (parse + metadata + fallback): median ${q(0.5).toFixed(1)} ms, p90 ${q(0.9).toFixed(1)} ms, max ${q(1).toFixed(1)} ms`);
-  const big = rows.filter((r) => r.kb >= 120 && r.kb <= 200);
-  if (big.length) {
-    const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  console.log(`${dataset.name}: ${entries.length} pages, every page through each method; time = parse + extract, per page`);
+  console.log('method            F1              precision  recall  accuracy  median ms  p90 ms  notArticle');
+  const summary: Record<string, unknown> = {};
+  for (const name of runners.keys()) {
+    const agg = aggregateWithBootstrap(scores.get(name)!);
+    const ms = rows.get(name)!.map((r) => r.ms);
+    const flagged = rows.get(name)!.filter((r) => r.notArticle).length;
+    summary[name] = { ...agg, msMedian: median(ms), msP90: quantile(ms, 0.9), notArticle: flagged };
     console.log(
-      `pages of 120-200 KB (${big.length}): parse ${avg(big.map((r) => r.parseMs)).toFixed(1)} ms, metadata + extract ${avg(big.map((r) => r.extractMs)).toFixed(1)} ms on average`,
+      `${name.padEnd(17)} ${f(agg.f1)} ± ${f(agg.std.f1)}   ${f(agg.precision)}      ${f(agg.recall)}   ${f(agg.accuracy)}     ${median(ms).toFixed(1).padStart(6)}   ${quantile(ms, 0.9).toFixed(1).padStart(6)}   ${flagged}`,
     );
   }
+  for (const name of runners.keys()) {
+    const flagged = rows.get(name)!.filter((r) => r.notArticle);
+    if (flagged.length) console.log(`${name} notArticle on: ${flagged.slice(0, 15).map((r) => r.id).join(', ')}${flagged.length > 15 ? ', …' : ''}`);
+  }
   if (worst > 0) {
-    console.log('worst pages:');
-    for (const r of [...rows].sort((a, b) => a.f1 - b.f1).slice(0, worst)) console.log(`  ${r.id}  F1 ${f(r.f1)}${r.notArticle ? '  notArticle: ' + r.reason : ''}`);
+    for (const name of runners.keys()) {
+      console.log(`worst pages, ${name}:`);
+      for (const r of [...rows.get(name)!].sort((a, b) => a.f1 - b.f1).slice(0, worst)) console.log(`  ${r.id}  F1 ${f(r.f1)}${r.notArticle ? '  notArticle' : ''}`);
+    }
+  }
+  const jsonPath = opt('--json');
+  if (jsonPath) {
+    const perPage = entries.map((e, i) => ({
+      id: e.id,
+      ...Object.fromEntries([...runners.keys()].map((n) => [n, { f1: rows.get(n)![i].f1, ms: rows.get(n)![i].ms, notArticle: rows.get(n)![i].notArticle }])),
+    }));
+    await writeFile(jsonPath, JSON.stringify({ dataset: dataset.name, summary, perPage, texts }, null, 1));
+    console.log(`wrote ${jsonPath}`);
   }
 }
 

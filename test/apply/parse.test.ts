@@ -29,12 +29,12 @@ describe('parseHtml', () => {
     expect(textContent(body!)).toBe('OnlyAfter');
   });
 
-  it('parses a 150 KB page in a few milliseconds', () => {
+  it('parses a 150 KB page completely (its speed is measured by npm run bench)', () => {
     const para = '<p class="x">Lorem ipsum <a href="/l">dolor</a> sit amet, <em>consectetur</em> adipiscing elit.</p>\n';
-    const html = `<!DOCTYPE html><html><head><title>T</title></head><body><div>${para.repeat(Math.ceil(150_000 / para.length))}</div></body></html>`;
-    parseHtml(html); // warm up
-    const t = performance.now();
-    parseHtml(html);
-    expect(performance.now() - t).toBeLessThan(100); // generous: CI machines are slow and shared
+    const count = Math.ceil(150_000 / para.length);
+    const html = `<!DOCTYPE html><html><head><title>T</title></head><body><div>${para.repeat(count)}</div></body></html>`;
+    const { body } = headAndBody(parseHtml(html));
+    const div = body!.children.find((c) => (c as Element).name === 'div') as Element;
+    expect(div.children.filter((c) => (c as Element).name === 'p')).toHaveLength(count);
   });
 });

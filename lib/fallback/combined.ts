@@ -1,0 +1,203 @@
+/**
+ * The combination: the methods vote on every text block, maximum subsequence segmentation turns
+ * the votes into one contiguous article, the title starts it.
+ *
+ * 1. Blocks (blocks.ts) and the Dragnet classifier (dragnet.ts): each block's probability p of
+ *    being article text, from its text and link density, id/class tokens and CETR ratios (weights
+ *    learned from generated sites, or from the store's learned sites).
+ * 2. The DOM heuristic (readability-like.ts) votes twice: with its strict attempt (boilerplate-named
+ *    subtrees stripped before scoring) and with the result it keeps (the longest of its attempts).
+ * 3. A block's score is q = ¼·strict + ¼·kept + ½·p, and the article is the maximum-sum run of
+ *    blocks with (q − 0.4) × words (Pasternack & Roth's token-level MSS, every word of a block
+ *    scoring its block's value): a block the heuristic keeps stays unless the classifier is sure it
+ *    is boilerplate, one it drops joins only if the classifier is sure it is text and it sits in
+ *    the article's run; separate islands of text (a profile box, the comments) fall away.
+ * 4. The <hr> constraint: a run that crosses <hr>s keeps only its best part between them.
+ * 5. The title (title.ts; qRead's title similarity): the heading that shows the page's title starts
+ *    the article when it sits just before the run. When the run is elsewhere on the page and the
+ *    text after the title holds a positive run of its own, that one is the article.
+ * 6. Inside the run, blocks no method wants are left out (MSS's cleaning of the extracted block).
+ */
+import { Element, type Document } from 'domhandler';
+import { renderContent, type ArticleContent } from '../apply/content';
+import { segmentBlocks, type Block, type Segmentation } from './blocks';
+import { dragnetFeatures, tokenWeigher, type DragnetModel } from './dragnet';
+import { logit, sigmoid } from './logistic';
+import { maxSubsequence, type Span } from './mss';
+import { readabilityAttempts, type Region } from './readability-like';
+import { findTitleBlock, titleBlocks } from './title';
+
+/** Weight of the DOM heuristic's strict attempt, of its kept result, and of the classifier. */
+export const VOTE_WEIGHTS = { strict: 0.25, kept: 0.25, classifier: 0.5 } as const;
+/** Score threshold of the maximum subsequence. */
+export const THRESHOLD = 0.4;
+/** Words between the title and the run that the title still bridges (or 10% of the run). */
+export const TITLE_GAP_WORDS = 40;
+/** Fewest words the run after the title needs to replace a run elsewhere. */
+export const TITLE_RUN_WORDS = 30;
+/** Inside the run, a block is left out when its score is below this (no heuristic vote, classifier under 0.2)… */
+export const CLEAN_SCORE = 0.1;
+/** …or when the classifier is all but sure it is boilerplate, whatever the votes. */
+export const CLEAN_PROBABILITY = 0.1;
+
+export interface CombinedAnalysis extends Segmentation {
+  /** The classifier's probability per block. */
+  readonly probability: number[];
+  /** Block in the heuristic's strict attempt / its kept result. */
+  readonly strict: boolean[];
+  readonly kept: boolean[];
+  /** Combined score per block (q). */
+  readonly score: number[];
+  readonly title: string;
+  /** The best match of the title among the blocks, -1 when none. */
+  readonly titleBlock: number;
+  /** Every block that shows the title or a part of it, in document order. */
+  readonly titleCandidates: number[];
+}
+
+/** Whether each block is in a region of the DOM heuristic. */
+export function inRegion(blocks: readonly Block[], region: Region | undefined): boolean[] {
+  if (!region) return blocks.map(() => false);
+  const roots = new Set(region.roots);
+  const memo = new Map<Element, boolean>();
+  const test = (el: Element): boolean => {
+    const m = memo.get(el);
+    if (m !== undefined) return m;
+    let v: boolean;
+    if (region.skip(el) && !roots.has(el)) v = false;
+    else if (roots.has(el)) v = true;
+    else v = el.parent instanceof Element ? test(el.parent) : false;
+    memo.set(el, v);
+    return v;
+  };
+  return blocks.map((b) => test(b.el));
+}
+
+/** Steps 1-3 for a page: blocks, probabilities, votes, scores. */
+export function analyse(doc: Document, dragnet: DragnetModel, title: string): CombinedAnalysis {
+  const seg = segmentBlocks(doc, { tokenWeight: tokenWeigher(dragnet.tokens) });
+  const probability = dragnetFeatures(seg.blocks).map((row) => sigmoid(logit(dragnet.classifier, row)));
+  const attempts = readabilityAttempts(doc);
+  let kept: Region | undefined;
+  for (const a of attempts) if (!kept || a.chars > kept.chars) kept = a;
+  const strictRegion = inRegion(seg.blocks, attempts[0]);
+  const keptRegion = kept === attempts[0] ? strictRegion : inRegion(seg.blocks, kept);
+  const score = probability.map(
+    (p, i) => VOTE_WEIGHTS.strict * (strictRegion[i] ? 1 : 0) + VOTE_WEIGHTS.kept * (keptRegion[i] ? 1 : 0) + VOTE_WEIGHTS.classifier * p,
+  );
+  return {
+    ...seg,
+    probability,
+    strict: strictRegion,
+    kept: keptRegion,
+    score,
+    title,
+    titleBlock: findTitleBlock(title, seg.blocks),
+    titleCandidates: titleBlocks(title, seg.blocks),
+  };
+}
+
+export interface Selection {
+  /** Chosen blocks, in document order. */
+  readonly blocks: Block[];
+  /** First and last chosen block index (the run, title included), -1 when none. */
+  readonly span: Span;
+}
+
+function wordsBetween(blocks: readonly Block[], from: number, to: number): number {
+  let w = 0;
+  for (let i = from + 1; i < to; i++) w += blocks[i].words;
+  return w;
+}
+
+/** The best run after the title block: [title + 1, end] with the largest positive sum. */
+function runAfter(scores: readonly number[], blocks: readonly Block[], t: number): { end: number; value: number; words: number } {
+  let sum = 0;
+  let words = 0;
+  let best = { end: -1, value: 0, words: 0 };
+  for (let i = t + 1; i < scores.length; i++) {
+    sum += scores[i];
+    words += blocks[i].words;
+    if (sum > best.value) best = { end: i, value: sum, words };
+  }
+  return best;
+}
+
+/** Steps 3-6: the article's blocks. */
+export function selectBlocks(a: CombinedAnalysis): Selection {
+  const { blocks, score } = a;
+  const scores = blocks.map((b, i) => (score[i] - THRESHOLD) * b.words);
+  let span = maxSubsequence(scores);
+  // No run the votes agree on: nothing (not an article, or nothing this extractor can trust).
+  if (span.start < 0 || span.value <= 0) return { blocks: [], span: { start: -1, end: -1, value: 0 } };
+  // <hr> constraint, generalised: split the run at its <hr>s and keep the best part.
+  const cuts = [span.start];
+  for (let i = span.start + 1; i <= span.end; i++) if (blocks[i].hrBefore) cuts.push(i);
+  if (cuts.length > 1) {
+    let best = span;
+    let bestValue = -Infinity;
+    for (let k = 0; k < cuts.length; k++) {
+      const part = maxSubsequence(scores, cuts[k], k + 1 < cuts.length ? cuts[k + 1] - 1 : span.end);
+      if (part.start >= 0 && part.value > bestValue) {
+        bestValue = part.value;
+        best = part;
+      }
+    }
+    span = best;
+  }
+  let start = span.start;
+  let end = span.end;
+  // The title: a heading showing it inside the run, else the nearest one before it, else the
+  // one followed by the best run of its own.
+  const candidates = a.titleCandidates;
+  let t = candidates.find((c) => c >= start && c <= end) ?? -1;
+  if (t < 0 && candidates.length) {
+    let runWords = 0;
+    for (let i = start; i <= end; i++) runWords += blocks[i].words;
+    const before = candidates.filter((c) => c < start);
+    const nearest = before.length ? before[before.length - 1] : -1;
+    if (nearest >= 0 && wordsBetween(blocks, nearest, start) <= Math.max(TITLE_GAP_WORDS, runWords * 0.1)) {
+      t = nearest;
+      start = nearest;
+    } else {
+      let best = { t: -1, end: -1, value: 0 };
+      for (const c of candidates) {
+        const after = runAfter(scores, blocks, c);
+        if (after.end >= 0 && after.words >= TITLE_RUN_WORDS && after.value > best.value) best = { t: c, end: after.end, value: after.value };
+      }
+      if (best.t >= 0) {
+        t = best.t;
+        start = best.t;
+        end = best.end;
+      }
+    }
+  }
+  const chosen: Block[] = [];
+  for (let i = start; i <= end; i++) {
+    if (i !== t && (score[i] < CLEAN_SCORE || a.probability[i] < CLEAN_PROBABILITY)) continue;
+    chosen.push(blocks[i]);
+  }
+  // Cleaning never empties the run (a page of one short paragraph has no neighbours to vouch for it).
+  return { blocks: chosen.length ? chosen : blocks.slice(start, end + 1), span: { start, end, value: span.value } };
+}
+
+/**
+ * Text and clean HTML of chosen blocks: the smallest element holding them all is rendered, every
+ * block-level element that holds blocks but none of the chosen ones left out.
+ */
+export function renderBlocks(chosen: readonly Block[], all: readonly Block[], baseUrl?: string): ArticleContent {
+  if (chosen.length === 0) return { text: '', html: '', wordCount: 0 };
+  const keep = new Set<Element>();
+  for (const b of chosen) for (let e: Element | null = b.el; e && !keep.has(e); e = e.parent instanceof Element ? e.parent : null) keep.add(e);
+  const holds = new Set<Element>();
+  for (const b of all) for (let e: Element | null = b.el; e && !holds.has(e); e = e.parent instanceof Element ? e.parent : null) holds.add(e);
+  // Lowest common ancestor of the chosen blocks' elements.
+  let root: Element = chosen[0].el;
+  const inside = (anc: Element, el: Element) => {
+    for (let e: Element | null = el; e; e = e.parent instanceof Element ? e.parent : null) if (e === anc) return true;
+    return false;
+  };
+  for (const b of chosen) while (!inside(root, b.el) && root.parent instanceof Element) root = root.parent;
+  const skip = (el: Element) => holds.has(el) && !keep.has(el);
+  return renderContent([root], { skip, baseUrl });
+}

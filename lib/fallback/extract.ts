@@ -1,0 +1,37 @@
+/**
+ * The fallback extractor: the combination (combined.ts) with the title, the output, and the
+ * not-an-article test (not-article.ts).
+ */
+import type { Document } from 'domhandler';
+import { defaultCompiledModel } from './default-model';
+import { analyse, renderBlocks, selectBlocks } from './combined';
+import { compileModel, type FallbackModel } from './model';
+import { notArticleReason } from './not-article';
+import { pageTitle } from './title';
+
+export interface CombinedOptions {
+  readonly baseUrl?: string;
+  /** The model (default: the shipped one). */
+  readonly model?: FallbackModel;
+  /** The article's title when the caller has it (lib/apply/metadata.ts); read from the page otherwise. */
+  readonly title?: string;
+}
+
+export interface CombinedResult {
+  readonly text: string;
+  readonly html: string;
+  readonly wordCount: number;
+  readonly notArticle: boolean;
+  readonly nodes: number;
+  readonly reason: string;
+}
+
+export function extractCombined(doc: Document, options: CombinedOptions = {}): CombinedResult {
+  const model = options.model ? compileModel(options.model) : defaultCompiledModel();
+  const title = options.title ?? pageTitle(doc);
+  const a = analyse(doc, model.dragnet, title);
+  const sel = selectBlocks(a);
+  const out = renderBlocks(sel.blocks, a.blocks, options.baseUrl);
+  const reason = notArticleReason(a, sel, out);
+  return { text: out.text, html: out.html, wordCount: out.wordCount, notArticle: reason !== '', nodes: sel.blocks.length, reason };
+}

@@ -1,0 +1,47 @@
+/**
+ * Is the page an article at all? Home pages, section fronts and other listings have no article:
+ * the extractor would return a few teasers or a paragraph of link text. Following Pasternack &
+ * Roth's definition (an article is a contiguous, coherent work of prose; a collection of headlines
+ * with brief summaries is not), a page is not an article when what was extracted is:
+ *
+ * - almost no text (under 25 words);
+ * - little text (under 50 words) on a page that is mostly links (over half its words);
+ * - a stack of linked headlines: at least 3 headings that are links among the extracted blocks,
+ *   with no more than teasers between them (under 60 words per headline, fewer than 3 long
+ *   paragraphs).
+ */
+import type { ArticleContent } from '../apply/content';
+import type { Block } from './blocks';
+import type { Span } from './mss';
+
+interface Analysed {
+  readonly blocks: readonly Block[];
+}
+
+interface Selected {
+  readonly blocks: readonly Block[];
+  readonly span: Span;
+}
+
+/** Headline blocks that are (nearly) all link text. */
+export function isLinkedHeadline(b: Block): boolean {
+  return b.heading > 0 && b.words > 0 && b.linkWords >= b.words * 0.8;
+}
+
+/** Why the page is not an article, or '' when it looks like one. */
+export function notArticleReason(a: Analysed, sel: Selected, out: ArticleContent): string {
+  let total = 0;
+  let links = 0;
+  for (const b of a.blocks) {
+    total += b.words;
+    links += b.linkWords;
+  }
+  const linkDensity = total === 0 ? 1 : links / total;
+  const words = out.wordCount;
+  if (words < 25) return 'almost no text';
+  if (words < 50 && linkDensity > 0.5) return 'little text, mostly links';
+  const linked = sel.blocks.filter(isLinkedHeadline).length;
+  const longParagraphs = sel.blocks.filter((b) => b.text.length >= 200 && b.linkWords < b.words * 0.3).length;
+  if (linked >= 3 && longParagraphs < 3 && words / linked < 60) return 'linked headlines with teasers';
+  return '';
+}

@@ -1,0 +1,112 @@
+/**
+ * The article's title, and the heading on the page that shows it. The title itself comes from
+ * lib/apply/metadata.ts (JSON-LD headline, og:title, <title>, cut of its " | Site" part where an
+ * <h1> agrees); here we only find which heading block carries it, so the extractor can start the
+ * article there, and give qRead and the combination the title's words.
+ */
+import type { Document } from 'domhandler';
+import { extractMetadata } from '../apply/metadata';
+import { lowerWords } from './tokens';
+
+/** The page's title as the metadata extractor reads it ('' when none). */
+export function pageTitle(doc: Document): string {
+  return extractMetadata(doc).title ?? '';
+}
+
+/**
+ * How well a heading's text matches the title, 0..1: the share of the longer one's words the
+ * shorter one covers, 0 when the shorter holds less than 60% of the longer's words.
+ */
+export function titleMatch(title: string, text: string): number {
+  const a = lowerWords(title);
+  const b = lowerWords(text);
+  if (a.length === 0 || b.length === 0) return 0;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (short.length / long.length < 0.6) return 0;
+  const counts = new Map<string, number>();
+  for (const w of long) counts.set(w, (counts.get(w) ?? 0) + 1);
+  let hit = 0;
+  for (const w of short) {
+    const c = counts.get(w) ?? 0;
+    if (c > 0) {
+      hit++;
+      counts.set(w, c - 1);
+    }
+  }
+  return hit / long.length;
+}
+
+const SEPARATOR = /\s+[|\-–—:«»·\/\\•~]+\s+|:\s+/g;
+
+/**
+ * The title, and what lies before and after each separator in it (" | Site", "Blog: Post",
+ * "Post « Blog"), parts of two words or more.
+ */
+export function titleVariants(title: string): string[] {
+  const out = [title];
+  SEPARATOR.lastIndex = 0;
+  for (let m = SEPARATOR.exec(title); m; m = SEPARATOR.exec(title)) {
+    for (const part of [title.slice(0, m.index), title.slice(m.index + m[0].length)]) {
+      const p = part.trim();
+      if (lowerWords(p).length >= 2 && !out.includes(p)) out.push(p);
+    }
+  }
+  return out;
+}
+
+export interface HeadingCandidate {
+  readonly text: string;
+  /** 1-6, or 0 for a non-heading block. */
+  readonly heading: number;
+}
+
+/** How well each candidate shows the title (0 when it does not): the best over the title's variants. */
+function titleScores(title: string, candidates: readonly HeadingCandidate[], maxWords: number): number[] {
+  const out = new Array<number>(candidates.length).fill(0);
+  if (!title) return out;
+  const variants = titleVariants(title);
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i];
+    if (c.text.length > title.length * 2 + 40) continue;
+    if (lowerWords(c.text).length > maxWords) continue;
+    let m = 0;
+    for (let v = 0; v < variants.length; v++) m = Math.max(m, titleMatch(variants[v], c.text) - (v > 0 ? 0.05 : 0));
+    if (m >= 0.75) out[i] = m;
+  }
+  return out;
+}
+
+/**
+ * Indices of the candidates that show the title or one of its parts (the site's name is often one:
+ * "Blog Name: Post Title"), in document order. The caller picks by position.
+ */
+export function titleBlocks(title: string, candidates: readonly HeadingCandidate[], maxWords = 40): number[] {
+  const scores = titleScores(title, candidates, maxWords);
+  return scores.flatMap((m, i) => (m > 0 ? [i] : []));
+}
+
+/**
+ * Index of the candidate that shows the title: the best match of at least 0.75, headings before
+ * other blocks, higher headings first, earlier first. -1 when none.
+ */
+export function findTitleBlock(title: string, candidates: readonly HeadingCandidate[], maxWords = 40): number {
+  if (!title) return -1;
+  const variants = titleVariants(title);
+  let best = -1;
+  let bestKey = -Infinity;
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i];
+    if (c.text.length > title.length * 2 + 40) continue;
+    if (lowerWords(c.text).length > maxWords) continue;
+    let m = 0;
+    for (let v = 0; v < variants.length; v++) m = Math.max(m, titleMatch(variants[v], c.text) - (v > 0 ? 0.05 : 0));
+    if (m < 0.75) continue;
+    // Exact-ish matches first, then headings (h1 best), then document order.
+    const key = m * 100 + (c.heading > 0 ? 20 - c.heading : 0) - i * 1e-6;
+    if (key > bestKey) {
+      bestKey = key;
+      best = i;
+    }
+  }
+  return best;
+}

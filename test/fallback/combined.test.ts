@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { extractFallback } from '../../lib/apply/fallback';
+import { parseHtml } from '../../lib/apply/parse';
+import { generateSite, pageHtml, pagesOf } from '../../lib/demo';
+import { METHODS } from '../../lib/fallback';
+import { analyse, selectBlocks } from '../../lib/fallback/combined';
+import { defaultFallbackModel } from '../../lib/fallback/default-model';
+import { aggregate, scorePage } from '../../lib/eval/metric';
+
+const ORIGIN = 'http://news.example';
+const site = generateSite({ seed: 'fallback-test', pagesPerTemplate: 3, templates: 4 });
+const articles = pagesOf(site, { kind: 'article' });
+
+describe('the combination on generated pages', () => {
+  it('extracts the article of every template (F1 ≥ 0.95 against the generator truth)', () => {
+    const body = [];
+    const withTitle = [];
+    for (const p of articles) {
+      const r = extractFallback(parseHtml(pageHtml(site, p.path, ORIGIN)), { baseUrl: ORIGIN + p.path });
+      expect(r.notArticle).toBe(false);
+      body.push(scorePage(r.text, p.bodyText));
+      withTitle.push(scorePage(r.text, `${p.title}\n${p.bodyText}`));
+      expect(r.text.split('\n').slice(0, 3)).toContain(p.title); // a kicker may come first
+      expect(r.html).toContain(`<h1>${p.title.replace(/&/g, '&amp;')}</h1>`);
+    }
+    expect(articles.length).toBe(12);
+    expect(aggregate(body).f1).toBeGreaterThanOrEqual(0.95);
+    expect(aggregate(withTitle).f1).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('leaves comments, related links, navigation and the footer out', () => {
+    for (const p of articles) {
+      const r = extractFallback(parseHtml(pageHtml(site, p.path, ORIGIN)));
+      expect(r.text).not.toMatch(/All rights reserved|Most read|Trending|Privacy Policy/);
+    }
+  });
+
+  it('marks the home page as not an article', () => {
+    const home = extractFallback(parseHtml(pageHtml(site, '/', ORIGIN)));
+    expect(home.notArticle).toBe(true);
+    expect(home.reason).not.toBe('');
+  });
+
+  it('is deterministic and never throws on odd input', () => {
+    const html = pageHtml(site, articles[0].path, ORIGIN);
+    expect(extractFallback(parseHtml(html))).toEqual(extractFallback(parseHtml(html)));
+    for (const odd of ['', '<p>', '<html><body><hr><hr></body></html>', '<table><tr><td>x</td></tr></table>', 'plain text']) {
+      expect(() => extractFallback(parseHtml(odd))).not.toThrow();
+    }
+  });
+
+  it('scores blocks by the votes and keeps one run', () => {
+    const doc = parseHtml(pageHtml(site, articles[0].path, ORIGIN));
+    const a = analyse(doc, defaultFallbackModel().dragnet, articles[0].title);
+    expect(a.titleBlock).toBeGreaterThanOrEqual(0);
+    a.score.forEach((q, i) => expect(q).toBeCloseTo(0.25 * Number(a.strict[i]) + 0.25 * Number(a.kept[i]) + 0.5 * a.probability[i], 9));
+    const sel = selectBlocks(a);
+    expect(sel.span.start).toBeLessThanOrEqual(a.titleBlock);
+    expect(sel.span.end).toBeGreaterThan(a.titleBlock);
+    for (const b of sel.blocks) expect(b.index).toBeGreaterThanOrEqual(sel.span.start);
+  });
+
+  it('runs every method on its own', () => {
+    const doc = () => parseHtml(pageHtml(site, articles[1].path, ORIGIN));
+    const truth = articles[1].bodyText;
+    for (const [name, method] of Object.entries(METHODS)) {
+      const out = method(doc(), { baseUrl: ORIGIN + articles[1].path });
+      const s = scorePage(out.text, truth);
+      expect(s.tp, name).toBeGreaterThan(0.3);
+    }
+  });
+});
