@@ -3,6 +3,7 @@
  * single-page fallback when the site has none, or when they select nothing on this page), fill in
  * the metadata and write the article document. No browser: parse + extract take milliseconds.
  */
+import { applyFieldRules, chooseFields } from '../fields/apply-fields';
 import type { StepContext } from '../pipeline/context';
 import { keys } from '../store/keys';
 import { putJson } from '../store/store';
@@ -120,6 +121,8 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     content = fb;
     notArticle = fb.notArticle;
   }
+  // Title, byline and date: the site's field rules first, the page's own metadata where they give nothing.
+  const fields = chooseFields(rules?.fields && !notArticle ? applyFieldRules(doc, rules.fields) : {}, meta);
   const elapsedMs = performance.now() - started;
 
   const url = meta.spiderUrl ?? (await urlFromFeatures(site, pageId, ctx));
@@ -130,9 +133,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     pageId,
     url,
     site,
-    ...(meta.title ? { title: meta.title } : {}),
-    ...(meta.byline ? { byline: meta.byline } : {}),
-    ...(meta.published ? { published: meta.published } : {}),
+    ...fields.values,
     ...(meta.lang ? { lang: meta.lang } : {}),
     ...((meta.excerpt ?? excerptOf(content.text)) ? { excerpt: meta.excerpt ?? excerptOf(content.text) } : {}),
     text: content.text,
@@ -143,6 +144,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     ...(notArticle ? { notArticle: true } : {}),
     extractedAt: new Date().toISOString(),
     elapsedMs: Math.round(elapsedMs * 100) / 100,
+    ...(Object.keys(fields.sources).length ? { sources: fields.sources } : {}),
   });
   await putJson(ctx.store, keys.article(site, pageId), article);
   ctx.logger.info('applied', {

@@ -9,6 +9,7 @@ import { PreconditionFailedError, putJson, type StoredObject } from '../store/st
 import { FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
 import type { LearnMessage } from '../types/messages';
 import { RULES_DOCUMENT_VERSION, RulesDocumentSchema, type RulesDocument } from '../types/rules-document';
+import { learnSiteFields } from '../fields/learn-fields';
 import { learnRules } from './learn-rules';
 
 export type LearnOutcome =
@@ -55,12 +56,20 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     return { learned: false, site, reason: 'no content cluster found' };
   }
 
+  // Where the title, byline and date are, supervised by the site's feeds and its pages' metadata.
+  // Content rules do not wait on them: a failure here leaves the fields to the pages' metadata.
+  const fields = await learnSiteFields(site, docs, store, { logger }).catch((error: unknown) => {
+    logger.error('field learning failed; rules without fields', { site, error: String(error) });
+    return undefined;
+  });
+
   const rules: RulesDocument = RulesDocumentSchema.parse({
     version: RULES_DOCUMENT_VERSION,
     site,
     rulesVersion: (current?.rulesVersion ?? 0) + 1,
     learnedAt: new Date().toISOString(),
     ...learned,
+    ...(fields ? { fields } : {}),
   });
   try {
     // Compare-and-swap: if another learn of this site wrote in between, the higher version stands.

@@ -7,6 +7,7 @@
  *   pages/<site>/<pageId>/snapshot.html    rendered DOM, serialized (render → apply)
  *   rules/<site>.json                      the site's rules document (learn → apply)
  *   articles/<site>/<pageId>.json          article document (apply → users)
+ *   feeds/<site>/<feedId>.xml              a feed the site's pages link to, as fetched (render → learn)
  */
 import { createHash } from 'node:crypto';
 
@@ -42,7 +43,15 @@ export const keys = {
   rulesPrefix: () => 'rules/',
   articlePrefix: (site?: string) => (site ? `articles/${segment(site)}/` : 'articles/'),
   article: (site: string, pageId: string) => `articles/${segment(site)}/${pageId}.json`,
+  /** `feedId`: 20 hex digits of SHA-256 of the feed's URL (`feedIdOf`). */
+  feed: (site: string, feedId: string) => `feeds/${segment(site)}/${feedId}.xml`,
+  feedPrefix: (site: string) => `feeds/${segment(site)}/`,
 } as const;
+
+/** A feed's id in its key: a short stable hash of its URL (fragment dropped). */
+export function feedIdOf(feedUrl: string): string {
+  return createHash('sha256').update(normalizeUrl(feedUrl)).digest('hex').slice(0, 20);
+}
 
 /** The page id in a `pages/<site>/<pageId>/features.json` key. */
 export function pageIdFromFeaturesKey(key: string): string | undefined {

@@ -7,6 +7,10 @@ import { z } from 'zod';
 
 export const ARTICLE_DOCUMENT_VERSION = 1 as const;
 
+/** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings. */
+export const FieldSourceSchema = z.enum(['rules', 'metadata']);
+export type FieldSource = z.infer<typeof FieldSourceSchema>;
+
 export const ArticleDocumentSchema = z.object({
   version: z.literal(ARTICLE_DOCUMENT_VERSION),
   pageId: z.string(),
@@ -31,5 +35,13 @@ export const ArticleDocumentSchema = z.object({
   extractedAt: z.string(),
   /** Milliseconds apply took, parse included. */
   elapsedMs: z.number().nonnegative(),
+  /** Where title, byline and published came from: the site's learned field rules, or the page's own metadata. */
+  sources: z
+    .object({
+      title: FieldSourceSchema.optional(),
+      byline: FieldSourceSchema.optional(),
+      published: FieldSourceSchema.optional(),
+    })
+    .optional(),
 });
 export type ArticleDocument = z.infer<typeof ArticleDocumentSchema>;

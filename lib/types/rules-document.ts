@@ -41,6 +41,59 @@ export const ContentRuleSchema = z.object({
 });
 export type ContentRule = z.infer<typeof ContentRuleSchema>;
 
+/**
+ * One rule for an article field (Gkotsis et al.): a filter attribute that designates one element of
+ * a page, with how often it gave the training posts' value.
+ */
+export const FieldRuleSchema = z.object({
+  /**
+   * The paper's three: `path` (absolute element path), `class` (CSS classes, all required), `id`
+   * (HTML id); and `selector`: a CSS selector anchored at the nearest ancestor with an id or class, or
+   * on the element's `itemprop` / `rel` (`#main-article-info h1`, `span[itemprop~="author"]`).
+   */
+  kind: z.enum(['path', 'class', 'id', 'selector']),
+  /** `/html[1]/body[2]/div[3]/h1[1]` (1-based positions among element siblings), `entry-title` or `url fn`, `post-date`, a selector. */
+  value: z.string().min(1).max(2048),
+  /** `own`: only the element's own text nodes count, not its children's (`<h1>Title <span>date</span></h1>`). */
+  text: z.enum(['own']).optional(),
+  /** The same rule as a CSS selector, for reading (the first element in document order it matches). */
+  selector: z.string().min(1).max(4096),
+  /** Share of the training posts on which the rule gives the post's value (Algorithm 1). */
+  score: z.number().min(0).max(1),
+  /** Training posts on which the rule gives the post's value. */
+  support: z.number().int().nonnegative(),
+});
+export type FieldRule = z.infer<typeof FieldRuleSchema>;
+
+export const FieldRulesSchema = z.object({
+  /** Best first; apply takes the first rule that gives a value. Empty when none reached the minimum score. */
+  rules: z.array(FieldRuleSchema).max(10),
+  /** Training posts that had a value for this field. */
+  posts: z.number().int().nonnegative(),
+  /** published: the date locale the site writes in (`en`, `en-GB`, `de`, …), tried first. */
+  locale: z.string().max(16).optional(),
+  /** published: the site's UTC offset in minutes, for dates shown with a time but no zone. */
+  utcOffsetMinutes: z.number().int().min(-900).max(900).optional(),
+});
+export type FieldRules = z.infer<typeof FieldRulesSchema>;
+
+/** Where a site's title, byline and published date are in its HTML, learned from its feeds and page metadata. */
+export const FieldsSectionSchema = z.object({
+  title: FieldRulesSchema.optional(),
+  byline: FieldRulesSchema.optional(),
+  published: FieldRulesSchema.optional(),
+  /** Training posts: pages with at least one value, and where the values came from. */
+  training: z.object({
+    posts: z.number().int().nonnegative(),
+    feedEntries: z.number().int().nonnegative(),
+    fromFeed: z.number().int().nonnegative(),
+    fromMetadata: z.number().int().nonnegative(),
+  }),
+  /** Lowest score a kept rule has. */
+  minScore: z.number().min(0).max(1),
+});
+export type FieldsSection = z.infer<typeof FieldsSectionSchema>;
+
 export const RulesDocumentSchema = z.object({
   version: z.literal(RULES_DOCUMENT_VERSION),
   site: z.string(),
@@ -54,5 +107,7 @@ export const RulesDocumentSchema = z.object({
   selfCheck: SelfCheckSchema,
   /** Parameters the learner ran with, so a result can be reproduced. */
   params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
+  /** Rules for the article's title, byline and published date; absent in documents learned before them. */
+  fields: FieldsSectionSchema.optional(),
 });
 export type RulesDocument = z.infer<typeof RulesDocumentSchema>;

@@ -1,0 +1,60 @@
+/** Applying a site's field rules to a parsed page: title, byline and published date (ISO 8601). */
+import type { Document } from 'domhandler';
+import type { FieldRules, FieldsSection } from '../types/rules-document';
+import { localeOrder, toIso } from './dates';
+import { extractFrom, FIELD_NAMES, type FieldName } from './extract';
+import { FieldPage } from './page';
+
+export interface FieldValues {
+  title?: string;
+  byline?: string;
+  /** ISO 8601: a UTC instant when the page gives a time and its zone is known, else the date. */
+  published?: string;
+}
+
+/** One field's value by its rules: the first rule, in order, whose element holds a value. */
+export function applyFieldRule(page: FieldPage, field: FieldName, rules: FieldRules): string | undefined {
+  const locales = localeOrder(rules.locale);
+  for (const rule of rules.rules) {
+    const el = page.select(rule);
+    if (!el) continue;
+    const got = extractFrom(field, el, { locales, text: rule.text });
+    if (!got) continue;
+    return got.field === 'published' ? toIso(got.date, rules.utcOffsetMinutes) : got.text;
+  }
+  return undefined;
+}
+
+/** Every field the rules give a value for on this page; fields without rules or values are left out. */
+export function applyFieldRules(doc: Document | FieldPage, fields: FieldsSection): FieldValues {
+  const page = doc instanceof FieldPage ? doc : new FieldPage(doc);
+  const out: FieldValues = {};
+  for (const field of FIELD_NAMES) {
+    const rules = fields[field];
+    if (!rules || rules.rules.length === 0) continue;
+    const value = applyFieldRule(page, field, rules);
+    if (value) out[field] = value;
+  }
+  return out;
+}
+
+export interface ChosenFields {
+  readonly values: FieldValues;
+  readonly sources: Partial<Record<FieldName, 'rules' | 'metadata'>>;
+}
+
+/** Each field from the rules when they give it, else from the page's metadata; with where it came from. */
+export function chooseFields(fromRules: FieldValues, fromMetadata: FieldValues): ChosenFields {
+  const values: FieldValues = {};
+  const sources: ChosenFields['sources'] = {};
+  for (const field of FIELD_NAMES) {
+    if (fromRules[field]) {
+      values[field] = fromRules[field];
+      sources[field] = 'rules';
+    } else if (fromMetadata[field]) {
+      values[field] = fromMetadata[field];
+      sources[field] = 'metadata';
+    }
+  }
+  return { values, sources };
+}

@@ -1,0 +1,386 @@
+/**
+ * Field rules on real pages (issue 6): for each dataset site whose pages carry machine-readable
+ * values (JSON-LD, Open Graph, meta author/date), learn the field rules from its first `train` pages
+ * (rendered from their archived HTML, values from their own metadata), then take its other pages
+ * with those values removed from the HTML, render them, and extract title, byline and published from
+ * the learned HTML rules alone; compare with the removed values (normalised exact match for title
+ * and byline, dates as dates), beside Readability.js's title, byline and publishedTime on the same
+ * stripped pages (jsdom, at the page's URL).
+ *
+ *   npx tsx lib/fields/bench-fields.ts <dataset folder> [--train 5] [--json out.json] [--sites a,b] [--no-cache]
+ *
+ * Every page is rendered as it is (the values are the ones the render step reads: the truth), and the
+ * test pages again without their values. Renders are cached under `.bench/fields/<dataset>/`
+ * (git-ignored), keyed by the HTML, the URL and the render code. Pages of a site are counted for a
+ * field when at least `minSupport` training pages and the page itself carry a value for it; a title
+ * value several pages of the site share (a site-wide og:title) is not a page's title and is not counted.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { parseHtml } from '../apply/parse';
+import { loadConfig, type Config } from '../config/config';
+import { bySite, readDataset, type DatasetEntry } from '../eval/dataset';
+import { silentLogger } from '../pipeline/context';
+import type { Queues } from '../queue/queue';
+import { Renderer } from '../render/browser';
+import { renderStep } from '../render/render-step';
+import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
+import { MemoryStore } from '../store/memory-store';
+import { FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
+import type { FieldsSection } from '../types/rules-document';
+import { applyFieldRules, type FieldValues } from './apply-fields';
+import { parseMachineDate, sameDate } from './dates';
+import { FIELD_NAMES, type FieldName } from './extract';
+import { DEFAULT_LEARN_FIELDS_OPTIONS } from './learn';
+import { learnSiteFields } from './learn-fields';
+import { metadataValues } from './sources';
+import { stripFieldMetadata } from './strip';
+import { isTitleOf, normalizeText, sameByline, titleVariants } from './text';
+
+export interface FieldScore {
+  accuracy: number;
+  pages: number;
+  right: number;
+}
+export type FieldScores = Record<FieldName, FieldScore>;
+
+export interface FieldsBenchSite {
+  site: string;
+  trainPages: number;
+  testPages: number;
+  /** Fields counted on this site (enough training values and test values). */
+  fields: FieldName[];
+  /** The best learned rule per field (CSS form), or null when none reached the minimum score. */
+  rules: Partial<Record<FieldName, string | null>>;
+  ours: Partial<Record<FieldName, { right: number; pages: number }>>;
+  readability: Partial<Record<FieldName, { right: number; pages: number }>>;
+}
+
+export interface FieldsBenchPage {
+  id: string;
+  site: string;
+  url: string;
+  field: FieldName;
+  truth: string;
+  ours?: string;
+  readability?: string;
+  oursRight: boolean;
+  readabilityRight: boolean;
+  error?: string;
+}
+
+export interface FieldsBenchResult {
+  dataset: string;
+  train: number;
+  /** Ours: learned HTML rules alone, on the stripped pages. */
+  ours: FieldScores;
+  /** Readability.js (title, byline, publishedTime) on the same stripped pages. */
+  readability: FieldScores;
+  sites: FieldsBenchSite[];
+  pages: FieldsBenchPage[];
+  renders: { rendered: number; cached: number; failed: number };
+  elapsedMs: number;
+}
+
+export interface FieldsBenchOptions {
+  readonly datasetDir: string;
+  readonly train?: number;
+  readonly sites?: readonly string[];
+  /** Render cache root (a folder per dataset below it); undefined: `.bench/fields`. */
+  readonly cacheRoot?: string;
+  readonly noCache?: boolean;
+  readonly config?: Config;
+  readonly log?: (line: string) => void;
+}
+
+const DEFAULT_CACHE = fileURLToPath(new URL('../../.bench/fields', import.meta.url));
+const RENDER_SOURCES = ['../render/collector.ts', '../render/browser.ts', '../render/render-step.ts', '../types/feature-document.ts'];
+
+interface Rendered {
+  features?: FeatureDocument;
+  snapshot?: string;
+  error?: string;
+  cached: boolean;
+}
+
+/** Queues that drop everything: the bench drives learning and extraction itself. */
+function nullQueues(): Queues {
+  const q = { send: async () => undefined };
+  return { render: q, learn: q, apply: q } as unknown as Queues;
+}
+
+class CachedRenderer {
+  private renderer?: Renderer;
+  private sourceHash?: string;
+  readonly counts = { rendered: 0, cached: 0, failed: 0 };
+
+  constructor(
+    private readonly config: Config,
+    private readonly cacheDir: string | undefined,
+  ) {}
+
+  private async hash(url: string, html: string): Promise<string> {
+    if (!this.sourceHash) {
+      const h = createHash('sha256');
+      for (const rel of RENDER_SOURCES) h.update(await readFile(fileURLToPath(new URL(rel, import.meta.url))));
+      this.sourceHash = h.digest('hex');
+    }
+    return createHash('sha256').update(this.sourceHash).update(url).update('\0').update(html).digest('hex');
+  }
+
+  async render(name: string, url: string, html: string): Promise<Rendered> {
+    const key = await this.hash(url, html);
+    const file = this.cacheDir ? path.join(this.cacheDir, `${name.replace(/[^A-Za-z0-9._-]/g, '-')}.json.gz`) : undefined;
+    if (file) {
+      try {
+        const hit = JSON.parse(gunzipSync(await readFile(file)).toString('utf8')) as Rendered & { key: string };
+        if (hit.key === key) {
+          this.counts.cached++;
+          if (!hit.features) this.counts.failed++;
+          return { features: hit.features, snapshot: hit.snapshot, error: hit.error, cached: true };
+        }
+      } catch {
+        // no cache entry
+      }
+    }
+    const out = await this.renderFresh(url, html);
+    this.counts.rendered++;
+    if (!out.features) this.counts.failed++;
+    if (file && !/disconnected|Target closed|Session closed|crashed|Connection closed/i.test(out.error ?? '')) {
+      await mkdir(path.dirname(file), { recursive: true });
+      const tmp = `${file}.${process.pid}.tmp`;
+      await writeFile(tmp, gzipSync(JSON.stringify({ key, ...out }), { level: 3 }));
+      await rename(tmp, file);
+    }
+    return out;
+  }
+
+  private async renderFresh(url: string, html: string): Promise<Rendered> {
+    try {
+      const normalized = normalizeUrl(url);
+      const site = siteOf(normalized);
+      const pageId = pageIdOf(normalized);
+      const store = new MemoryStore();
+      const archiveKey = keys.archive(site, pageId);
+      await store.put(archiveKey, html, { contentType: 'text/html; charset=utf-8' });
+      this.renderer ??= new Renderer(this.config);
+      await renderStep(
+        { v: 1, url: normalized, archiveKey },
+        { store, queues: nullQueues(), config: this.config, logger: silentLogger, renderer: this.renderer, feeds: { enabled: false } },
+      );
+      const features = await store.get(keys.features(site, pageId));
+      const snapshot = await store.get(keys.snapshot(site, pageId));
+      if (!features || !snapshot) throw new Error('the render step stored no feature document or snapshot');
+      return { features: FeatureDocumentSchema.parse(JSON.parse(features.body.toString('utf8'))), snapshot: snapshot.body.toString('utf8'), cached: false };
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error), cached: false };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.renderer?.close();
+  }
+}
+
+/** Readability.js on jsdom: title, byline, publishedTime. */
+async function loadReadability(): Promise<(html: string, url: string) => FieldValues> {
+  const { JSDOM, VirtualConsole } = await import('jsdom');
+  const { Readability } = await import('@mozilla/readability');
+  const virtualConsole = new VirtualConsole();
+  return (html, url) => {
+    const dom = new JSDOM(html, { url, virtualConsole });
+    try {
+      const a = new Readability(dom.window.document).parse();
+      const out: FieldValues = {};
+      if (a?.title) out.title = a.title;
+      if (a?.byline) out.byline = a.byline;
+      if (a?.publishedTime) out.published = a.publishedTime;
+      return out;
+    } finally {
+      dom.window.close();
+    }
+  };
+}
+
+/**
+ * Whether an extracted value is the removed one: titles normalised exactly (or without the value's
+ * short site-name suffix, "Headline - CNN.com"), bylines normalised exactly after "By", dates as dates.
+ */
+export function fieldRight(field: FieldName, got: string | undefined, truth: string): boolean {
+  if (!got) return false;
+  if (field === 'title') return isTitleOf(got, titleVariants(truth));
+  if (field === 'byline') return sameByline(got, truth);
+  return sameDate(parseMachineDate(got), parseMachineDate(truth));
+}
+
+const score = (right: number, pages: number): FieldScore => ({ accuracy: pages ? Math.round((right / pages) * 10_000) / 10_000 : 0, pages, right });
+
+export async function runFieldsBench(options: FieldsBenchOptions): Promise<FieldsBenchResult> {
+  const started = Date.now();
+  const log = options.log ?? (() => {});
+  const train = options.train ?? 5;
+  const minSupport = DEFAULT_LEARN_FIELDS_OPTIONS.minSupport;
+  const dataset = await readDataset(options.datasetDir);
+  const config = options.config ?? loadConfig({});
+  const cacheDir = options.noCache ? undefined : path.join(options.cacheRoot ?? DEFAULT_CACHE, dataset.name);
+  const renderer = new CachedRenderer(config, cacheDir);
+  const readability = await loadReadability();
+
+  const totals = { ours: new Map<FieldName, [number, number]>(), readability: new Map<FieldName, [number, number]>() };
+  const add = (m: Map<FieldName, [number, number]>, f: FieldName, right: boolean) => {
+    const [r, n] = m.get(f) ?? [0, 0];
+    m.set(f, [r + (right ? 1 : 0), n + 1]);
+  };
+  const sites: FieldsBenchSite[] = [];
+  const pages: FieldsBenchPage[] = [];
+
+  try {
+    for (const [site, entries] of bySite(dataset)) {
+      if (options.sites && !options.sites.includes(site)) continue;
+      if (entries.length <= train) continue;
+      const withUrl = entries.filter((e): e is DatasetEntry & { url: string } => !!e.url);
+      if (withUrl.length <= train) continue;
+      const htmls = await Promise.all(withUrl.map((e) => e.html()));
+      // Every page rendered as it is: the values are what the pipeline's render step reads (the
+      // collector's JSON-LD, Open Graph and meta values), for training and as the truth of test pages.
+      const originals: Rendered[] = [];
+      for (let i = 0; i < withUrl.length; i++) originals.push(await renderer.render(`${withUrl[i].id}.original`, withUrl[i].url, htmls[i]));
+      const values = originals.map((r) => (r.features ? metadataValues(r.features.page) : {}));
+      // A title several pages share is the site's name, not a page's title.
+      const titleCount = new Map<string, number>();
+      for (const v of values) if (v.title) titleCount.set(normalizeText(v.title), (titleCount.get(normalizeText(v.title)) ?? 0) + 1);
+      for (const v of values) if (v.title && (titleCount.get(normalizeText(v.title)) ?? 0) >= 2) delete v.title;
+
+      const trainIdx = withUrl.map((_, i) => i).slice(0, train);
+      const testIdx = withUrl.map((_, i) => i).slice(train);
+      const fields = FIELD_NAMES.filter(
+        (f) => trainIdx.filter((i) => values[i][f]).length >= minSupport && testIdx.some((i) => values[i][f]),
+      );
+      if (fields.length === 0) continue;
+      log(`${site}: ${trainIdx.length} training, ${testIdx.length} test pages; fields ${fields.join(', ')}`);
+
+      // Learn from the training pages as rendered, values from their own metadata.
+      const store = new MemoryStore();
+      const docs: FeatureDocument[] = [];
+      for (const i of trainIdx) {
+        const r = originals[i];
+        if (!r.features || !r.snapshot) {
+          log(`  render failed (${withUrl[i].id}): ${r.error}`);
+          continue;
+        }
+        await store.put(r.features.snapshotKey, r.snapshot);
+        docs.push(r.features);
+      }
+      const host = docs[0]?.site ?? siteOf(withUrl[0].url);
+      let learned: FieldsSection | undefined;
+      if (docs.length) learned = await learnSiteFields(host, docs, store);
+      const row: FieldsBenchSite = { site, trainPages: trainIdx.length, testPages: testIdx.length, fields, rules: {}, ours: {}, readability: {} };
+      for (const f of fields) row.rules[f] = learned?.[f]?.rules[0]?.selector ?? null;
+
+      for (const i of testIdx) {
+        const e = withUrl[i];
+        const counted = fields.filter((f) => values[i][f]);
+        if (counted.length === 0) continue;
+        const stripped = stripFieldMetadata(htmls[i]);
+        const r = await renderer.render(`${e.id}.stripped`, e.url, stripped);
+        const ours: FieldValues = r.snapshot && learned ? applyFieldRules(parseHtml(r.snapshot), learned) : {};
+        let theirs: FieldValues = {};
+        let error: string | undefined = r.error;
+        try {
+          theirs = readability(stripped, e.url);
+        } catch (err) {
+          error = `readability: ${err instanceof Error ? err.message : String(err)}`;
+        }
+        for (const f of counted) {
+          const truth = values[i][f]!;
+          const oursRight = fieldRight(f, ours[f], truth);
+          const theirsRight = fieldRight(f, theirs[f], truth);
+          add(totals.ours, f, oursRight);
+          add(totals.readability, f, theirsRight);
+          for (const [side, right] of [['ours', oursRight], ['readability', theirsRight]] as const) {
+            const cell = (row[side][f] ??= { right: 0, pages: 0 });
+            cell.pages++;
+            if (right) cell.right++;
+          }
+          pages.push({ id: e.id, site, url: e.url, field: f, truth, ours: ours[f], readability: theirs[f], oursRight, readabilityRight: theirsRight, ...(error ? { error } : {}) });
+        }
+      }
+      sites.push(row);
+      log(`  rules ${JSON.stringify(row.rules)} ours ${JSON.stringify(row.ours)} readability ${JSON.stringify(row.readability)}`);
+    }
+  } finally {
+    await renderer.close();
+  }
+
+  const scores = (m: Map<FieldName, [number, number]>) =>
+    Object.fromEntries(FIELD_NAMES.map((f) => [f, score(...(m.get(f) ?? [0, 0]))])) as FieldScores;
+  return {
+    dataset: dataset.name,
+    train,
+    ours: scores(totals.ours),
+    readability: scores(totals.readability),
+    sites,
+    pages,
+    renders: renderer.counts,
+    elapsedMs: Date.now() - started,
+  };
+}
+
+/** The figures as a small table. */
+export function formatFieldsReport(r: FieldsBenchResult): string {
+  const lines = [`fields on ${r.dataset} (learn from ${r.train} pages per site, values removed from the other pages):`, ''];
+  lines.push('field        pages   ours     readability');
+  for (const f of FIELD_NAMES) {
+    const pct = (s: FieldScore) => `${(s.accuracy * 100).toFixed(1)}%`.padStart(6);
+    lines.push(`${f.padEnd(12)} ${String(r.ours[f].pages).padStart(5)}   ${pct(r.ours[f])}   ${pct(r.readability[f])}`);
+  }
+  lines.push('', `${r.sites.length} sites; renders: ${r.renders.rendered} fresh, ${r.renders.cached} cached, ${r.renders.failed} failed; ${(r.elapsedMs / 1000).toFixed(1)} s`);
+  return lines.join('\n');
+}
+
+/** The `fields` section of the bench's JSON: ours and Readability.js per field, plus per-site rows. */
+export function fieldsJson(r: FieldsBenchResult): Record<string, unknown> {
+  const pick = (s: FieldScores) => Object.fromEntries(FIELD_NAMES.map((f) => [f, { accuracy: s[f].accuracy, pages: s[f].pages }]));
+  return { ours: pick(r.ours), readability: pick(r.readability), train: r.train, sites: r.sites, pages: r.pages, renders: r.renders };
+}
+
+async function main(argv: string[]): Promise<void> {
+  const args = [...argv];
+  let datasetDir: string | undefined;
+  let json: string | undefined;
+  let train = 5;
+  let sitesFilter: string[] | undefined;
+  let noCache = false;
+  while (args.length) {
+    const a = args.shift()!;
+    if (a === '--json') json = args.shift();
+    else if (a === '--train') train = Number(args.shift());
+    else if (a === '--sites') sitesFilter = args.shift()?.split(',').map((s) => s.trim()).filter(Boolean);
+    else if (a === '--no-cache') noCache = true;
+    else if (a === '--fields') continue;
+    else if (a.startsWith('--')) throw new Error(`unknown option ${a}`);
+    else datasetDir = a;
+  }
+  if (!datasetDir) throw new Error('usage: bench-fields <dataset folder> [--train 5] [--json out.json] [--sites a,b] [--no-cache]');
+  if (!Number.isInteger(train) || train < 1) throw new Error('--train must be a whole number >= 1');
+  const result = await runFieldsBench({ datasetDir, train, sites: sitesFilter, noCache, log: (l) => process.stderr.write(l + '\n') });
+  process.stdout.write(formatFieldsReport(result) + '\n');
+  if (json) {
+    await mkdir(path.dirname(path.resolve(json)), { recursive: true });
+    await writeFile(json, JSON.stringify({ dataset: result.dataset, fields: fieldsJson(result) }, null, 2) + '\n');
+    process.stderr.write(`wrote ${json}\n`);
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

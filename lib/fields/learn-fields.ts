@@ -1,0 +1,84 @@
+/**
+ * The learn step's part for article fields: the site's stored feeds and its pages' metadata give
+ * training posts; their snapshots give the elements; lib/fields/learn.ts gives the rules.
+ */
+import { parseHtml } from '../apply/parse';
+import type { Logger } from '../pipeline/context';
+import { keys } from '../store/keys';
+import type { Store } from '../store/store';
+import type { FeatureDocument } from '../types/feature-document';
+import type { FieldsSection } from '../types/rules-document';
+import { truthOf, FIELD_NAMES, type FieldTruth, type FieldName } from './extract';
+import { parseFeed, type FeedEntry } from './feeds';
+import { learnFieldRules, type LearnFieldsOptions, type TrainingPost } from './learn';
+import { FieldPage } from './page';
+import { FeedIndex, postValues } from './sources';
+
+/** Feeds read per site (newest first), and the largest one read. */
+const MAX_FEEDS = 10;
+const MAX_FEED_BYTES = 4 * 1024 * 1024;
+
+/** Entries of the site's stored feeds (`feeds/<site>/…`), newest feed first. */
+export async function readSiteFeeds(store: Store, site: string, logger?: Logger): Promise<FeedEntry[]> {
+  const listed = (await store.list(keys.feedPrefix(site)))
+    .filter((o) => o.size <= MAX_FEED_BYTES)
+    .sort((a, b) => b.lastModified.getTime() - a.lastModified.getTime())
+    .slice(0, MAX_FEEDS);
+  const entries: FeedEntry[] = [];
+  for (const o of listed) {
+    const obj = await store.get(o.key);
+    if (!obj) continue;
+    const feed = parseFeed(obj.body.toString('utf8'));
+    if (feed) entries.push(...feed.entries);
+    else logger?.warn('a stored feed does not parse; ignored', { key: o.key });
+  }
+  return entries;
+}
+
+export interface SiteFieldsOptions extends Partial<LearnFieldsOptions> {
+  readonly logger?: Logger;
+}
+
+/**
+ * Learn a site's field rules from its feature documents (the learn step's pages), their snapshots and
+ * the site's stored feeds. Undefined when no page has a value from any source.
+ */
+export async function learnSiteFields(
+  site: string,
+  docs: readonly FeatureDocument[],
+  store: Store,
+  options: SiteFieldsOptions = {},
+): Promise<FieldsSection | undefined> {
+  const { logger, ...learnOptions } = options;
+  const feedEntries = await readSiteFeeds(store, site, logger);
+  const feeds = new FeedIndex(feedEntries);
+  const posts: TrainingPost[] = [];
+  let fromFeed = 0;
+  let fromMetadata = 0;
+  for (const doc of docs) {
+    const { values, sources } = postValues(doc, feeds);
+    const truths: Partial<Record<FieldName, FieldTruth>> = {};
+    for (const field of FIELD_NAMES) {
+      const t = truthOf(field, values[field]);
+      if (t) truths[field] = t as never;
+    }
+    if (Object.keys(truths).length === 0) continue;
+    const snapshot = await store.get(doc.snapshotKey);
+    if (!snapshot) continue;
+    for (const field of Object.keys(truths) as FieldName[]) {
+      if (sources[field] === 'feed') fromFeed++;
+      else fromMetadata++;
+    }
+    posts.push({ pageId: doc.pageId, page: new FieldPage(parseHtml(snapshot.body.toString('utf8'))), truths });
+  }
+  const section = learnFieldRules({ posts, feedEntries: feedEntries.length, fromFeed, fromMetadata }, learnOptions);
+  logger?.info('learned field rules', {
+    site,
+    posts: posts.length,
+    feedEntries: feedEntries.length,
+    title: section?.title?.rules[0]?.selector,
+    byline: section?.byline?.rules[0]?.selector,
+    published: section?.published?.rules[0]?.selector,
+  });
+  return section;
+}

@@ -1,0 +1,107 @@
+/**
+ * Sources of truth for field learning (Gkotsis et al., step 1): the site's feed entries, matched to
+ * pages by permalink, and each page's own machine-readable values (JSON-LD, Open Graph, meta author
+ * and date), already in its feature document. A page is a training post when a source gives a value.
+ */
+import type { FeatureDocument, PageMetadata } from '../types/feature-document';
+import type { FieldName } from './extract';
+import type { FeedEntry } from './feeds';
+import { cleanAuthorValue, collapse } from './text';
+
+export type ValueSource = 'feed' | 'metadata';
+
+export interface PostValues {
+  readonly values: Partial<Record<FieldName, string>>;
+  readonly sources: Partial<Record<FieldName, ValueSource>>;
+}
+
+/** A URL as a permalink key: host without `www.` (port kept), path without trailing slash, query; scheme and fragment ignored. */
+export function permalinkKey(url: string, base?: string): string | undefined {
+  const u = URL.parse(url.trim(), base);
+  if (!u || !/^https?:$/.test(u.protocol)) return undefined;
+  const host = u.host.toLowerCase().replace(/^www\./, '');
+  const path = u.pathname.replace(/\/+$/, '') || '/';
+  return `${host}${path}${u.search}`;
+}
+
+/** Feed entries by permalink, for matching pages (relative links are matched by path). */
+export class FeedIndex {
+  private readonly byKey = new Map<string, FeedEntry>();
+  private readonly byPath = new Map<string, FeedEntry>();
+  readonly size: number;
+
+  constructor(entries: readonly FeedEntry[]) {
+    for (const e of entries) {
+      for (const link of e.links) {
+        const key = permalinkKey(link);
+        if (key) {
+          if (!this.byKey.has(key)) this.byKey.set(key, e);
+        } else if (link.startsWith('/')) {
+          const p = permalinkKey(link, 'http://relative.invalid');
+          if (p && !this.byPath.has(p)) this.byPath.set(p, e);
+        }
+      }
+    }
+    this.size = entries.length;
+  }
+
+  /** The entry whose permalink is one of these URLs (the page's URL, final URL, canonical). */
+  find(urls: ReadonlyArray<string | undefined>): FeedEntry | undefined {
+    for (const u of urls) {
+      if (!u) continue;
+      const key = permalinkKey(u);
+      if (!key) continue;
+      const hit = this.byKey.get(key);
+      if (hit) return hit;
+      const path = permalinkKey(new URL(u).pathname + new URL(u).search, 'http://relative.invalid');
+      const rel = path ? this.byPath.get(path) : undefined;
+      if (rel) return rel;
+    }
+    return undefined;
+  }
+}
+
+const ARTICLE_TYPE = /Article|Posting|Report|Blog/i;
+
+/** The page's own values: JSON-LD article first, then Open Graph / Twitter / meta tags. `<title>` is not one (it carries the site's name). */
+export function metadataValues(page: PageMetadata): Partial<Record<FieldName, string>> {
+  const ld = page.jsonLd.find((j) => ARTICLE_TYPE.test(j.type ?? '') && (j.headline || j.datePublished)) ?? page.jsonLd.find((j) => j.headline || j.datePublished);
+  const out: Partial<Record<FieldName, string>> = {};
+  const title = ld?.headline ?? page.ogTitle ?? page.twitterTitle ?? page.metaTitle;
+  if (title && collapse(title)) out.title = collapse(title);
+  const authors = (ld?.author ?? []).map((a) => cleanAuthorValue(a)).filter((a): a is string => !!a);
+  const byline = authors.length ? authors.join(', ') : cleanAuthorValue(page.author);
+  if (byline) out.byline = byline;
+  const published = ld?.datePublished ?? page.published;
+  if (published && collapse(published)) out.published = collapse(published);
+  return out;
+}
+
+/** A feed entry's values. */
+export function feedValues(entry: FeedEntry): Partial<Record<FieldName, string>> {
+  const out: Partial<Record<FieldName, string>> = {};
+  if (entry.title) out.title = entry.title;
+  const author = cleanAuthorValue(entry.author?.replace(/^\S+@\S+\s*\((.+)\)$/, '$1'));
+  if (author) out.byline = author;
+  if (entry.published) out.published = entry.published;
+  return out;
+}
+
+/** A page's values, feed first (the paper's source), the page's metadata for what the feed lacks. */
+export function postValues(doc: Pick<FeatureDocument, 'url' | 'finalUrl' | 'page'>, feeds?: FeedIndex): PostValues {
+  const entry = feeds?.find([doc.url, doc.finalUrl, doc.page.canonical]);
+  const fromFeed = entry ? feedValues(entry) : {};
+  const fromMeta = metadataValues(doc.page);
+  const values: Partial<Record<FieldName, string>> = {};
+  const sources: Partial<Record<FieldName, ValueSource>> = {};
+  for (const field of ['title', 'byline', 'published'] as const) {
+    if (fromFeed[field]) {
+      values[field] = fromFeed[field];
+      sources[field] = 'feed';
+    } else if (fromMeta[field]) {
+      values[field] = fromMeta[field];
+      sources[field] = 'metadata';
+    }
+  }
+  return { values, sources };
+}

@@ -1,0 +1,185 @@
+/**
+ * Text matching of article fields (Gkotsis et al., section 2.4): normalisation, the title's exact
+ * match, the author's partial match ("By X", "Posted by X", "Written by X | date"), and the text of
+ * an element as the matcher sees it.
+ */
+import { Element, Text, type AnyNode } from 'domhandler';
+
+/** Elements whose text is never a field's text. */
+export const SKIPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'head', 'title', 'select', 'textarea', 'button', 'option']);
+
+/** White space collapsed, trimmed. */
+export function collapse(s: string): string {
+  return s.replace(/[\s\u00a0\u200b\u2060\ufeff]+/g, ' ').trim();
+}
+
+/**
+ * The comparison form of a text: Unicode NFKC, lower case, typographic quotes and dashes made
+ * plain, white space collapsed, surrounding quotes and a trailing period dropped.
+ */
+export function normalizeText(s: string): string {
+  return collapse(
+    s
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[\u2018\u2019\u201a\u201b\u2032\u00b4`]/g, "'")
+      .replace(/[\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb]/g, '"')
+      .replace(/[\u2010-\u2015\u2212]/g, '-')
+      .replace(/\u2026/g, '...'),
+  )
+    .replace(/^["']+|["']+$/g, '')
+    .replace(/\.$/, '')
+    .trim();
+}
+
+/** Separators between a headline and a site or section name in a normalised title ("headline - cnn.com", "headline | site", « as "). */
+const TITLE_SEPARATOR = /\s+(?:[|\-\u00b7•"]|::)\s+/;
+
+/**
+ * The normalised forms a title value may be written as on the page: the value, and the value without
+ * one or two short site or section names (at most 4 words each, no more than the rest) after or before
+ * separators.
+ * "Pure Space Shuttle Porn | Autopia | Wired.com" is also "pure space shuttle porn | autopia" and
+ * "pure space shuttle porn".
+ */
+export function titleVariants(value: string): string[] {
+  const full = normalizeText(value);
+  const out = new Set<string>(full ? [full] : []);
+  const words = (s: string) => s.split(' ').filter(Boolean).length;
+  // Split keeping the separators, so a part can be cut off with its separator.
+  const pieces = full.split(new RegExp(`(${TITLE_SEPARATOR.source})`));
+  const parts = pieces.filter((_, k) => k % 2 === 0);
+  const seps = pieces.filter((_, k) => k % 2 === 1);
+  const join = (from: number, to: number) => parts.slice(from, to).map((p, k) => (k === 0 ? p : seps[from + k - 1] + p)).join('');
+  // What is cut must be short (names), and no longer than what is kept (the headline).
+  const cuttable = (cut: string[], kept: string) => cut.every((p) => words(p) <= 4) && words(kept) >= 2 && words(kept) >= words(cut.join(' '));
+  for (let cut = 1; cut <= 2 && cut < parts.length; cut++) {
+    const head = normalizeText(join(0, parts.length - cut));
+    if (cuttable(parts.slice(parts.length - cut), head)) out.add(head);
+    const tail = normalizeText(join(cut, parts.length));
+    if (cuttable(parts.slice(0, cut), tail)) out.add(tail);
+  }
+  return [...out];
+}
+
+/** Whether a text is a title value, exactly or without the value's site-name suffix or prefix. */
+export function isTitleOf(text: string | undefined, variants: readonly string[]): boolean {
+  if (!text) return false;
+  const n = normalizeText(text);
+  return n.length > 0 && variants.includes(n);
+}
+
+/** Titles match when they are equal after normalisation ("absolute and complete" matching). */
+export function sameTitle(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b) return false;
+  const na = normalizeText(a);
+  return na.length > 0 && na === normalizeText(b);
+}
+
+/** Words that introduce a byline (any case): "By", "Posted by", "Author:". */
+const BYLINE_PREFIX = new RegExp(
+  '^(?:' +
+    [
+      '(?:(?:posted|written|published|reported|story|words|text|compiled|edited|photos?|article|report|post)\\s+)?by\\b',
+      '(?:author|authors|writer|autor(?:in)?|auteur|autore)\\s*:',
+      'escrito por\\b', 'publicado por\\b', 'scritto da\\b', 'geschrieben von\\b', '[ée]crit par\\b', 'publi[ée] par\\b',
+    ].join('|') +
+    ')[\\s:]*',
+  'i',
+);
+/**
+ * Short foreign prefixes before a capitalised name: in lower case ("von Anna Schmidt", "di Mario
+ * Rossi"), or capitalised before a name of two words or more ("Von Anna Schmidt", not "Von Miller").
+ */
+const FOREIGN_PREFIX = /^(?:(?:von|par|por|door|av|af|di|da|de) (?=\p{Lu})|(?:Von|Par|Por|Door) (?=\p{Lu}\S* \p{Lu}))/u;
+
+function stripPrefix(s: string): string {
+  return s.replace(BYLINE_PREFIX, '').replace(FOREIGN_PREFIX, '');
+}
+
+/** Where a byline ends inside a longer line: a separator, or "on <date>", "at <time>", "in <section>". */
+const BYLINE_END = /\s*(?:\s[|·•—–\/]\s|\s-{1,2}\s|\n|\s(?:on|at|in|um|am|le|el|il|op|den|on:)\s+(?=[\p{Lu}\p{N}])|\s\(|\s*\|)/u;
+
+/** A name must have a letter, and not look like a URL, an e-mail address or a sentence. */
+function plausibleName(s: string): boolean {
+  if (!s || s.length > 120 || !/\p{L}/u.test(s)) return false;
+  if (/^(?:https?:)?\/\//i.test(s) || /\S@\S/.test(s)) return false;
+  return s.split(' ').length <= 12;
+}
+
+/**
+ * The author's name in a byline text: "By Jane Doe" → "Jane Doe", "Posted by Jane Doe on March 3,
+ * 2012 | 5 comments" → "Jane Doe", "Written by Jane Doe | 03/14/2026 | Print" → "Jane Doe".
+ * Undefined when nothing name-like is left.
+ */
+export function extractByline(text: string): string | undefined {
+  let t = collapse(text.replace(/\r?\n/g, '\n').replace(/[ \t\u00a0]+/g, ' '));
+  t = stripPrefix(t);
+  const end = BYLINE_END.exec(t);
+  if (end && end.index > 0) t = t.slice(0, end.index);
+  t = t.replace(/[\s,;:|·•\-–—]+$/u, '').replace(/^[\s,;:|·•\-–—]+/u, '').trim();
+  return plausibleName(t) ? t : undefined;
+}
+
+/** The comparison form of a byline: normalised, "by" dropped, " and " / " & " / " und " as ", ". */
+export function normalizeByline(s: string): string {
+  return normalizeText(stripPrefix(collapse(s)))
+    .replace(/\s+(?:and|&|und|et|y|e|en|och)\s+/g, ', ')
+    .replace(/\s*,\s*/g, ', ')
+    .replace(/[.,;:]+$/, '')
+    .trim();
+}
+
+/** Bylines match when their normalised forms are equal ("Jane Doe" = "By JANE DOE"). */
+export function sameByline(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b) return false;
+  const na = normalizeByline(a);
+  return na.length > 0 && na === normalizeByline(b);
+}
+
+/** A machine-readable author value made presentable: no "By", not a URL; undefined when unusable. */
+export function cleanAuthorValue(s: string | undefined): string | undefined {
+  if (!s) return undefined;
+  const t = stripPrefix(collapse(s)).trim();
+  return plausibleName(t) ? t : undefined;
+}
+
+/**
+ * The visible text of an element as the field matcher sees it: text nodes in document order,
+ * `<br>` and block boundaries as a space, skipped elements (scripts, styles, form controls) left out.
+ * Stops once the collapsed text is longer than `maxChars` (the result is then longer than
+ * `maxChars`: a long text is never cut so that it looks short).
+ */
+export function elementText(node: AnyNode, maxChars = Infinity): string {
+  let out = '';
+  const stack: AnyNode[] = [node];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n instanceof Text) {
+      out += n.data;
+      if (out.length > maxChars + 200) {
+        // Long only because of white space? Collapse what we have and go on; else it is too long.
+        out = out.replace(/[\s\u00a0\u200b\u2060\ufeff]+/g, ' ');
+        if (out.trim().length > maxChars) break;
+      }
+    } else if (n instanceof Element) {
+      if (n !== node && SKIPPED_TAGS.has(n.name)) continue;
+      if (n.name === 'br') {
+        out += ' ';
+        continue;
+      }
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+    }
+  }
+  return collapse(out);
+}
+
+/** An element's own text: its text nodes, not its child elements' (`<h1>Title <span>date</span></h1>` → "Title"). */
+export function ownText(el: Element): string {
+  let out = '';
+  for (const c of el.children) {
+    if (c instanceof Text) out += c.data;
+    else if (c instanceof Element && c.name === 'br') out += ' ';
+  }
+  return collapse(out);
+}

@@ -1,0 +1,200 @@
+/** Feeds: RSS 2.0, RSS 1.0 and Atom entries; fetching with a timeout and a size cap; render's refresh policy. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { generateSite } from '../../lib/demo/index';
+import { clearFeedAttempts, refreshFeeds } from '../../lib/fields/feed-refresh';
+import { fetchFeed, parseFeed } from '../../lib/fields/feeds';
+import { FeedIndex, feedValues, metadataValues, permalinkKey, postValues } from '../../lib/fields/sources';
+import { silentLogger } from '../../lib/pipeline/context';
+import { feedIdOf, keys } from '../../lib/store/keys';
+import { MemoryStore } from '../../lib/store/memory-store';
+import type { PageMetadata } from '../../lib/types/feature-document';
+
+const RSS = `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:feedburner="http://rssnamespace.org/feedburner/ext/1.0">
+<channel><title>A Blog</title>
+<item><title>First &amp; foremost</title><link>http://feeds.example/~r/blog/1</link><feedburner:origLink>https://www.blog.example/2012/11/first/</feedburner:origLink>
+<dc:creator>Jane Doe</dc:creator><pubDate>Tue, 06 Nov 2012 15:08:00 +0000</pubDate><description>&lt;p&gt;The &lt;b&gt;summary&lt;/b&gt;.&lt;/p&gt;</description></item>
+<item><title><![CDATA[Second <post>]]></title><guid isPermaLink="true">https://blog.example/2012/11/second</guid><author>john@blog.example (John Roe)</author><pubDate>Wed, 07 Nov 2012 09:00:00 GMT</pubDate></item>
+</channel></rss>`;
+
+const ATOM = `<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom"><title>Atom Blog</title><author><name>Site Author</name></author>
+<entry><title type="html">An &lt;em&gt;Atom&lt;/em&gt; entry</title><link rel="alternate" href="https://atom.example/a"/><link rel="replies" href="https://atom.example/a#comments"/>
+<author><name>Ann Smith</name></author><published>2012-11-06T20:38:37+05:30</published><updated>2012-11-07T00:00:00Z</updated><summary>Short.</summary></entry>
+<entry><title>No author here</title><link href="https://atom.example/b"/><updated>2012-11-08T00:00:00Z</updated></entry>
+</feed>`;
+
+const RDF = `<?xml version="1.0"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+<channel rdf:about="https://rdf.example/"><title>RDF</title></channel>
+<item rdf:about="https://rdf.example/x"><title>RDF item</title><link>https://rdf.example/x</link><dc:creator>Bo Ek</dc:creator><dc:date>2012-11-06</dc:date></item>
+</rdf:RDF>`;
+
+describe('parseFeed', () => {
+  it('reads RSS 2.0 items: title, dc:creator or author, pubDate, summary as text, permalinks', () => {
+    const feed = parseFeed(RSS)!;
+    expect(feed.type).toBe('rss');
+    expect(feed.title).toBe('A Blog');
+    expect(feed.entries[0]).toEqual({
+      title: 'First & foremost',
+      author: 'Jane Doe',
+      published: 'Tue, 06 Nov 2012 15:08:00 +0000',
+      summary: 'The summary.',
+      links: ['https://www.blog.example/2012/11/first/', 'http://feeds.example/~r/blog/1'],
+    });
+    expect(feed.entries[1]).toMatchObject({ title: 'Second <post>', author: 'john@blog.example (John Roe)', links: ['https://blog.example/2012/11/second'] });
+    expect(feedValues(feed.entries[1]).byline).toBe('John Roe');
+  });
+
+  it('reads Atom entries (alternate links, entry or feed author) and RSS 1.0 items', () => {
+    const atom = parseFeed(ATOM)!;
+    expect(atom.type).toBe('atom');
+    expect(atom.entries[0]).toMatchObject({ title: 'An Atom entry', author: 'Ann Smith', published: '2012-11-06T20:38:37+05:30', links: ['https://atom.example/a'] });
+    expect(atom.entries[1]).toMatchObject({ author: 'Site Author', published: '2012-11-08T00:00:00Z' });
+    const rdf = parseFeed(RDF)!;
+    expect(rdf.type).toBe('rdf');
+    expect(rdf.entries).toEqual([{ title: 'RDF item', author: 'Bo Ek', published: '2012-11-06', links: ['https://rdf.example/x'] }]);
+  });
+
+  it('reads the generated site feed, and is undefined for anything that is not a feed', () => {
+    const site = generateSite({ seed: 'feeds', pagesPerTemplate: 3, templates: 3 });
+    const feed = parseFeed(site.files.get('/feed.xml')!.body as string)!;
+    const truths = site.pages.filter((p) => p.inFeed);
+    expect(feed.entries).toHaveLength(truths.length);
+    expect(feed.entries[0].title).toBe(truths[0].title);
+    expect(feed.entries[0].author).toBe(truths[0].byline);
+    expect(new Date(feed.entries[0].published!).toISOString().replace('.000', '')).toBe(truths[0].published);
+    expect(parseFeed('<html><body>not a feed</body></html>')).toBeUndefined();
+    expect(parseFeed('')).toBeUndefined();
+  });
+});
+
+describe('matching feed entries to pages', () => {
+  it('by permalink: scheme, www., trailing slash and fragment do not matter; FeedBurner origLink counts', () => {
+    expect(permalinkKey('https://www.Blog.example/a/b/#x')).toBe(permalinkKey('http://blog.example/a/b'));
+    const index = new FeedIndex(parseFeed(RSS)!.entries);
+    expect(index.find(['http://blog.example/2012/11/first'])?.title).toBe('First & foremost');
+    expect(index.find(['https://blog.example/2012/11/second/'])?.title).toBe('Second <post>');
+    expect(index.find(['https://blog.example/2012/11/third'])).toBeUndefined();
+  });
+
+  it('a page takes the feed values first and its own metadata for the rest', () => {
+    const page: PageMetadata = {
+      title: 'First | A Blog',
+      ogTitle: 'First (og)',
+      author: 'https://facebook.com/jane',
+      published: '2012-11-06',
+      jsonLd: [],
+      feeds: [],
+      canonical: 'https://blog.example/2012/11/first/',
+    };
+    expect(metadataValues(page)).toEqual({ title: 'First (og)', published: '2012-11-06' });
+    const got = postValues({ url: 'https://blog.example/2012/11/first?utm=x', finalUrl: 'https://blog.example/2012/11/first?utm=x', page }, new FeedIndex(parseFeed(RSS)!.entries));
+    expect(got.values).toEqual({ title: 'First & foremost', byline: 'Jane Doe', published: 'Tue, 06 Nov 2012 15:08:00 +0000' });
+    expect(got.sources).toEqual({ title: 'feed', byline: 'feed', published: 'feed' });
+    const jsonLd = metadataValues({ ...page, jsonLd: [{ type: 'NewsArticle', headline: 'LD headline', author: ['A One', 'B Two'], datePublished: '2012-11-05' }] });
+    expect(jsonLd).toEqual({ title: 'LD headline', byline: 'A One, B Two', published: '2012-11-05' });
+  });
+});
+
+describe('fetchFeed', () => {
+  let server: http.Server;
+  let origin: string;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      if (path === '/feed.xml') res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(RSS);
+      else if (path === '/latin1.xml') {
+        res.writeHead(200, { 'content-type': 'text/xml' });
+        res.end(Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><rss><channel><item><title>Caf\xe9</title></item></channel></rss>', 'latin1'));
+      } else if (path === '/slow.xml') setTimeout(() => res.writeHead(200).end(RSS), 2000).unref();
+      else if (path === '/huge.xml') {
+        // no content-length: the cap must stop the stream
+        res.writeHead(200, { 'content-type': 'application/rss+xml' });
+        const chunk = Buffer.alloc(64 * 1024, 'x');
+        let sent = 0;
+        const push = () => {
+          while (sent < 50 && res.write(chunk)) sent++;
+          if (sent < 50) res.once('drain', push);
+          else res.end();
+        };
+        push();
+      } else if (path === '/declared-huge.xml') res.writeHead(200, { 'content-length': String(10 * 1024 * 1024) }).end();
+      else res.writeHead(404).end('no');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  it('returns the body and content type', async () => {
+    const got = await fetchFeed(`${origin}/feed.xml`);
+    expect(got.status).toBe(200);
+    expect(got.contentType).toBe('application/rss+xml');
+    expect(parseFeed(got.body)?.entries).toHaveLength(2);
+    expect(parseFeed((await fetchFeed(`${origin}/latin1.xml`)).body)?.entries[0].title).toBe('Café');
+  });
+
+  it('refuses non-http URLs, HTTP errors, slow answers and bodies over the cap', async () => {
+    await expect(fetchFeed('file:///etc/passwd')).rejects.toThrow(/not an http/);
+    await expect(fetchFeed(`${origin}/missing.xml`)).rejects.toThrow(/HTTP 404/);
+    await expect(fetchFeed(`${origin}/slow.xml`, { timeoutMs: 200 })).rejects.toThrow();
+    await expect(fetchFeed(`${origin}/huge.xml`, { maxBytes: 256 * 1024 })).rejects.toThrow(/larger than/);
+    await expect(fetchFeed(`${origin}/declared-huge.xml`, { maxBytes: 1024 })).rejects.toThrow(/larger than/);
+  });
+});
+
+describe('refreshFeeds (render)', () => {
+  beforeEach(() => clearFeedAttempts());
+  const feeds = [{ href: 'https://blog.example/feed.xml', type: 'application/rss+xml' }];
+
+  it('stores a feed under feeds/<site>/<feedId>.xml, at most once per interval per feed URL', async () => {
+    const store = new MemoryStore();
+    let now = 1_000_000;
+    const calls: string[] = [];
+    const fetch = async (url: string) => {
+      calls.push(url);
+      return { url, status: 200, contentType: 'application/rss+xml', body: RSS };
+    };
+    const options = { fetch, now: () => now, intervalMinutes: 60 };
+    const first = await refreshFeeds('blog.example', { feeds }, store, silentLogger, options);
+    expect(first.stored).toEqual(['https://blog.example/feed.xml']);
+    const key = keys.feed('blog.example', feedIdOf('https://blog.example/feed.xml'));
+    expect(key).toMatch(/^feeds\/blog\.example\/[0-9a-f]{20}\.xml$/);
+    expect((await store.get(key))?.body.toString()).toBe(RSS);
+
+    now += 30 * 60_000;
+    expect((await refreshFeeds('blog.example', { feeds }, store, silentLogger, options)).skipped).toEqual(['https://blog.example/feed.xml']);
+    // Another process (empty memory) still sees the stored feed's age.
+    clearFeedAttempts();
+    now = Date.now() + 10 * 60_000;
+    expect((await refreshFeeds('blog.example', { feeds }, store, silentLogger, options)).skipped).toHaveLength(1);
+    now = Date.now() + 61 * 60_000;
+    expect((await refreshFeeds('blog.example', { feeds }, store, silentLogger, options)).stored).toHaveLength(1);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('never throws: a failing or non-feed answer is reported, remembered, and not stored', async () => {
+    const store = new MemoryStore();
+    let calls = 0;
+    const failing = async () => {
+      calls++;
+      throw new Error('boom');
+    };
+    const out = await refreshFeeds('blog.example', { feeds }, store, silentLogger, { fetch: failing });
+    expect(out.failed).toEqual([{ url: 'https://blog.example/feed.xml', error: 'boom' }]);
+    await refreshFeeds('blog.example', { feeds }, store, silentLogger, { fetch: failing });
+    expect(calls).toBe(1); // not retried within the interval
+    clearFeedAttempts();
+    const html = async (url: string) => ({ url, status: 200, contentType: 'text/html', body: '<html></html>' });
+    expect((await refreshFeeds('blog.example', { feeds }, store, silentLogger, { fetch: html })).failed[0].error).toMatch(/not an RSS or Atom feed/);
+    expect(await store.list('feeds/')).toEqual([]);
+    expect((await refreshFeeds('blog.example', { feeds: [{ href: 'ftp://x/feed', type: 'application/rss+xml' }] }, store, silentLogger, { fetch: html })).stored).toEqual([]);
+    expect((await refreshFeeds('blog.example', { feeds }, store, silentLogger, { enabled: false, fetch: html })).stored).toEqual([]);
+  });
+});

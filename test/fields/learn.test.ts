@@ -1,0 +1,172 @@
+/** Filters and rule induction (Gkotsis et al., steps 2 and 3, Algorithm 1) on hand-built pages. */
+import { describe, expect, it } from 'vitest';
+import { compileSelector } from '../../lib/apply/extract-with-rules';
+import { elements, parseHtml } from '../../lib/apply/parse';
+import { applyFieldRules } from '../../lib/fields/apply-fields';
+import { truthOf, type FieldTruth } from '../../lib/fields/extract';
+import { candidateRules, generateFilters, learnFieldRules, scoreRules, type TrainingPost } from '../../lib/fields/learn';
+import { FieldPage, pathOf, resolvePath, selectorOf } from '../../lib/fields/page';
+
+interface Post {
+  title: string;
+  author: string;
+  date: string;
+  /** Shown date text. */
+  shown: string;
+  /** An extra sidebar item before the article on some pages: shifts absolute paths. */
+  shifted?: boolean;
+  /** Markup variant of the header (another layout on some pages). */
+  variant?: 'badge';
+}
+
+const pageOf = (p: Post, i: number) =>
+  parseHtml(`<!DOCTYPE html><html><head><title>${p.title} | Blog</title></head><body>
+<div id="top"><a class="logo" href="/">The Blog</a></div>
+${p.shifted ? '<div class="promo">Subscribe now</div>' : ''}
+<div class="layout">
+  <ul class="recent"><li><a href="/other">Another post entirely</a></li></ul>
+  <div class="post" id="post-${i}">
+    ${p.variant === 'badge' ? '<div class="badge"><h2>Series</h2></div>' : ''}
+    <h2 class="entry-title"><a href="/p/${i}">${p.title}</a></h2>
+    <div class="entry-meta">Posted by <span class="author vcard"><a class="url fn">${p.author}</a></span> on <span class="posted-on">${p.shown}</span></div>
+    <div class="entry-content"><p>Body of the post number ${i}, with words.</p></div>
+  </div>
+  <div class="comments"><div class="comment"><span class="fn">A Commenter</span> <span class="posted-on">January 2, 2031</span></div></div>
+</div></body></html>`);
+
+const POSTS: Post[] = [
+  { title: 'Our first post', author: 'Jane Doe', date: '2012-11-01T10:00:00Z', shown: 'November 1, 2012' },
+  { title: 'A second post about cats', author: 'John Roe', date: '2012-11-02T10:00:00Z', shown: 'November 2, 2012', shifted: true },
+  { title: 'Third post: the sequel', author: 'Jane Doe', date: '2012-11-03T10:00:00Z', shown: 'November 3, 2012' },
+  { title: 'Fourth and final post', author: 'Ann Smith', date: '2012-11-04T10:00:00Z', shown: 'November 4, 2012', shifted: true },
+];
+
+function training(posts: Post[] = POSTS): TrainingPost[] {
+  return posts.map((p, i) => ({
+    pageId: `p${i}`,
+    page: new FieldPage(pageOf(p, i)),
+    truths: { title: truthOf('title', p.title)!, byline: truthOf('byline', p.author)!, published: truthOf('published', p.date)! } as Record<string, FieldTruth>,
+  }));
+}
+
+describe('filters', () => {
+  it('describe each matched element by its path, classes and ids, climbing while the parent holds only the value', () => {
+    const [post] = training();
+    const filters = generateFilters(post.page, post.truths.title!);
+    expect(filters).toHaveLength(1);
+    const [f] = filters;
+    // <a> inside <h2 class="entry-title">: both hold only the title; the <div class="post"> does not.
+    expect(f.paths).toEqual(['/html[1]/body[2]/div[2]/div[2]/h2[1]/a[1]', '/html[1]/body[2]/div[2]/div[2]/h2[1]']);
+    expect(f.classes).toEqual([['entry-title']]);
+    expect(f.ids).toEqual([]);
+    expect(f.selectors).toContain('#post-0 a');
+    expect(f.selectors).toContain('.post h2');
+  });
+
+  it('match the author after "Posted by" and the date as a date, and tally the date locales', () => {
+    const [post] = training();
+    const bylines = generateFilters(post.page, post.truths.byline!);
+    const bylineClasses = bylines.flatMap((f) => f.classes.flat());
+    expect(bylineClasses).toEqual(expect.arrayContaining(['url', 'fn', 'author', 'vcard']));
+    const tally = new Map();
+    const dates = generateFilters(post.page, post.truths.published!, tally);
+    expect(dates.flatMap((f) => f.classes.flat())).toContain('posted-on');
+    expect(tally.get('en')).toBeGreaterThan(0);
+  });
+
+  it('give no filter where the page does not hold the value', () => {
+    const [post] = training();
+    expect(generateFilters(post.page, truthOf('title', 'A title that is nowhere')!)).toEqual([]);
+  });
+});
+
+describe('Algorithm 1', () => {
+  it('scores each candidate rule by the share of training posts where it gives the post value', () => {
+    const posts = training();
+    const withTitle = posts.map((p) => ({ page: p.page, truth: p.truths.title! }));
+    const filters = posts.flatMap((p) => generateFilters(p.page, p.truths.title!));
+    const ranked = scoreRules('title', candidateRules(filters), withTitle);
+    const byValue = new Map(ranked.map((r) => [`${r.kind}:${r.value}`, r]));
+    // The class holds on every post; the absolute path only where no promo shifts the layout.
+    expect(byValue.get('class:entry-title')).toMatchObject({ score: 1, support: 4 });
+    expect(byValue.get('path:/html[1]/body[2]/div[2]/div[2]/h2[1]')).toMatchObject({ score: 0.5, support: 2 });
+    expect(byValue.get('path:/html[1]/body[2]/div[3]/div[2]/h2[1]')).toMatchObject({ score: 0.5, support: 2 });
+    // A post-specific id anchors only its own post.
+    expect(byValue.get('selector:#post-0 a')).toMatchObject({ score: 0.25, support: 1 });
+    expect(ranked[0].score).toBe(1);
+  });
+
+  it('a rule picking the first element with a class loses to one that picks the post value', () => {
+    const posts = training();
+    const withDate = posts.map((p) => ({ page: p.page, truth: p.truths.published! }));
+    const ranked = scoreRules('published', [{ kind: 'class', value: 'posted-on' }, { kind: 'class', value: 'comment' }], withDate);
+    expect(ranked.map((r) => [r.value, r.score])).toEqual([
+      ['posted-on', 1],
+      ['comment', 0],
+    ]);
+  });
+
+  it('keeps the best rule per field with its score, runner-ups that pick other elements, none below the minimum', () => {
+    const fields = learnFieldRules({ posts: training() })!;
+    expect(fields.training.posts).toBe(4);
+    expect(fields.title!.rules[0]).toMatchObject({ kind: 'class', value: 'entry-title', selector: '.entry-title', score: 1, support: 4 });
+    expect(fields.byline!.rules[0]).toMatchObject({ score: 1, support: 4 });
+    expect(fields.published!.rules[0]).toMatchObject({ kind: 'class', value: 'posted-on', score: 1 });
+    expect(fields.published!.locale).toBe('en');
+    for (const f of [fields.title!, fields.byline!, fields.published!]) {
+      for (const r of f.rules) expect(r.score).toBeGreaterThanOrEqual(0.6);
+      // no two kept rules pick the same elements on every training post
+      expect(new Set(f.rules.map((r) => r.selector)).size).toBe(f.rules.length);
+    }
+
+    const strict = learnFieldRules({ posts: training() }, { minScore: 1.01 })!;
+    expect(strict.title).toEqual({ rules: [], posts: 4 });
+  });
+
+  it('drops title values several posts share (a site-wide og:title) and learns nothing from them', () => {
+    const posts = training().map((p) => ({ ...p, truths: { title: truthOf('title', 'The Blog')! } }));
+    expect(learnFieldRules({ posts })!.title).toBeUndefined();
+  });
+
+  it('learns an own-text rule where the title shares its element with a date', () => {
+    const docs = POSTS.map((p, i) =>
+      parseHtml(`<html><body><div class="box"><h1 class="gtext26">${p.title} <span class="fsi">${p.shown}</span></h1><p>Body ${i}</p></div></body></html>`),
+    );
+    const posts: TrainingPost[] = docs.map((doc, i) => ({ pageId: `p${i}`, page: new FieldPage(doc), truths: { title: truthOf('title', POSTS[i].title)! } }));
+    const fields = learnFieldRules({ posts })!;
+    expect(fields.title!.rules[0]).toMatchObject({ kind: 'class', value: 'gtext26', text: 'own', score: 1 });
+    expect(applyFieldRules(parseHtml('<html><body><h1 class="gtext26">Unseen <b>x</b> title <span>May 1, 2012</span></h1></body></html>'), fields).title).toBe(
+      'Unseen title',
+    );
+  });
+});
+
+describe('rules on unseen pages', () => {
+  it('fill title, byline and an ISO date from the learned rules', () => {
+    const fields = learnFieldRules({ posts: training() })!;
+    const unseen = pageOf({ title: 'An unseen post', author: 'Zed Zee', date: '', shown: 'December 24, 2012', shifted: true, variant: 'badge' }, 9);
+    expect(applyFieldRules(unseen, fields)).toEqual({ title: 'An unseen post', byline: 'Zed Zee', published: '2012-12-24' });
+  });
+
+  it('each rule reads as a CSS selector that picks the same element', () => {
+    const fields = learnFieldRules({ posts: training() })!;
+    const doc = pageOf(POSTS[1], 1);
+    const page = new FieldPage(doc);
+    for (const f of [fields.title!, fields.byline!, fields.published!]) {
+      for (const rule of f.rules) {
+        const match = compileSelector(rule.selector)!;
+        expect(match, rule.selector).toBeDefined();
+        const first = [...elements(doc)].find((el) => match(el));
+        expect(first, rule.selector).toBe(page.select(rule));
+      }
+    }
+  });
+
+  it('paths resolve back to their element', () => {
+    const doc = pageOf(POSTS[0], 0);
+    for (const el of [...elements(doc)].slice(0, 40)) expect(resolvePath(doc, pathOf(el))).toBe(el);
+    expect(resolvePath(doc, '/html[1]/body[2]/p[7]')).toBeUndefined();
+    expect(selectorOf({ kind: 'class', value: 'url fn' })).toBe('.url.fn');
+    expect(selectorOf({ kind: 'id', value: '1st' })).toBe('#\\31 st');
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * Field rules through the whole embedded pipeline, real Chromium, a generated site on 127.0.0.1:
+ * learn from pages of a template that carries a feed, JSON-LD, Open Graph and meta values, then
+ * extract pages of the same template whose metadata was removed before rendering (archived copies
+ * answered at their own URLs): every field must come from the learned HTML rules, right on >= 98%.
+ *
+ * Templates have their own markup, so rules learned on one template are measured on the same
+ * template's unseen, stripped pages. Each template runs as its own site in its own store.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../lib/config/config';
+import { articlesOf, generateSite, pageHtml, serveSite, truthFor, type ServedSite } from '../../lib/demo/index';
+import { parseMachineDate, sameDate } from '../../lib/fields/dates';
+import { clearFeedAttempts } from '../../lib/fields/feed-refresh';
+import { rawPageMetadata, stripFieldMetadata } from '../../lib/fields/strip';
+import { metadataValues } from '../../lib/fields/sources';
+import { sameByline, sameTitle } from '../../lib/fields/text';
+import { EmbeddedPipeline } from '../../lib/pipeline/embedded';
+import { feedIdOf, keys, pageIdOf, siteOf } from '../../lib/store/keys';
+import { MemoryStore } from '../../lib/store/memory-store';
+import { getJson } from '../../lib/store/store';
+import { ArticleDocumentSchema } from '../../lib/types/article-document';
+import { RulesDocumentSchema } from '../../lib/types/rules-document';
+
+const site = generateSite({ seed: 'fields-pipeline', pagesPerTemplate: 30, templates: 3 });
+let served: ServedSite;
+const pipelines: EmbeddedPipeline[] = [];
+
+beforeAll(async () => {
+  served = await serveSite(site);
+  clearFeedAttempts();
+});
+afterAll(async () => {
+  for (const p of pipelines) await p.close();
+  await served?.close();
+});
+
+describe.each(['classic', 'magazine'] as const)('template %s (feed + JSON-LD + meta)', (template) => {
+  const pages = articlesOf(site, template);
+  const train = pages.slice(0, 5);
+  const unseen = pages.slice(5);
+
+  it('learns field rules from its feed and metadata, and fills every field of stripped unseen pages from them', async () => {
+    const pipeline = await new EmbeddedPipeline(loadConfig({ relearnAfter: 1000, retryBaseMs: 10 }), {
+      store: new MemoryStore(),
+      ephemeralQueues: true,
+    }).open();
+    pipelines.push(pipeline);
+    clearFeedAttempts();
+
+    // Training pages, live: render fetches the feed they link to (once), learn runs after the 5th.
+    await pipeline.submit(train.map((p) => ({ url: served.url(p.path) })));
+    await pipeline.run();
+    const host = siteOf(served.origin);
+    const rules = await getJson(pipeline.store, keys.rules(host), (v) => RulesDocumentSchema.parse(v));
+    expect(rules?.fields, 'field rules learned').toBeDefined();
+    const fields = rules!.fields!;
+    expect(await pipeline.store.get(keys.feed(host, feedIdOf(served.url('/feed.xml'))))).toBeDefined();
+    expect(served.requestsByPath.get('/feed.xml')).toBeGreaterThanOrEqual(1);
+    expect(fields.training.posts).toBe(5);
+    expect(fields.training.feedEntries).toBeGreaterThan(0);
+    expect(fields.training.fromFeed).toBe(15); // every value of every training post came from the feed
+    for (const f of ['title', 'byline', 'published'] as const) {
+      expect(fields[f]?.rules.length, `${f} has rules`).toBeGreaterThan(0);
+      expect(fields[f]!.rules[0].score).toBe(1);
+    }
+
+    // Unseen pages of the same template without JSON-LD, Open Graph or meta values.
+    const stripped = unseen.map((p) => ({ url: served.url(p.path), html: stripFieldMetadata(pageHtml(site, p.path, served.origin)) }));
+    for (const s of stripped) expect(metadataValues(rawPageMetadata(s.html))).toEqual({});
+    await pipeline.submit(stripped);
+    await pipeline.run();
+    expect(pipeline.deadLetters()).toEqual([]);
+
+    const right = { title: 0, byline: 0, published: 0 };
+    for (const p of unseen) {
+      const article = await getJson(pipeline.store, keys.article(host, pageIdOf(served.url(p.path))), (v) => ArticleDocumentSchema.parse(v));
+      expect(article).toBeDefined();
+      const truth = truthFor(site, p.path)!;
+      expect(article!.sources).toEqual({ title: 'rules', byline: 'rules', published: 'rules' });
+      if (sameTitle(article!.title, truth.title)) right.title++;
+      if (sameByline(article!.byline, truth.byline)) right.byline++;
+      if (sameDate(parseMachineDate(article!.published), parseMachineDate(truth.published))) right.published++;
+      expect(article!.published).toMatch(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d{3})?Z)?$/);
+    }
+    for (const f of ['title', 'byline', 'published'] as const) {
+      expect(right[f] / unseen.length, `${f} right on unseen pages`).toBeGreaterThanOrEqual(0.98);
+    }
+  });
+});

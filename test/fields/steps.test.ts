@@ -1,0 +1,129 @@
+/**
+ * Field learning and application with the store, without a browser: pages of a generated site stored
+ * as snapshots with their feature documents, the site's feed stored as render stores it.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { applyStep, clearRulesCache } from '../../lib/apply/apply-step';
+import { ConfigSchema } from '../../lib/config/config';
+import { articlesOf, generateSite, pageHtml, type PageTruth } from '../../lib/demo/index';
+import { parseMachineDate, sameDate } from '../../lib/fields/dates';
+import { learnSiteFields } from '../../lib/fields/learn-fields';
+import { rawPageMetadata, stripFieldMetadata } from '../../lib/fields/strip';
+import { metadataValues } from '../../lib/fields/sources';
+import { sameByline } from '../../lib/fields/text';
+import { silentLogger, type StepContext } from '../../lib/pipeline/context';
+import type { Queues } from '../../lib/queue/queue';
+import { feedIdOf, keys, pageIdOf } from '../../lib/store/keys';
+import { MemoryStore } from '../../lib/store/memory-store';
+import { putJson } from '../../lib/store/store';
+import type { FeatureDocument } from '../../lib/types/feature-document';
+import { RULES_DOCUMENT_VERSION, RulesDocumentSchema, type FieldsSection, type RulesDocument } from '../../lib/types/rules-document';
+
+const ORIGIN = 'http://news.example';
+const SITE = 'news.example';
+const site = generateSite({ seed: 'fields-steps', pagesPerTemplate: 12, templates: 3 });
+
+/** What render would store for a page: its snapshot and a feature document (blocks are not needed here). */
+async function storePage(store: MemoryStore, p: PageTruth, html: string): Promise<FeatureDocument> {
+  const url = ORIGIN + p.path;
+  const pageId = pageIdOf(url);
+  const snapshotKey = keys.snapshot(SITE, pageId);
+  const withUrl = html.replace('<head>', `<head><meta name="spider:url" content="${url}">`);
+  await store.put(snapshotKey, withUrl);
+  const doc: FeatureDocument = {
+    version: 1, pageId, url, finalUrl: url, site: SITE, renderedAt: new Date().toISOString(), viewport: { width: 1600, height: 1000 },
+    snapshotKey, source: 'live', page: { ...rawPageMetadata(withUrl) }, bodyCss: {}, blocks: [],
+  };
+  await putJson(store, keys.features(SITE, pageId), doc);
+  return doc;
+}
+
+function context(store: MemoryStore): StepContext {
+  const q = { send: async () => undefined };
+  return { store, queues: { render: q, learn: q, apply: q } as unknown as Queues, config: ConfigSchema.parse({}), logger: silentLogger };
+}
+
+function rulesWith(fields: FieldsSection | undefined): RulesDocument {
+  return RulesDocumentSchema.parse({
+    version: RULES_DOCUMENT_VERSION, site: SITE, rulesVersion: 1, learnedAt: new Date().toISOString(), learnedFrom: [],
+    content: { selectors: ['main#content article.story div.story-body', 'div.story-body'], clean: [] },
+    clusters: [], selfCheck: { pages: 0, recall: 1, precision: 1, adjusted: [] }, params: {},
+    ...(fields ? { fields } : {}),
+  });
+}
+
+beforeEach(() => clearRulesCache());
+
+describe('learnSiteFields', () => {
+  it('learns from the feed alone when the pages carry no metadata (self-supervised by the feed, as in the paper)', async () => {
+    const store = new MemoryStore();
+    await store.put(keys.feed(SITE, feedIdOf(`${ORIGIN}/feed.xml`)), pageHtml(site, '/feed.xml', ORIGIN));
+    const train = articlesOf(site, 'classic').slice(0, 5);
+    const docs = [];
+    for (const p of train) {
+      const html = stripFieldMetadata(pageHtml(site, p.path, ORIGIN));
+      expect(metadataValues(rawPageMetadata(html))).toEqual({});
+      docs.push(await storePage(store, p, html));
+    }
+    const fields = (await learnSiteFields(SITE, docs, store))!;
+    expect(fields.training).toEqual({ posts: 5, feedEntries: 24, fromFeed: 15, fromMetadata: 0 });
+    expect(fields.title!.rules[0]).toMatchObject({ kind: 'class', value: 'headline', score: 1 });
+    expect(fields.byline!.rules[0]).toMatchObject({ score: 1, support: 5 });
+    expect(fields.published!.rules[0]).toMatchObject({ score: 1, support: 5 });
+  });
+
+  it('learns from the pages\u2019 own JSON-LD and meta values when there is no feed; nothing when no page has a value', async () => {
+    const store = new MemoryStore();
+    const docs = [];
+    for (const p of articlesOf(site, 'magazine').slice(0, 5)) docs.push(await storePage(store, p, pageHtml(site, p.path, ORIGIN)));
+    const fields = (await learnSiteFields(SITE, docs, store))!;
+    expect(fields.training).toMatchObject({ posts: 5, feedEntries: 0, fromFeed: 0, fromMetadata: 15 });
+    expect(fields.title!.rules[0].score).toBe(1);
+
+    const bare = new MemoryStore();
+    const blogDocs = [];
+    for (const p of articlesOf(site, 'blog').slice(0, 5)) blogDocs.push(await storePage(bare, p, pageHtml(site, p.path, ORIGIN)));
+    expect(await learnSiteFields(SITE, blogDocs, bare)).toBeUndefined();
+  });
+});
+
+describe('applyStep with field rules', () => {
+  it('fills title, byline and published from the rules first and records the source of each', async () => {
+    const store = new MemoryStore();
+    const train = articlesOf(site, 'classic').slice(0, 5);
+    const docs = [];
+    for (const p of train) docs.push(await storePage(store, p, pageHtml(site, p.path, ORIGIN)));
+    const fields = await learnSiteFields(SITE, docs, store);
+    await putJson(store, keys.rules(SITE), rulesWith(fields));
+
+    const unseen = articlesOf(site, 'classic')[7];
+    const doc = await storePage(store, unseen, stripFieldMetadata(pageHtml(site, unseen.path, ORIGIN)));
+    const article = await applyStep({ v: 1, site: SITE, pageId: doc.pageId, reason: 'rendered' }, context(store));
+    expect(article.title).toBe(unseen.title);
+    expect(sameByline(article.byline, unseen.byline)).toBe(true);
+    expect(article.published).toBe(new Date(unseen.published).toISOString());
+    expect(article.sources).toEqual({ title: 'rules', byline: 'rules', published: 'rules' });
+  });
+
+  it('falls back to the page metadata where the rules give nothing, and says so', async () => {
+    const store = new MemoryStore();
+    const p = articlesOf(site, 'classic')[3];
+    const doc = await storePage(store, p, pageHtml(site, p.path, ORIGIN));
+    const fields: FieldsSection = {
+      title: { rules: [{ kind: 'class', value: 'no-such-class', selector: '.no-such-class', score: 1, support: 5 }], posts: 5 },
+      training: { posts: 5, feedEntries: 0, fromFeed: 0, fromMetadata: 15 },
+      minScore: 0.6,
+    };
+    await putJson(store, keys.rules(SITE), rulesWith(fields));
+    const article = await applyStep({ v: 1, site: SITE, pageId: doc.pageId, reason: 'rendered' }, context(store));
+    expect(article.title).toBe(p.title);
+    expect(sameDate(parseMachineDate(article.published), parseMachineDate(p.published))).toBe(true);
+    expect(article.sources).toEqual({ title: 'metadata', byline: 'metadata', published: 'metadata' });
+
+    // Rules documents learned before fields existed still parse and apply.
+    clearRulesCache();
+    await putJson(store, keys.rules(SITE), rulesWith(undefined));
+    const old = await applyStep({ v: 1, site: SITE, pageId: doc.pageId, reason: 'rendered' }, context(store));
+    expect(old.sources).toEqual({ title: 'metadata', byline: 'metadata', published: 'metadata' });
+  });
+});
