@@ -7,5 +7,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // The tests' sites are served on 127.0.0.1 (and *.localhost names): allowlisted for the egress
+    // guard, and not rate-limited per host. Security and politeness tests set their own values.
+    env: { SPIDER_ALLOW_HOSTS: '127.0.0.1,localhost,*.localhost', SPIDER_HOST_INTERVAL_MS: '0' },
   },
 });

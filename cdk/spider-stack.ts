@@ -33,7 +33,8 @@ interface StepAccess {
 
 /** What each step touches (lib/store/keys.ts names the prefixes). */
 export const ACCESS: Readonly<Record<Step, StepAccess>> = {
-  render: { reads: ['archive/'], writes: ['pages/'], sendsTo: ['apply', 'learn'] },
+  // politeness/: per-host rate-limit slots shared by the render containers (lib/politeness/host-limiter.ts).
+  render: { reads: ['archive/', 'politeness/'], writes: ['pages/', 'politeness/'], sendsTo: ['apply', 'learn'] },
   learn: { reads: ['pages/', 'rules/'], writes: ['rules/'], sendsTo: ['apply'] },
   apply: { reads: ['pages/', 'rules/'], writes: ['articles/'], sendsTo: [] },
 };

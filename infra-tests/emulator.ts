@@ -22,6 +22,13 @@ export interface Emulator {
   readonly sqs: SQSClient;
   /** Conditional PutObject requests the proxy refused. */
   readonly refusedConditionalPuts: number;
+  /** PutObject requests failed on purpose (fault injection), so far. */
+  readonly injectedWriteFailures: number;
+  /**
+   * Fault injection: from now on, fail this share of PutObject requests to `bucket` (conditional ones
+   * included) with S3's 503 SlowDown, drawn from a seeded generator. 0 stops it.
+   */
+  failWrites(bucket: string, rate: number, seed?: number): void;
   /** Environment for code that builds its own clients (lib/aws/clients.ts). */
   env(): Record<string, string>;
   createQueue(name: string, attributes?: Record<string, string>): Promise<{ url: string; arn: string }>;
@@ -33,9 +40,17 @@ export async function startEmulator(): Promise<Emulator> {
   const upstream = fauxqs.address;
   const locks = new Map<string, Promise<unknown>>();
   let refused = 0;
+  let injected = 0;
+  let faults: { bucket: string; rate: number; next: () => number } | undefined;
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
+    const segments = url.pathname.split('/');
+    if (faults && req.method === 'PUT' && segments.length > 2 && segments[1] === faults.bucket && faults.next() < faults.rate) {
+      injected++;
+      req.resume();
+      return s3Error(res, 503, 'SlowDown', 'Please reduce your request rate.', url.pathname);
+    }
     const conditional =
       req.method === 'PUT' &&
       (req.headers['if-match'] !== undefined || req.headers['if-none-match'] !== undefined) &&
@@ -91,6 +106,21 @@ export async function startEmulator(): Promise<Emulator> {
     sqs,
     get refusedConditionalPuts() {
       return refused;
+    },
+    get injectedWriteFailures() {
+      return injected;
+    },
+    failWrites(bucket, rate, seed = 1) {
+      // mulberry32: the same seed, the same sequence of draws.
+      let a = seed >>> 0;
+      const next = () => {
+        a = (a + 0x6d2b79f5) >>> 0;
+        let t = a;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+      };
+      faults = rate > 0 ? { bucket, rate, next } : undefined;
     },
     env: () => ({
       AWS_ENDPOINT_URL: endpoint,

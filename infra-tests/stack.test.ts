@@ -245,7 +245,7 @@ describe('IAM: least privilege', () => {
         for (const action of arr(s.Action)) expect(action).not.toContain('*');
         for (const resource of arr(s.Resource)) {
           const text = JSON.stringify(resource);
-          if (text.includes('*')) expect(text).toMatch(/"\/(archive|pages|rules|articles)\/\*"/);
+          if (text.includes('*')) expect(text).toMatch(/"\/(archive|pages|rules|articles|politeness)\/\*"/);
         }
       }
     }
@@ -253,7 +253,7 @@ describe('IAM: least privilege', () => {
 
   it.each(STEPS)('%s: S3 objects only under its prefixes, reads vs writes as ACCESS says', (step) => {
     const access = ACCESS[step.toLowerCase() as keyof typeof ACCESS];
-    for (const prefix of ['archive/', 'pages/', 'rules/', 'articles/']) {
+    for (const prefix of ['archive/', 'pages/', 'rules/', 'articles/', 'politeness/']) {
       const expected = [...(access.reads.includes(prefix) ? ['s3:GetObject'] : []), ...(access.writes.includes(prefix) ? ['s3:PutObject'] : [])];
       expect(actionsOn(step, objects(prefix)), `${step} on ${prefix}`).toEqual(expected.sort());
     }
@@ -265,7 +265,7 @@ describe('IAM: least privilege', () => {
   });
 
   it('the expected prefixes per step', () => {
-    expect(ACCESS.render).toEqual({ reads: ['archive/'], writes: ['pages/'], sendsTo: ['apply', 'learn'] });
+    expect(ACCESS.render).toEqual({ reads: ['archive/', 'politeness/'], writes: ['pages/', 'politeness/'], sendsTo: ['apply', 'learn'] });
     expect(ACCESS.learn).toEqual({ reads: ['pages/', 'rules/'], writes: ['rules/'], sendsTo: ['apply'] });
     expect(ACCESS.apply).toEqual({ reads: ['pages/', 'rules/'], writes: ['articles/'], sendsTo: [] });
   });

@@ -41,7 +41,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
   const served = await serveSite(generated, { hostname: 'news-demo.localhost' });
   // The rules learned from the first pages extract the rest: no relearn in between, so every later
   // page is one the rules have never seen.
-  const pipeline = await new EmbeddedPipeline({ ...options.config, dataDir, relearnAfter: 1000 }).open();
+  // The egress guard refuses loopback unless allowlisted: the demo allowlists its own site (and, being
+  // our own server on this machine, does not rate-limit itself).
+  const pipeline = await new EmbeddedPipeline({
+    ...options.config,
+    dataDir,
+    relearnAfter: 1000,
+    allowHosts: [...options.config.allowHosts, new URL(served.origin).host],
+    hostIntervalMs: 0,
+  }).open();
   const progress = createProgress({ quiet: options.quiet });
   const say = (line = '') => out.write(line + '\n');
   try {

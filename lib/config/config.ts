@@ -7,6 +7,9 @@ import { z } from 'zod';
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
 const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((s) => s === 'true' || s === '1')]);
+/** A list: an array, or in the environment a comma-separated string. */
+const list = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v), z.array(item));
 
 export const ConfigSchema = z.object({
   /** Data folder of the embedded store and queues. */
@@ -24,6 +27,38 @@ export const ConfigSchema = z.object({
   /** Most text blocks kept per page. */
   maxBlocks: int(10, 100_000).default(5000),
   userAgent: z.string().default('spider/0.1 (+https://github.com/spider-extractor/spider)'),
+  /** Most elements a rendered page may have. */
+  maxElements: int(100, 10_000_000).default(200_000),
+  /** Most frames (iframes included) a page may open. */
+  maxFrames: int(1, 10_000).default(100),
+  /** Most bytes a page may download, all its resources together (the document alone: maxHtmlBytes). */
+  maxTransferBytes: int(1024, 2 * 1024 * 1024 * 1024).default(64 * 1024 * 1024),
+  /** V8 heap limit of a page's renderer process (MB): a page that tries to exhaust memory crashes its tab, not the machine. */
+  pageHeapMb: int(64, 16_384).default(512),
+
+  // egress (docs/security.md)
+  /** Host patterns a render or fetch may reach whatever their addresses and ports: `127.0.0.1:8080`, `*.localhost`, `intranet.example`. */
+  allowHosts: list(z.string().min(1)).default([]),
+  /** Networks (CIDR) resolved addresses may fall in, e.g. `10.1.0.0/16`; ports stay 80/443 (+ allowPorts). */
+  allowNetworks: list(z.string().min(1)).default([]),
+  /** Ports allowed besides 80 and 443. */
+  allowPorts: list(int(1, 65535)).default([]),
+
+  // politeness (docs/security.md)
+  /** Respect robots.txt (RFC 9309) for userAgent. */
+  respectRobotsTxt: bool.default(true),
+  /** How long a host's robots.txt is kept (seconds; RFC 9309 says at most 24 h). */
+  robotsCacheSeconds: int(0, 86_400).default(86_400),
+  /** How long an unreachable (5xx, network error) robots.txt keeps a host disallowed before it is fetched again (seconds). */
+  robotsRetrySeconds: int(0, 86_400).default(60),
+  /** Least time between two page requests to one host (ms): 1000 = at most one page a second per host. */
+  hostIntervalMs: int(0, 3_600_000).default(1000),
+  /** A robots.txt Crawl-delay is honoured up to this many seconds. */
+  maxCrawlDelaySeconds: int(0, 3600).default(30),
+  /** A 429/503 Retry-After is honoured up to this many seconds; longer ones are capped. */
+  maxRetryAfterSeconds: int(0, 86_400).default(3600),
+  /** When a host is busy, how long a render waits in-process for its turn before handing the message back (ms). */
+  politenessMaxWaitMs: int(0, 600_000).default(10_000),
 
   // learn
   /** Feature documents a learn reads: the site's newest N. */

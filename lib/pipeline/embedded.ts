@@ -13,7 +13,9 @@ import { learnStep } from '../learn/learn-step';
 import { MemoryQueue, type DeadLetter } from '../queue/memory-queue';
 import type { Queues } from '../queue/queue';
 import { consumer, drain, type ConsumerEvent } from '../queue/worker';
-import { Renderer } from '../render/browser';
+import type { Resolver } from '../net/egress-policy';
+import { Politeness } from '../politeness/politeness';
+import { Renderer, type RendererOptions } from '../render/browser';
 import { renderStep } from '../render/render-step';
 import { FsStore } from '../store/fs-store';
 import { keys, pageIdOf, siteOf } from '../store/keys';
@@ -34,6 +36,18 @@ export interface EmbeddedPipelineOptions {
   readonly store?: Store;
   /** Keep queues in memory only (no journal under the data folder). */
   readonly ephemeralQueues?: boolean;
+  /** The renderer's options (egress resolver, profile folder, egress events). */
+  readonly renderer?: RendererOptions;
+  /** Resolver of the egress policy for the browser and robots.txt alike (tests). */
+  readonly resolver?: Resolver;
+  /** robots.txt and per-host rate limit; default: in this process, early messages handed back. */
+  readonly politeness?: Politeness;
+}
+
+export interface SubmitReport {
+  readonly queued: number;
+  /** Refused at the door, each also a dead letter of the render queue with the reason. */
+  readonly rejected: readonly { readonly url: string; readonly reason: string }[];
 }
 
 export interface Submission {
@@ -46,7 +60,9 @@ export class EmbeddedPipeline {
   readonly store: Store;
   readonly queues: { render: MemoryQueue<RenderMessage>; learn: MemoryQueue<LearnMessage>; apply: MemoryQueue<ApplyMessage> };
   readonly context: StepContext;
+  readonly politeness: Politeness;
   private renderer?: Renderer;
+  private readonly rendererOptions: RendererOptions;
 
   constructor(readonly config: Config, options: EmbeddedPipelineOptions = {}) {
     this.store = options.store ?? new FsStore(path.join(config.dataDir, 'store'));
@@ -60,6 +76,10 @@ export class EmbeddedPipeline {
     };
     const queues: Queues = this.queues;
     this.context = { store: this.store, queues, config, logger: options.logger ?? silentLogger };
+    this.rendererOptions = { resolver: options.resolver, ...options.renderer };
+    // One process: a message that comes before its host's turn is handed back at once (no waiting
+    // with a render slot held), to come back when the host is free.
+    this.politeness = options.politeness ?? new Politeness(config, { maxWaitMs: 0, resolver: this.rendererOptions.resolver });
   }
 
   async open(): Promise<this> {
@@ -67,17 +87,37 @@ export class EmbeddedPipeline {
     return this;
   }
 
-  /** Queues URLs for rendering; archived HTML goes to the store first and the message carries its key. */
-  async submit(submissions: readonly Submission[]): Promise<void> {
+  /**
+   * Queues URLs for rendering; archived HTML goes to the store first and the message carries its key.
+   * A submission that can never succeed (invalid URL, archived HTML over SPIDER_MAX_HTML_BYTES) is not
+   * queued: it becomes a dead letter at once with the reason, and is listed in the report.
+   */
+  async submit(submissions: readonly Submission[]): Promise<SubmitReport> {
+    const rejected: { url: string; reason: string }[] = [];
+    let queued = 0;
     for (const s of submissions) {
-      const message: RenderMessage = RenderMessageSchema.parse({ v: 1, url: s.url, submittedAt: new Date().toISOString() });
+      const body = { v: 1 as const, url: s.url, submittedAt: new Date().toISOString() };
+      const parsed = RenderMessageSchema.safeParse(body);
+      let reason: string | undefined;
+      if (!parsed.success) reason = `invalid message: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; ')}`;
+      else if (s.html !== undefined && Buffer.byteLength(s.html) > this.config.maxHtmlBytes) {
+        reason = `archived HTML is larger than the ${this.config.maxHtmlBytes}-byte cap`;
+      }
+      if (reason) {
+        await this.queues.render.reject(body, reason);
+        rejected.push({ url: s.url, reason });
+        continue;
+      }
+      const message: RenderMessage = parsed.data!;
       if (s.html !== undefined) {
         const archiveKey = keys.archive(siteOf(s.url), pageIdOf(s.url));
         await this.store.put(archiveKey, s.html, { contentType: 'text/html; charset=utf-8' });
         message.archiveKey = archiveKey;
       }
       await this.queues.render.send(message);
+      queued++;
     }
+    return { queued, rejected };
   }
 
   /** Asks for a site to be learned now, whatever its count of new pages. */
@@ -93,7 +133,7 @@ export class EmbeddedPipeline {
         queue: this.queues.render,
         schema: RenderMessageSchema,
         concurrency: this.config.renderConcurrency,
-        handle: (m) => renderStep(m, { ...ctx, renderer: this.getRenderer() }),
+        handle: (m) => renderStep(m, { ...ctx, renderer: this.getRenderer(), politeness: this.politeness }),
       }),
       consumer({ queue: this.queues.learn, schema: LearnMessageSchema, concurrency: 1, handle: (m) => learnStep(m, ctx) }),
       consumer({ queue: this.queues.apply, schema: ApplyMessageSchema, concurrency: 4, handle: (m) => applyStep(m, ctx) }),
@@ -105,13 +145,18 @@ export class EmbeddedPipeline {
     return Object.values(this.queues).flatMap((q) => [...q.deadLettered] as DeadLetter[]);
   }
 
+  /** The renderer, once a render has needed it (page and process counts, egress counters). */
+  get activeRenderer(): Renderer | undefined {
+    return this.renderer;
+  }
+
   async close(): Promise<void> {
     await this.renderer?.close();
     this.renderer = undefined;
   }
 
   private getRenderer(): Renderer {
-    this.renderer ??= new Renderer(this.config);
+    this.renderer ??= new Renderer(this.config, this.rendererOptions);
     return this.renderer;
   }
 }

@@ -134,7 +134,7 @@ export class MemoryQueue<T> implements QueueSender<T> {
    * A receive failed. Retryable: visible again after a backoff, or a dead letter once the receive
    * limit is reached. Not retryable: a dead letter now.
    */
-  async fail(id: string, reason: string, retryable: boolean): Promise<void> {
+  async fail(id: string, reason: string, retryable: boolean, minDelayMs = 0): Promise<void> {
     const entry = this.entries.get(id);
     if (!entry) return;
     entry.errors.push(reason);
@@ -144,10 +144,33 @@ export class MemoryQueue<T> implements QueueSender<T> {
       await this.killEntry(entry, why);
       return;
     }
-    const backoff = Math.min(this.visibilityMs, this.retryBaseMs * 2 ** (entry.receiveCount - 1));
+    // A delay the failure asks for (a site's Retry-After) stretches the backoff.
+    const backoff = Math.max(minDelayMs, Math.min(this.visibilityMs, this.retryBaseMs * 2 ** (entry.receiveCount - 1)));
     entry.visibleAt = Date.now() + backoff;
     await this.journal(entry);
     this.notify();
+  }
+
+  /**
+   * Hands a received message back without counting the receive (SQS: a fresh copy with a delay):
+   * it was not its turn (per-host rate limit), which is no failure of the message.
+   */
+  async defer(id: string, delayMs: number): Promise<void> {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    entry.receiveCount = Math.max(0, entry.receiveCount - 1);
+    entry.inFlight = false;
+    entry.visibleAt = Date.now() + Math.max(0, delayMs);
+    await this.journal(entry);
+    this.notify();
+  }
+
+  /** A message refused at the door (invalid, over a cap): a dead letter at once, with the reason. */
+  async reject(body: T, reason: string): Promise<void> {
+    await this.open();
+    const now = Date.now();
+    const entry: Entry<T> = { id: randomUUID(), body: structuredClone(body), receiveCount: 0, visibleAt: now, sentAt: now, errors: [reason], inFlight: false };
+    await this.killEntry(entry, reason);
   }
 
   /** Messages not yet deleted or dead, in flight included. */

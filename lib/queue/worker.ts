@@ -4,6 +4,7 @@
  * message on success, and on failure leaves it to the queue's retry and dead-letter policy.
  */
 import type { z } from 'zod';
+import { deferralOf, retryAfterOf } from '../politeness/errors';
 import { describeError, isNonRetryable } from '../util/errors';
 import type { MemoryQueue } from './memory-queue';
 
@@ -55,10 +56,16 @@ export async function drain(consumers: readonly Consumer<unknown>[], options: Dr
       await queue.delete(id);
       options.onEvent?.({ queue: queue.name, outcome: 'done', message: parsed.data, result });
     } catch (error) {
+      // Not this host's turn yet (rate limit): handed back for later, not counted as a failure.
+      const deferMs = deferralOf(error);
+      if (deferMs !== undefined) {
+        await queue.defer(id, deferMs);
+        return;
+      }
       const retryable = !isNonRetryable(error);
       const reason = describeError(error);
       const before = queue.deadLettered.length;
-      await queue.fail(id, reason, retryable);
+      await queue.fail(id, reason, retryable, retryAfterOf(error));
       const dead = queue.deadLettered.length > before;
       options.onEvent?.({ queue: queue.name, outcome: dead ? 'dead' : 'retry', message: parsed.data, error: reason });
     }

@@ -1,14 +1,32 @@
 /**
  * One headless Chromium per process (@sparticuz/chromium, the same binary locally and in Lambda),
  * launched on first use, reused across messages and relaunched if it dies. Each render gets its own
- * browser context (no cookies, cache or service workers shared between pages) and one page, closed afterwards.
+ * browser context (no cookies, cache or service workers shared between pages) and one page, closed
+ * afterwards.
+ *
+ * Egress: every request Chromium makes goes through an in-process egress proxy (lib/net) that
+ * resolves, checks and pins each destination: `--proxy-server` with `--proxy-bypass-list=<-loopback>`
+ * (Chromium would otherwise connect to loopback and link-local destinations directly), and
+ * `--host-resolver-rules` that make every name but the proxy's unresolvable inside Chromium, so that
+ * anything which did not go through the proxy could not connect anywhere. WebRTC may not use UDP
+ * outside the proxy; service workers cannot register. See docs/security.md.
+ *
+ * Caps (config): the document's bytes (maxHtmlBytes, checked as it downloads), all bytes of the
+ * page (maxTransferBytes), frames (maxFrames), elements (maxElements), text blocks (maxBlocks), the
+ * page's JavaScript heap (pageHeapMb: a page that tries to exhaust memory crashes its own tab), and
+ * the whole render (renderTimeoutMs). A page cut off by a cap is closed with its context; the next
+ * render starts clean.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import chromium from '@sparticuz/chromium';
-import puppeteer, { type Browser, type HTTPRequest, type HTTPResponse, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type CDPSession, type HTTPRequest, type HTTPResponse, type Page } from 'puppeteer-core';
 import type { Config } from '../config/config';
+import { egressPolicyFor, type EgressPolicy, type Resolver } from '../net/egress-policy';
+import { BLOCKED_HEADER, EgressProxy, type EgressEvent, type EgressProxyOptions } from '../net/egress-proxy';
+import { RetryLaterError } from '../politeness/errors';
+import { parseRetryAfter } from '../politeness/retry-after';
 import type { CollectedPage } from '../types/feature-document';
 import { NonRetryableError } from '../util/errors';
 import { collectPage, type CollectOptions } from './collector';
@@ -22,12 +40,36 @@ const DROPPED_ARGS = new Set(['--disable-web-security', '--allow-running-insecur
 const EXTRA_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync',
   '--disable-dev-shm-usage', // Lambda's /dev/shm is tiny; shared memory goes to /tmp instead
+  // Egress below the page: no UDP outside the proxy for WebRTC, no QUIC, no DNS prefetching.
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp', '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--disable-quic', '--dns-prefetch-disable',
+  '--disable-features=MediaRouter,DialMediaRouteProvider,InterestFeedContentSuggestions,OptimizationHints',
 ];
+
+/** Runs in every frame before the page's own scripts: service workers cannot register. */
+const NO_SERVICE_WORKERS = `(() => {
+  try {
+    const deny = function register() { return Promise.reject(new DOMException('service workers are disabled by spider', 'SecurityError')); };
+    if (typeof ServiceWorkerContainer !== 'undefined') Object.defineProperty(ServiceWorkerContainer.prototype, 'register', { value: deny, writable: false, configurable: false });
+  } catch (e) {}
+})();`;
 
 export type RendererConfig = Pick<
   Config,
-  'viewportWidth' | 'viewportHeight' | 'navigationTimeoutMs' | 'renderTimeoutMs' | 'archiveAllowSubresources' | 'maxHtmlBytes' | 'maxBlocks' | 'userAgent'
+  | 'viewportWidth' | 'viewportHeight' | 'navigationTimeoutMs' | 'renderTimeoutMs' | 'archiveAllowSubresources' | 'maxHtmlBytes' | 'maxBlocks' | 'userAgent'
+  | 'maxElements' | 'maxFrames' | 'maxTransferBytes' | 'pageHeapMb' | 'allowHosts' | 'allowNetworks' | 'allowPorts'
 >;
+
+export interface RendererOptions {
+  /** Resolver of the egress policy (tests: `evil.test` → 127.0.0.1). Default: the system's DNS. */
+  readonly resolver?: Resolver;
+  /** How the egress proxy opens upstream connections (tests assert nothing outside loopback is dialled). */
+  readonly dial?: EgressProxyOptions['dial'];
+  /** Every egress decision (logs, tests). */
+  readonly onEgress?: (event: EgressEvent) => void;
+  /** Folder the browser profile is created in (default: the OS temporary folder). */
+  readonly profileRoot?: string;
+}
 
 export interface RenderRequest {
   readonly url: string;
@@ -47,33 +89,57 @@ export interface RenderResult {
 export class Renderer {
   private browser?: Promise<Browser>;
   private userDataDir?: string;
+  private proxy?: EgressProxy;
+  readonly policy: EgressPolicy;
 
-  constructor(private readonly config: RendererConfig) {}
+  constructor(private readonly config: RendererConfig, private readonly options: RendererOptions = {}) {
+    this.policy = egressPolicyFor(config, options.resolver);
+  }
 
   async render(request: RenderRequest): Promise<RenderResult> {
     const started = Date.now();
+    const problem = request.archivedHtml === undefined ? this.policy.checkUrl(request.url) : schemeProblem(request.url);
+    if (problem) throw new NonRetryableError(`blocked by the egress guard: ${problem} (${request.url})`);
     const browser = await this.launch();
-    const context = await browser.createBrowserContext();
-    let timer: NodeJS.Timeout | undefined;
+    let context: BrowserContext;
     try {
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`render of ${request.url} exceeded ${this.config.renderTimeoutMs} ms`)),
-          this.config.renderTimeoutMs,
-        );
-      });
+      context = await browser.createBrowserContext();
+    } catch (error) {
+      throw new Error(`the browser could not open a context: ${describe(error)}`);
+    }
+    const guard = new RenderGuard();
+    const onExit = () => guard.abort(new Error(`the browser exited during the render of ${request.url}`));
+    browser.once('disconnected', onExit);
+    guard.onDispose(() => browser.off('disconnected', onExit));
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`render of ${request.url} exceeded ${this.config.renderTimeoutMs} ms`)), this.config.renderTimeoutMs);
+    });
+    const work = (async () => {
       const page = await context.newPage();
-      const result = await Promise.race([this.renderIn(page, request), deadline]);
+      return this.renderIn(page, request, guard);
+    })();
+    work.catch(() => undefined); // when the deadline or a cap wins, the abandoned work may still reject
+    try {
+      const result = await Promise.race([work, deadline, guard.aborted]);
       return { ...result, elapsedMs: Date.now() - started };
     } finally {
       clearTimeout(timer);
-      await context.close().catch(() => undefined);
+      guard.dispose();
+      const closed = await withTimeout(context.close().then(() => true, () => true), 5000);
+      // A context that will not close (a renderer stuck in a script) takes the browser with it.
+      if (!closed) await this.close();
     }
   }
 
   /** The running browser's profile folder (removed on close). */
   get profileDir(): string | undefined {
     return this.userDataDir;
+  }
+
+  /** The egress proxy's counters (allowed, refused, failed, open connections). */
+  get egressStats(): EgressProxy['stats'] | undefined {
+    return this.proxy?.stats;
   }
 
   /** Pages open in the running browser, across its contexts (0 when none runs). */
@@ -85,6 +151,12 @@ export class Renderer {
     return n;
   }
 
+  /** The browser's process id, while one runs. */
+  async browserPid(): Promise<number | undefined> {
+    const browser = await this.browser?.catch(() => undefined);
+    return browser?.process()?.pid;
+  }
+
   async close(): Promise<void> {
     const pending = this.browser;
     this.browser = undefined;
@@ -92,19 +164,38 @@ export class Renderer {
       const browser = await pending.catch(() => undefined);
       if (browser) await closeBounded(browser, 5000);
     }
-    if (this.userDataDir) await rm(this.userDataDir, { recursive: true, force: true });
+    if (this.userDataDir) await rm(this.userDataDir, { recursive: true, force: true }).catch(() => undefined);
     this.userDataDir = undefined;
+    await this.proxy?.close();
+    this.proxy = undefined;
   }
 
   /** The shared browser, launched (again) when there is none or it has died. */
   private launch(): Promise<Browser> {
     if (!this.browser) {
       const launching = (async () => {
-        this.userDataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-chromium-'));
+        this.proxy ??= new EgressProxy(this.policy, { dial: this.options.dial, onEvent: this.options.onEgress });
+        const proxyUrl = await this.proxy.listen();
+        if (this.userDataDir) await rm(this.userDataDir, { recursive: true, force: true }).catch(() => undefined);
+        const root = this.options.profileRoot ?? os.tmpdir();
+        try {
+          await mkdir(root, { recursive: true });
+          this.userDataDir = await mkdtemp(path.join(root, 'spider-chromium-'));
+        } catch (error) {
+          this.userDataDir = undefined;
+          throw new Error(`cannot create the browser profile folder in ${root} (${(error as NodeJS.ErrnoException).code ?? describe(error)}): is the disk full?`);
+        }
         const args = chromium.args.filter((a) => !DROPPED_ARGS.has(a));
         const browser = await puppeteer.launch({
           executablePath: await chromium.executablePath(),
-          args: [...args, ...EXTRA_ARGS],
+          args: [
+            ...args,
+            ...EXTRA_ARGS,
+            `--proxy-server=${proxyUrl}`,
+            '--proxy-bypass-list=<-loopback>',
+            '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+            `--js-flags=--max-old-space-size=${this.config.pageHeapMb}`,
+          ],
           headless: 'shell',
           userDataDir: this.userDataDir,
           defaultViewport: { width: this.config.viewportWidth, height: this.config.viewportHeight },
@@ -123,16 +214,39 @@ export class Renderer {
     return this.browser;
   }
 
-  private async renderIn(page: Page, request: RenderRequest): Promise<Omit<RenderResult, 'elapsedMs'>> {
+  private async renderIn(page: Page, request: RenderRequest, guard: RenderGuard): Promise<Omit<RenderResult, 'elapsedMs'>> {
     const { config } = this;
+    const cdp = await page.createCDPSession();
+    guard.onDispose(() => void cdp.detach().catch(() => undefined));
     await page.setUserAgent({ userAgent: config.userAgent });
     await page.setViewport({ width: config.viewportWidth, height: config.viewportHeight });
+    await page.evaluateOnNewDocument(NO_SERVICE_WORKERS);
     page.setDefaultNavigationTimeout(config.navigationTimeoutMs);
+
+    // Caps, watched while the page loads.
+    page.on('error', (error) => guard.abort(new Error(`the page crashed (${error.message}): ${request.url}`)));
+    let frames = 1;
+    page.on('frameattached', () => {
+      if (++frames > config.maxFrames) guard.abort(new NonRetryableError(`page opened more than ${config.maxFrames} frames: ${request.url}`));
+    });
+    await this.watchBytes(cdp, request, guard);
+
     await page.setRequestInterception(true);
     let documentAnswered = false;
+    let blockedNavigation: string | undefined;
     page.on('request', (req: HTTPRequest) => {
       if (req.isInterceptResolutionHandled()) return;
-      const isMainDocument = req.isNavigationRequest() && req.frame() === page.mainFrame();
+      const isNavigation = req.isNavigationRequest();
+      const isMainDocument = isNavigation && req.frame() === page.mainFrame();
+      const scheme = req.url().slice(0, req.url().indexOf(':') + 1).toLowerCase();
+      // Documents only from http(s) (frames may also be about:blank/srcdoc or blob:): no file:, data:,
+      // chrome:, javascript: or other documents.
+      const allowedScheme = scheme === 'http:' || scheme === 'https:' || (!isMainDocument && (scheme === 'about:' || scheme === 'blob:'));
+      if (isNavigation && !allowedScheme && req.url() !== 'about:blank') {
+        if (isMainDocument) blockedNavigation = `navigation to a ${scheme} URL is not allowed`;
+        void req.abort('blockedbyclient');
+        return;
+      }
       if (request.archivedHtml !== undefined) {
         if (isMainDocument && !documentAnswered) {
           documentAnswered = true;
@@ -147,53 +261,206 @@ export class Renderer {
       void req.continue();
     });
 
-    // The last main-document response: Chromium aborts navigations to downloads (PDF, archives),
-    // and then only this response tells why.
+    // Main-document responses: Chromium aborts navigations to downloads (PDF, archives), and then
+    // only this response tells why. Kept for every navigation of the main frame (redirects by script too).
     let documentResponse: HTTPResponse | undefined;
+    let failedNavigation: { url: string; error: string } | undefined;
     page.on('response', (res) => {
       if (res.request().isNavigationRequest() && res.frame() === page.mainFrame()) documentResponse = res;
     });
+    page.on('requestfailed', (req) => {
+      if (req.isNavigationRequest() && req.frame() === page.mainFrame()) failedNavigation = { url: req.url(), error: req.failure()?.errorText ?? 'failed' };
+    });
+    const refusal = (url: string): string | undefined => {
+      const u = URL.parse(url);
+      if (!u) return undefined;
+      const port = Number(u.port || (u.protocol === 'https:' || u.protocol === 'wss:' ? 443 : 80));
+      return this.proxy?.lastRefusal(u.hostname, port) ?? this.policy.checkUrl(u);
+    };
     const checkDocument = (res: HTTPResponse | undefined) => {
+      const blocked = res?.headers()[BLOCKED_HEADER];
+      if (blocked !== undefined) throw new NonRetryableError(`blocked by the egress guard: ${decodeURIComponent(blocked)} (${res!.url()})`);
       const status = res?.status() ?? 200;
+      const retryAfter = parseRetryAfter(res?.headers()['retry-after']);
+      if (status === 429) throw new RetryLaterError(`HTTP 429 for ${request.url}`, retryAfter ?? 60_000);
+      if (status === 503 && retryAfter !== undefined) throw new RetryLaterError(`HTTP 503 for ${request.url}`, retryAfter);
       if (status >= 400 && status < 500) throw new NonRetryableError(`HTTP ${status} for ${request.url}`);
       if (status >= 500) throw new Error(`HTTP ${status} for ${request.url}`);
       const contentType = res?.headers()['content-type'] ?? 'text/html';
       if (!/html|xml/i.test(contentType)) throw new NonRetryableError(`not an HTML page (${contentType}): ${request.url}`);
       return status;
     };
+    const navigationError = (): Error | undefined => {
+      if (blockedNavigation) return new NonRetryableError(`blocked: ${blockedNavigation} (${request.url})`);
+      if (!failedNavigation) return undefined;
+      const why = refusal(failedNavigation.url);
+      if (why) return new NonRetryableError(`blocked by the egress guard: ${why} (${failedNavigation.url})`);
+      return undefined;
+    };
+
+    const loaded = new Promise<void>((resolve) => page.once('load', () => resolve()));
+    const navStart = Date.now();
     let response: HTTPResponse | null;
     try {
-      response = await page.goto(request.url, { waitUntil: 'load', timeout: config.navigationTimeoutMs });
+      response = await page.goto(request.url, { waitUntil: 'domcontentloaded', timeout: config.navigationTimeoutMs });
     } catch (error) {
+      guard.throwIfAborted();
+      const nav = navigationError();
+      if (nav) throw nav;
       if (documentResponse) checkDocument(documentResponse);
       throw error;
     }
-    const status = checkDocument(response ?? documentResponse);
+    let status = checkDocument(response ?? documentResponse);
+    // The rest of the navigation budget for the load event (images, stylesheets); a page that never
+    // finishes loading is stopped and rendered as it stands.
+    const left = Math.max(0, config.navigationTimeoutMs - (Date.now() - navStart));
+    if (!(await withTimeout(loaded.then(() => true), left))) await cdp.send('Page.stopLoading').catch(() => undefined);
     if (request.archivedHtml === undefined) {
       // Live pages may still be filling in content after load: give them a short quiet period, bounded.
       await page.waitForNetworkIdle({ idleTime: 250, concurrency: 2, timeout: 3000 }).catch(() => undefined);
     }
+    guard.throwIfAborted();
+
+    // Where the main frame ended up: a script may have navigated it after load.
+    const nav = navigationError();
+    if (nav) throw nav;
+    if (documentResponse && documentResponse !== response) status = checkDocument(documentResponse);
+
+    // Collected in an isolated world: the page's scripts cannot tamper with the collector's built-ins.
+    const world = await isolatedWorld(cdp);
+    const where = (await evaluateIn(cdp, world, 'location.href', 5000)) as string;
+    if (!/^https?:/i.test(where) && !(request.archivedHtml !== undefined && where === request.url)) {
+      throw new Error(`the page ended on ${where} instead of an http(s) document: ${request.url}`);
+    }
+    const elements = (await evaluateIn(cdp, world, `document.getElementsByTagName('*').length`, 10_000)) as number;
+    if (elements > config.maxElements) throw new NonRetryableError(`rendered page has ${elements} elements, more than the ${config.maxElements} cap: ${request.url}`);
 
     const options: CollectOptions = { maxBlocks: config.maxBlocks };
     // Bundlers may wrap named functions in a `__name(...)` helper; give the page a no-op one.
-    const collected = (await page.evaluate(
+    const collected = (await evaluateIn(
+      cdp,
+      world,
       `(() => { const __name = (f) => f; return (${collectPage.toString()})(document, null, ${JSON.stringify(options)}); })()`,
+      config.renderTimeoutMs,
     )) as CollectedPage;
     // The snapshot carries the page's URL so apply needs no second read to know it.
-    const snapshot = (await page.evaluate(`(() => {
-      const head = document.head || document.documentElement;
-      const meta = document.createElement('meta');
-      meta.setAttribute('name', 'spider:url');
-      meta.setAttribute('content', ${JSON.stringify(request.url)});
-      head.insertBefore(meta, head.firstChild);
-      const dt = document.doctype ? '<!DOCTYPE ' + document.doctype.name + '>' : '';
-      return dt + document.documentElement.outerHTML;
-    })()`)) as string;
-    if (Buffer.byteLength(snapshot) > config.maxHtmlBytes) {
+    const snapshot = (await evaluateIn(
+      cdp,
+      world,
+      `(() => {
+        const head = document.head || document.documentElement;
+        const meta = document.createElement('meta');
+        meta.setAttribute('name', 'spider:url');
+        meta.setAttribute('content', ${JSON.stringify(request.url)});
+        head.insertBefore(meta, head.firstChild);
+        const dt = document.doctype ? '<!DOCTYPE ' + document.doctype.name + '>' : '';
+        const html = document.documentElement.outerHTML;
+        return html.length > ${config.maxHtmlBytes} ? null : dt + html;
+      })()`,
+      config.renderTimeoutMs,
+    )) as string | null;
+    if (snapshot === null || Buffer.byteLength(snapshot) > config.maxHtmlBytes) {
       throw new NonRetryableError(`rendered page is larger than ${config.maxHtmlBytes} bytes: ${request.url}`);
     }
     return { finalUrl: page.url(), status, collected, snapshot };
   }
+
+  /** Counts bytes as they arrive: the document against maxHtmlBytes, everything against maxTransferBytes. */
+  private async watchBytes(cdp: CDPSession, request: RenderRequest, guard: RenderGuard): Promise<void> {
+    const { maxHtmlBytes, maxTransferBytes } = this.config;
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    const mainId = frameTree.frame.id;
+    const documents = new Set<string>();
+    const docBytes = new Map<string, number>();
+    let total = 0;
+    const tooLarge = (what: string, cap: number) => {
+      void cdp.send('Page.stopLoading').catch(() => undefined);
+      guard.abort(new NonRetryableError(`${what} is larger than the ${cap}-byte cap: ${request.url}`));
+    };
+    cdp.on('Network.responseReceived', (e) => {
+      if (e.type !== 'Document' || e.frameId !== mainId) return;
+      documents.add(e.requestId);
+      const length = Number(headerValue(e.response.headers, 'content-length'));
+      if (Number.isFinite(length) && length > maxHtmlBytes) tooLarge('the page', maxHtmlBytes);
+    });
+    cdp.on('Network.dataReceived', (e) => {
+      total += Math.max(e.encodedDataLength, 0) || e.dataLength;
+      if (total > maxTransferBytes) return tooLarge('everything the page downloads', maxTransferBytes);
+      if (documents.has(e.requestId)) {
+        const n = (docBytes.get(e.requestId) ?? 0) + e.dataLength;
+        docBytes.set(e.requestId, n);
+        if (n > maxHtmlBytes) tooLarge('the page', maxHtmlBytes);
+      }
+    });
+    await cdp.send('Network.enable');
+  }
+}
+
+/** Aborts a render from event handlers (crash, caps, browser exit), once. */
+class RenderGuard {
+  private reject!: (error: Error) => void;
+  private error?: Error;
+  private readonly disposers: (() => void)[] = [];
+  readonly aborted = new Promise<never>((_, reject) => {
+    this.reject = reject;
+  });
+
+  constructor() {
+    this.aborted.catch(() => undefined);
+  }
+
+  abort(error: Error): void {
+    if (this.error) return;
+    this.error = error;
+    this.reject(error);
+  }
+
+  throwIfAborted(): void {
+    if (this.error) throw this.error;
+  }
+
+  onDispose(fn: () => void): void {
+    this.disposers.push(fn);
+  }
+
+  dispose(): void {
+    for (const fn of this.disposers.splice(0)) fn();
+  }
+}
+
+function headerValue(headers: Record<string, unknown>, name: string): string | undefined {
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return String(v);
+  return undefined;
+}
+
+async function isolatedWorld(cdp: CDPSession): Promise<number> {
+  const { frameTree } = await cdp.send('Page.getFrameTree');
+  const { executionContextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'spider-collector', grantUniveralAccess: false });
+  return executionContextId;
+}
+
+async function evaluateIn(cdp: CDPSession, contextId: number, expression: string, timeoutMs: number): Promise<unknown> {
+  const out = await cdp.send('Runtime.evaluate', { expression, contextId, returnByValue: true, awaitPromise: true, timeout: timeoutMs });
+  if (out.exceptionDetails) {
+    const text = out.exceptionDetails.exception?.description ?? out.exceptionDetails.text;
+    throw new Error(`evaluation in the page failed: ${text}`);
+  }
+  return out.result.value;
+}
+
+function schemeProblem(url: string): string | undefined {
+  const u = URL.parse(url);
+  if (!u) return 'not a valid absolute URL';
+  return u.protocol === 'http:' || u.protocol === 'https:' ? undefined : `the ${u.protocol} scheme is not allowed (http and https only)`;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function withTimeout(promise: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise, new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]).finally(() => clearTimeout(timer));
 }
 
 async function closeBounded(browser: Browser, ms: number): Promise<void> {

@@ -3,6 +3,11 @@
  * write the feature document and the rendered DOM to the store, then hand the page on to apply
  * and signal learn for its site.
  */
+import { refreshFeeds, type FeedRefreshOptions } from '../fields/feed-refresh';
+import { guardedFeedFetch } from '../net/feed-fetch';
+import { retryAfterOf, RetryLaterError } from '../politeness/errors';
+import { StoreHostLimiter } from '../politeness/host-limiter';
+import { Politeness } from '../politeness/politeness';
 import type { StepContext } from '../pipeline/context';
 import { getText } from '../store/store';
 import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
@@ -14,6 +19,26 @@ import type { Renderer } from './browser';
 
 export interface RenderContext extends StepContext {
   readonly renderer: Renderer;
+  /** Fetching the feeds pages link to, for field learning (lib/fields/feed-refresh.ts); defaults apply when absent. */
+  readonly feeds?: FeedRefreshOptions;
+  /**
+   * robots.txt and the per-host rate limit (lib/politeness). The embedded runner passes its own; when
+   * absent (Lambda), one per store is made whose rate limit is shared through the store, so that
+   * concurrent containers keep to the same per-host limit.
+   */
+  readonly politeness?: Politeness;
+}
+
+const sharedPoliteness = new WeakMap<object, Politeness>();
+
+function politenessOf(ctx: RenderContext): Politeness {
+  if (ctx.politeness) return ctx.politeness;
+  let p = sharedPoliteness.get(ctx.store);
+  if (!p) {
+    p = new Politeness(ctx.config, { limiter: new StoreHostLimiter(ctx.store) });
+    sharedPoliteness.set(ctx.store, p);
+  }
+  return p;
 }
 
 export interface RenderOutcome {
@@ -37,7 +62,22 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
     }
   }
 
-  const result = await ctx.renderer.render({ url, archivedHtml });
+  // A live page is requested only when robots.txt allows it and it is the host's turn.
+  const politeness = archivedHtml === undefined ? politenessOf(ctx) : undefined;
+  await politeness?.admit(url);
+  let result;
+  try {
+    result = await ctx.renderer.render({ url, archivedHtml });
+  } catch (error) {
+    // 429 / 503 with Retry-After: the whole host waits, and so does this message.
+    const retryAfter = retryAfterOf(error);
+    if (politeness && retryAfter !== undefined) {
+      const capped = Math.min(retryAfter, ctx.config.maxRetryAfterSeconds * 1000);
+      await politeness.retryLater(url, capped);
+      throw new RetryLaterError((error as Error).message, capped);
+    }
+    throw error;
+  }
   const snapshotKey = keys.snapshot(site, pageId);
   const doc: FeatureDocument = FeatureDocumentSchema.parse({
     version: FEATURE_DOCUMENT_VERSION,
@@ -55,6 +95,19 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
   // Snapshot first: a feature document always has its snapshot.
   await ctx.store.put(snapshotKey, result.snapshot, { contentType: 'text/html; charset=utf-8' });
   await putJson(ctx.store, keys.features(site, pageId), doc);
+  // The feeds the page links to, for learning its site's field rules; before learn is signalled, so
+  // the learn this page triggers sees them. An archived copy is a replay: no network, unless the
+  // archive may fetch its subresources live. Never fails the render.
+  if (doc.page.feeds.length && (doc.source === 'live' || ctx.config.archiveAllowSubresources)) {
+    await refreshFeeds(site, doc.page, ctx.store, ctx.logger, {
+      userAgent: ctx.config.userAgent,
+      ...ctx.feeds,
+      // Feeds are fetched under the same egress guard as the browser (a page names them).
+      fetch: ctx.feeds?.fetch ?? guardedFeedFetch(ctx.renderer.policy, ctx.config.userAgent),
+    }).catch((error: unknown) =>
+      ctx.logger.warn('feed refresh failed', { site, error: String(error) }),
+    );
+  }
 
   await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'rendered' });
   await ctx.queues.learn.send({ v: 1, site, force: false }, { groupId: site, deduplicationId: `${site}:${pageId}` });

@@ -13,6 +13,8 @@ export const HttpUrlSchema = z
     const url = URL.parse(s);
     if (!url) ctx.addIssue({ code: 'custom', message: 'not a valid absolute URL' });
     else if (!/^https?:$/.test(url.protocol)) ctx.addIssue({ code: 'custom', message: `only http and https URLs are supported, not ${url.protocol}` });
+    else if (url.username || url.password) ctx.addIssue({ code: 'custom', message: 'URLs with a user name or password are not accepted' });
+    else if (!url.hostname) ctx.addIssue({ code: 'custom', message: 'the URL has no host' });
   });
 
 /** Intake: render this URL (live, or from an archived copy already in the store). */

@@ -1,0 +1,172 @@
+/**
+ * The egress policy: which destinations a render or a Node-side fetch may reach. Shared by the
+ * egress proxy Chromium sends all its traffic through and by safeFetch (robots.txt, feeds).
+ *
+ * Default: only http/https URLs, only ports 80 and 443, only hosts whose every resolved address is
+ * public unicast (lib/net/address.ts). Resolution happens here, once per connection, and the caller
+ * connects to the address that was checked (pinning: a DNS answer that changes between the check and
+ * the connection, as in DNS rebinding, cannot slip a private address in).
+ *
+ * Explicit allowlist (config, docs/security.md):
+ *   allowHosts     host patterns whose requests may go anywhere, e.g. `127.0.0.1:8080`, `*.localhost`,
+ *                  `intranet.example` (no port: any port; `:*` the same; `:8080` only that port)
+ *   allowNetworks  CIDRs that resolved addresses may fall in, e.g. `10.1.0.0/16` (ports as usual)
+ *   allowPorts     ports allowed besides 80 and 443, for every public host
+ */
+import { lookup } from 'node:dns/promises';
+import { canonicalHost, classifyAddress, describeRange, parseCidr, type Cidr } from './address';
+
+export interface ResolvedAddress {
+  readonly address: string;
+  readonly family: 4 | 6;
+}
+
+/** Resolves a hostname to its addresses (tests inject one that answers `evil.test` with 127.0.0.1). */
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+/** Names that resolve to loopback by definition (RFC 6761): answered here, never asked of DNS. */
+function isLocalhostName(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost');
+}
+
+export const systemResolver: Resolver = async (hostname) => {
+  if (isLocalhostName(hostname)) return [{ address: '127.0.0.1', family: 4 }];
+  const answers = await lookup(hostname, { all: true, verbatim: true });
+  return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+};
+
+export interface EgressPolicyOptions {
+  readonly allowHosts?: readonly string[];
+  readonly allowNetworks?: readonly string[];
+  readonly allowPorts?: readonly number[];
+  readonly resolver?: Resolver;
+}
+
+export type EgressVerdict =
+  | { readonly allowed: true; readonly host: string; readonly port: number; readonly addresses: readonly ResolvedAddress[]; readonly allowlisted: boolean }
+  | { readonly allowed: false; readonly host: string; readonly port: number; readonly reason: string; readonly retryable: boolean };
+
+interface HostPattern {
+  readonly text: string;
+  /** Exact canonical host, or a suffix starting with '.' for `*.example`. */
+  readonly host: string;
+  readonly wildcard: boolean;
+  /** Undefined: any port. */
+  readonly port?: number;
+}
+
+const DEFAULT_PORTS = new Set([80, 443]);
+
+function parseHostPattern(text: string): HostPattern {
+  const t = text.trim().toLowerCase();
+  let hostPart = t;
+  let portPart: string | undefined;
+  const bracketed = /^\[(.+)\](?::(\d+|\*))?$/.exec(t);
+  if (bracketed) {
+    hostPart = `[${bracketed[1]}]`;
+    portPart = bracketed[2];
+  } else if ((t.match(/:/g) ?? []).length === 1) {
+    [hostPart, portPart] = t.split(':');
+  }
+  const port = portPart && portPart !== '*' ? Number(portPart) : undefined;
+  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new Error(`invalid port in allowed host pattern: ${JSON.stringify(text)}`);
+  const wildcard = hostPart.startsWith('*.');
+  const bare = wildcard ? hostPart.slice(2) : hostPart;
+  const canonical = canonicalHost(bare);
+  if (!canonical) throw new Error(`invalid allowed host pattern: ${JSON.stringify(text)}`);
+  return { text, host: wildcard ? '.' + canonical : canonical, wildcard, port };
+}
+
+export class EgressPolicy {
+  private readonly hosts: HostPattern[];
+  private readonly networks: Cidr[];
+  private readonly ports: Set<number>;
+  private readonly resolver: Resolver;
+
+  constructor(options: EgressPolicyOptions = {}) {
+    this.hosts = (options.allowHosts ?? []).filter((s) => s.trim()).map(parseHostPattern);
+    this.networks = (options.allowNetworks ?? []).filter((s) => s.trim()).map(parseCidr);
+    this.ports = new Set([...DEFAULT_PORTS, ...(options.allowPorts ?? [])]);
+    this.resolver = options.resolver ?? systemResolver;
+  }
+
+  /** Is this (canonical) host:port named by the allowlist? */
+  isAllowlisted(host: string, port: number): boolean {
+    return this.hosts.some((p) => (p.wildcard ? host.endsWith(p.host) : host === p.host) && (p.port === undefined || p.port === port));
+  }
+
+  /**
+   * Checks what can be checked without DNS: scheme, host syntax, port, and IP literals.
+   * Undefined when the URL may go on to resolution; otherwise why not.
+   */
+  checkUrl(input: string | URL): string | undefined {
+    const url = typeof input === 'string' ? URL.parse(input) : input;
+    if (!url) return 'not a valid absolute URL';
+    if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'ws:' && url.protocol !== 'wss:') {
+      return `the ${url.protocol} scheme is not allowed (http and https only)`;
+    }
+    if (url.username || url.password) return 'URLs with credentials are not allowed';
+    const port = Number(url.port || (url.protocol === 'https:' || url.protocol === 'wss:' ? 443 : 80));
+    return this.checkHostPort(url.hostname, port);
+  }
+
+  /** Checks a host and port without DNS (undefined: go on to resolution). */
+  checkHostPort(rawHost: string, port: number): string | undefined {
+    const host = canonicalHost(rawHost);
+    if (!host) return `invalid host ${JSON.stringify(rawHost)}`;
+    if (this.isAllowlisted(host, port)) return undefined;
+    if (!this.ports.has(port)) return `port ${port} of ${host} is not allowed (80 and 443 only unless allowlisted)`;
+    const literal = host.startsWith('[') ? host.slice(1, -1) : host;
+    if (/^[\d.]+$/.test(literal) || literal.includes(':')) {
+      const c = classifyAddress(literal);
+      if (!c.public && !this.networks.some((n) => n.matches(c.address))) return `${host} is ${describeRange(c.range)}`;
+    }
+    return undefined;
+  }
+
+  /**
+   * Resolves a host and checks every address it resolves to. Allowed: the addresses to connect to
+   * (connect to these, never to the name again). Refused: why, and whether trying later may help.
+   */
+  async resolve(rawHost: string, port: number): Promise<EgressVerdict> {
+    const host = canonicalHost(rawHost);
+    if (!host) return { allowed: false, host: rawHost, port, reason: `invalid host ${JSON.stringify(rawHost)}`, retryable: false };
+    const early = this.checkHostPort(host, port);
+    if (early) return { allowed: false, host, port, reason: early, retryable: false };
+    const allowlisted = this.isAllowlisted(host, port);
+    const literal = host.startsWith('[') ? host.slice(1, -1) : host;
+    let addresses: ResolvedAddress[];
+    if (/^[\d.]+$/.test(literal) || literal.includes(':')) {
+      const c = classifyAddress(literal);
+      addresses = [{ address: c.address, family: c.family }];
+    } else {
+      try {
+        addresses = await this.resolver(host);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? String(error);
+        return { allowed: false, host, port, reason: `cannot resolve ${host} (${code})`, retryable: code !== 'ENOTFOUND' };
+      }
+      if (addresses.length === 0) return { allowed: false, host, port, reason: `cannot resolve ${host} (no addresses)`, retryable: true };
+    }
+    if (!allowlisted) {
+      for (const a of addresses) {
+        const c = classifyAddress(a.address);
+        if (c.public) continue;
+        if (this.networks.some((n) => n.matches(c.address))) continue;
+        const shown = c.address === literal ? host : `${host} resolves to ${c.address}, which`;
+        return { allowed: false, host, port, reason: `${shown} is ${describeRange(c.range)}`, retryable: false };
+      }
+    }
+    // Prefer IPv4 (the test servers and most origins listen there), keep the rest as fallbacks.
+    const ordered = [...addresses.filter((a) => a.family === 4), ...addresses.filter((a) => a.family === 6)];
+    return { allowed: true, host, port, addresses: ordered, allowlisted };
+  }
+}
+
+/** The policy the configuration describes (SPIDER_ALLOW_HOSTS, SPIDER_ALLOW_NETWORKS, SPIDER_ALLOW_PORTS). */
+export function egressPolicyFor(
+  config: { readonly allowHosts: readonly string[]; readonly allowNetworks: readonly string[]; readonly allowPorts: readonly number[] },
+  resolver?: Resolver,
+): EgressPolicy {
+  return new EgressPolicy({ allowHosts: config.allowHosts, allowNetworks: config.allowNetworks, allowPorts: config.allowPorts, resolver });
+}

@@ -1,0 +1,103 @@
+/**
+ * What the render step asks before it requests a page: may we (robots.txt), and is it this host's
+ * turn (per-host rate limit, Crawl-delay, Retry-After)?
+ *
+ *   admit(url)   resolves when the page may be requested now; throws
+ *                  NonRetryableError   robots.txt disallows the URL (a dead letter with that reason)
+ *                  Error               robots.txt unreachable: disallowed for now, retried with backoff
+ *                  HostBusyError       not this host's turn within maxWaitMs: hand the message back
+ *   retryLater(url, ms)
+ *                the site answered 429/503 with Retry-After: no request to the host before then
+ *
+ * The interval between two page requests to one host is max(hostIntervalMs, Crawl-delay capped at
+ * maxCrawlDelaySeconds). Subresources a page loads from its own host are not counted: one render is
+ * one page request, like a person opening the page.
+ */
+import type { Config } from '../config/config';
+import { egressPolicyFor, type EgressPolicy, type Resolver } from '../net/egress-policy';
+import { EgressBlockedError, safeFetch, type SafeFetchResponse } from '../net/safe-fetch';
+import { NonRetryableError } from '../util/errors';
+import { HostBusyError } from './errors';
+import { MemoryHostLimiter, type HostLimiter } from './host-limiter';
+import { ROBOTS_MAX_BYTES, RobotsTxt } from './robots';
+
+export type PolitenessConfig = Pick<
+  Config,
+  | 'userAgent' | 'respectRobotsTxt' | 'robotsCacheSeconds' | 'robotsRetrySeconds' | 'hostIntervalMs' | 'maxCrawlDelaySeconds'
+  | 'maxRetryAfterSeconds' | 'politenessMaxWaitMs' | 'allowHosts' | 'allowNetworks' | 'allowPorts'
+>;
+
+export interface PolitenessOptions {
+  readonly limiter?: HostLimiter;
+  /** Longest in-process wait for a host's turn (ms); beyond it admit() throws HostBusyError. Default config.politenessMaxWaitMs. */
+  readonly maxWaitMs?: number;
+  /** Fetches robots.txt; default safeFetch under the config's egress policy. */
+  readonly fetch?: (url: string) => Promise<SafeFetchResponse>;
+  /** Resolver for the default fetch's egress policy (tests). */
+  readonly resolver?: Resolver;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+export class Politeness {
+  readonly robots: RobotsTxt;
+  readonly limiter: HostLimiter;
+  private readonly maxWaitMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
+  private readonly policy: EgressPolicy;
+
+  constructor(private readonly config: PolitenessConfig, options: PolitenessOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.limiter = options.limiter ?? new MemoryHostLimiter(this.now);
+    this.maxWaitMs = options.maxWaitMs ?? config.politenessMaxWaitMs;
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    const policy = (this.policy = egressPolicyFor(config, options.resolver));
+    const fetch =
+      options.fetch ?? ((url: string) => safeFetch(url, { policy, userAgent: config.userAgent, maxBytes: ROBOTS_MAX_BYTES, timeoutMs: 15_000, maxRedirects: 5 }));
+    this.robots = new RobotsTxt({
+      fetch,
+      userAgent: config.userAgent,
+      cacheMs: config.robotsCacheSeconds * 1000,
+      retryMs: config.robotsRetrySeconds * 1000,
+      now: this.now,
+    });
+  }
+
+  async admit(pageUrl: string): Promise<void> {
+    const url = new URL(pageUrl);
+    const host = url.hostname;
+    // A page the egress guard refuses is refused for what it is, before its robots.txt is asked for.
+    const early = this.policy.checkUrl(url);
+    if (early) throw new EgressBlockedError(pageUrl, early);
+    const egress = await this.policy.resolve(host, Number(url.port || (url.protocol === 'https:' ? 443 : 80)));
+    if (!egress.allowed) {
+      if (egress.retryable) throw new Error(`${egress.reason} (${pageUrl})`);
+      throw new EgressBlockedError(pageUrl, egress.reason);
+    }
+    let crawlDelaySeconds: number | undefined;
+    if (this.config.respectRobotsTxt) {
+      const verdict = await this.robots.check(pageUrl);
+      if (!verdict.allowed) {
+        if (verdict.retryable) throw new Error(verdict.reason);
+        throw new NonRetryableError(verdict.reason);
+      }
+      crawlDelaySeconds = verdict.crawlDelaySeconds;
+    }
+    const delayMs = Math.min(crawlDelaySeconds ?? 0, this.config.maxCrawlDelaySeconds) * 1000;
+    const interval = Math.max(this.config.hostIntervalMs, delayMs);
+    const waitUntil = this.now() + this.maxWaitMs;
+    for (;;) {
+      const turn = await this.limiter.acquire(host, interval);
+      if (turn.ok) return;
+      if (this.now() + turn.retryInMs > waitUntil) throw new HostBusyError(host, turn.retryInMs);
+      await this.sleep(turn.retryInMs);
+    }
+  }
+
+  /** The site said "come back later": hold the host back (capped at maxRetryAfterSeconds). */
+  async retryLater(pageUrl: string, retryAfterMs: number): Promise<void> {
+    const ms = Math.min(retryAfterMs, this.config.maxRetryAfterSeconds * 1000);
+    await this.limiter.pause(new URL(pageUrl).hostname, this.now() + ms);
+  }
+}

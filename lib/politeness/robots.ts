@@ -1,0 +1,115 @@
+/**
+ * robots.txt (RFC 9309), parsed by robots-parser, fetched with the egress guard (safeFetch), cached per
+ * origin (scheme, host and port, as the RFC scopes it):
+ *
+ *   2xx            the rules, for the user agent's product token (`spider` of `spider/0.1 (+…)`),
+ *                  kept up to robotsCacheSeconds (at most 24 h)
+ *   3xx            followed, up to 5 hops, each checked by the egress policy
+ *   4xx (not 429)  "unavailable": everything allowed, kept like rules
+ *   429, 5xx, network error, timeout
+ *                  "unreachable": everything disallowed for now (retryable), fetched again after
+ *                  robotsRetrySeconds
+ *
+ * The RFC asks crawlers to parse at least 500 KiB; longer files are cut there.
+ */
+import robotsParser from 'robots-parser';
+import type { SafeFetchResponse } from '../net/safe-fetch';
+import { EgressBlockedError } from '../net/safe-fetch';
+
+export const ROBOTS_MAX_BYTES = 500 * 1024;
+
+export type RobotsVerdict =
+  | { readonly allowed: true; readonly crawlDelaySeconds?: number; readonly source: 'rules' | 'unavailable' | 'disabled' }
+  | { readonly allowed: false; readonly retryable: boolean; readonly reason: string };
+
+interface Entry {
+  readonly expiresAt: number;
+  readonly kind: 'rules' | 'unavailable' | 'unreachable';
+  readonly robot?: ReturnType<typeof robotsParser>;
+  readonly detail: string;
+}
+
+export interface RobotsOptions {
+  /** Fetches a robots.txt URL (safeFetch with the egress policy, the user agent and ROBOTS_MAX_BYTES). */
+  readonly fetch: (url: string) => Promise<SafeFetchResponse>;
+  readonly userAgent: string;
+  readonly cacheMs: number;
+  readonly retryMs: number;
+  readonly now?: () => number;
+}
+
+export class RobotsTxt {
+  private readonly cache = new Map<string, Entry>();
+  private readonly inFlight = new Map<string, Promise<Entry>>();
+  private readonly now: () => number;
+  /** robots.txt fetches made (tests, logs). */
+  fetches = 0;
+
+  constructor(private readonly options: RobotsOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The user agent's product token, which robots.txt groups are matched against. */
+  get token(): string {
+    return this.options.userAgent.split(/[/\s]/)[0].toLowerCase();
+  }
+
+  async check(pageUrl: string): Promise<RobotsVerdict> {
+    const url = new URL(pageUrl);
+    const entry = await this.entryFor(url.origin);
+    if (entry.kind === 'unreachable') {
+      return { allowed: false, retryable: true, reason: `robots.txt of ${url.origin} is unreachable (${entry.detail}): disallowed for now, will retry` };
+    }
+    if (entry.kind === 'unavailable') return { allowed: true, source: 'unavailable' };
+    const robot = entry.robot!;
+    const allowed = robot.isAllowed(url.toString(), this.options.userAgent) !== false;
+    if (!allowed) {
+      const line = robot.getMatchingLineNumber(url.toString(), this.options.userAgent);
+      return { allowed: false, retryable: false, reason: `disallowed by robots.txt for ${this.token} (${url.origin}/robots.txt line ${line}): ${url}` };
+    }
+    return { allowed: true, crawlDelaySeconds: robot.getCrawlDelay(this.options.userAgent), source: 'rules' };
+  }
+
+  /** Forgets every cached robots.txt. */
+  clear(): void {
+    this.cache.clear();
+  }
+
+  private async entryFor(origin: string): Promise<Entry> {
+    const cached = this.cache.get(origin);
+    if (cached && cached.expiresAt > this.now()) return cached;
+    let pending = this.inFlight.get(origin);
+    if (!pending) {
+      pending = this.fetchEntry(origin).finally(() => this.inFlight.delete(origin));
+      this.inFlight.set(origin, pending);
+    }
+    const entry = await pending;
+    this.cache.set(origin, entry);
+    if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value!);
+    return entry;
+  }
+
+  private async fetchEntry(origin: string): Promise<Entry> {
+    const robotsUrl = `${origin}/robots.txt`;
+    const keep = this.now() + this.options.cacheMs;
+    const retry = this.now() + this.options.retryMs;
+    this.fetches++;
+    let res: SafeFetchResponse;
+    try {
+      res = await this.options.fetch(robotsUrl);
+    } catch (error) {
+      // A robots.txt the egress guard refuses belongs to a host we may not reach at all: say so.
+      if (error instanceof EgressBlockedError) throw error;
+      return { kind: 'unreachable', expiresAt: retry, detail: error instanceof Error ? error.message : String(error) };
+    }
+    if (res.status >= 200 && res.status < 300) {
+      const text = res.body.subarray(0, ROBOTS_MAX_BYTES).toString('utf8');
+      // Rules are matched against the URL's own origin, whatever host a redirect ended on.
+      return { kind: 'rules', expiresAt: keep, robot: robotsParser(robotsUrl, text), detail: `HTTP ${res.status}` };
+    }
+    if (res.status === 429 || res.status >= 500) return { kind: 'unreachable', expiresAt: retry, detail: `HTTP ${res.status}` };
+    if (res.status >= 400) return { kind: 'unavailable', expiresAt: keep, detail: `HTTP ${res.status}` };
+    // Redirects past the limit, or other oddities: unavailable, per RFC 9309 §2.3.1.2 after 5 hops.
+    return { kind: 'unavailable', expiresAt: keep, detail: `HTTP ${res.status}` };
+  }
+}

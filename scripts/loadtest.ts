@@ -1,0 +1,267 @@
+/**
+ * Load test of the embedded runner: `npm run loadtest -- [--urls N] [--sites S] [--concurrency C] [--json out.json]`.
+ *
+ * N URLs (default 2,000) of generated news sites, each served on 127.0.0.1 under its own
+ * `site-<i>.localhost` name, with 2% broken pages (404, 500, non-HTML), go through the whole embedded
+ * pipeline (render, learn, apply) with the default politeness (robots.txt, one page a second per host)
+ * and the egress guard (the sites are allowlisted by name). Then:
+ *
+ * - every URL must end as an article or as a dead letter with a reason (`lost` counts those that did not),
+ *   broken pages as dead letters, healthy ones as articles;
+ * - peak memory is sampled (this process and the Chromium processes);
+ * - Chromium's open pages and processes are counted after warm-up and after the run (leaks), and no
+ *   Chromium process may remain once the renderer is closed.
+ *
+ * Prints a summary and, with --json, writes { submitted, articles, deadLetters, lost, peakRssMb,
+ * browserPagesLeaked, ... } to the file. Exits 1 if anything was lost or leaked.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../lib/config/config';
+import { generateSite, serveSite, type GeneratedSite, type ServedSite } from '../lib/demo/index';
+import { EmbeddedPipeline } from '../lib/pipeline/embedded';
+import type { ConsumerEvent } from '../lib/queue/worker';
+import { keys, pageIdOf, siteOf } from '../lib/store/keys';
+
+const { values: args } = parseArgs({
+  options: {
+    urls: { type: 'string', default: '2000' },
+    sites: { type: 'string' },
+    concurrency: { type: 'string', default: '2' },
+    'broken-rate': { type: 'string', default: '0.02' },
+    json: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+
+const N = Number(args.urls);
+const SITES = Number(args.sites ?? Math.max(1, Math.ceil(N / 100)));
+const BROKEN = Number(args['broken-rate']);
+const say = (line: string) => process.stderr.write(line + '\n');
+
+/** Processes by parent: pid → ppid, read from /proc. */
+function parents(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      out.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone while we looked
+    }
+  }
+  return out;
+}
+
+/** Chromium processes of this run: the browser (its command line names the profile folder) and every descendant. */
+function browserProcesses(profile: string | undefined): number[] {
+  if (!profile) return [];
+  const tree = parents();
+  const roots = new Set<number>();
+  for (const pid of tree.keys()) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(profile)) roots.add(pid);
+    } catch {
+      // gone
+    }
+  }
+  const all = new Set(roots);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of tree) if (!all.has(pid) && all.has(ppid)) (all.add(pid), (grew = true));
+  }
+  return [...all];
+}
+
+function rssKb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-loadtest-'));
+
+  // Sites: N URLs spread evenly, each site with all four templates and 2% broken pages.
+  const perSite = Math.ceil(N / SITES);
+  const sites: { site: GeneratedSite; served: ServedSite; urls: { url: string; broken: boolean }[] }[] = [];
+  for (let i = 0; i < SITES; i++) {
+    const healthyPerTemplate = Math.ceil((perSite * (1 - BROKEN)) / 4) + 1;
+    const site = generateSite({ seed: `loadtest-${i}`, pagesPerTemplate: healthyPerTemplate, templates: 4, brokenRate: BROKEN, host: `site-${i}` });
+    const served = await serveSite(site, { hostname: `site-${i}.localhost` });
+    const urls = site.pages.filter((p) => p.kind !== 'home').map((p) => ({ url: served.url(p.path), broken: p.kind === 'broken' }));
+    sites.push({ site, served, urls: urls.slice(0, perSite) });
+  }
+  // Round-robin over the sites, so that hosts take turns (politeness: one page a second per host).
+  const submitted: { url: string; broken: boolean }[] = [];
+  for (let k = 0; submitted.length < N; k++) {
+    let added = false;
+    for (const s of sites) {
+      if (k < s.urls.length && submitted.length < N) {
+        submitted.push(s.urls[k]);
+        added = true;
+      }
+    }
+    if (!added) break;
+  }
+  const brokenSubmitted = submitted.filter((u) => u.broken).length;
+  say(`loadtest: ${submitted.length} URLs (${brokenSubmitted} broken) on ${SITES} sites, render concurrency ${args.concurrency}, data in ${dataDir}`);
+
+  const config = loadConfig({
+    dataDir,
+    allowHosts: ['*.localhost'],
+    renderConcurrency: Number(args.concurrency),
+  });
+  const pipeline = await new EmbeddedPipeline(config).open();
+
+  // Memory, sampled: this process and the Chromium processes.
+  let peakNode = 0;
+  let peakBrowser = 0;
+  let peakTotal = 0;
+  let peakHeap = 0;
+  const sample = () => {
+    const node = process.memoryUsage.rss() / 1048576;
+    peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed / 1048576);
+    const browser = browserProcesses(pipeline.activeRenderer?.profileDir).reduce((sum, pid) => sum + rssKb(pid), 0) / 1024;
+    peakNode = Math.max(peakNode, node);
+    peakBrowser = Math.max(peakBrowser, browser);
+    peakTotal = Math.max(peakTotal, node + browser);
+  };
+  const sampler = setInterval(sample, 500);
+
+  // Warm-up: one page, so the browser is up; then count its pages and processes.
+  const warm = sites[0].served.url('/');
+  await pipeline.submit([{ url: warm }]);
+  await pipeline.run();
+  const renderer = pipeline.activeRenderer!;
+  const pagesBefore = await renderer.openPages();
+  const processesBefore = browserProcesses(renderer.profileDir).length;
+
+  const tally = { rendered: 0, renderRetries: 0, deferrals: 0, learned: 0, applied: 0 };
+  let lastReport = Date.now();
+  const onEvent = (e: ConsumerEvent) => {
+    if (e.queue === 'render' && e.outcome === 'done') tally.rendered++;
+    if (e.queue === 'render' && e.outcome === 'retry') tally.renderRetries++;
+    if (e.queue === 'learn' && e.outcome === 'done' && (e.result as { learned?: boolean })?.learned) tally.learned++;
+    if (e.queue === 'apply' && e.outcome === 'done') tally.applied++;
+    if (Date.now() - lastReport > 15_000) {
+      lastReport = Date.now();
+      const secs = (Date.now() - started) / 1000;
+      say(`  ${secs.toFixed(0)} s: rendered ${tally.rendered}/${submitted.length}, learned ${tally.learned}, applied ${tally.applied}, dead ${pipeline.deadLetters().length}, rss ${peakNode.toFixed(0)}+${peakBrowser.toFixed(0)} MB peak`);
+    }
+  };
+  const runStarted = Date.now();
+  const report = await pipeline.submit(submitted.map((u) => ({ url: u.url })));
+  await pipeline.run({ onEvent });
+  const runSeconds = (Date.now() - runStarted) / 1000;
+  sample();
+
+  const pagesAfter = await renderer.openPages();
+  // Renderer processes of closed contexts exit asynchronously: give them a moment before counting.
+  await new Promise((r) => setTimeout(r, 2000));
+  const processesAfter = browserProcesses(renderer.profileDir).length;
+  const profile = renderer.profileDir;
+  const egress = renderer.egressStats;
+  await pipeline.close();
+  await new Promise((r) => setTimeout(r, 1000));
+  const processesAfterClose = browserProcesses(profile).length;
+  clearInterval(sampler);
+
+  // Every URL: an article, or a dead letter with a reason.
+  const dead = new Map<string, string>();
+  for (const d of pipeline.deadLetters()) {
+    const url = (d.body as { url?: string }).url;
+    if (url && d.queue === 'render') dead.set(url, d.reason);
+  }
+  let articles = 0;
+  let deadLetters = 0;
+  let lost = 0;
+  let brokenAsArticle = 0;
+  let healthyDead = 0;
+  const reasons = new Map<string, number>();
+  const lostUrls: string[] = [];
+  for (const u of submitted) {
+    const site = siteOf(u.url);
+    const article = await pipeline.store.get(keys.article(site, pageIdOf(u.url)));
+    if (article) {
+      articles++;
+      if (u.broken) brokenAsArticle++;
+    } else if (dead.has(u.url) && dead.get(u.url)) {
+      deadLetters++;
+      if (!u.broken) healthyDead++;
+      const reason = dead.get(u.url)!.replace(/https?:\/\/\S+/g, '<url>').replace(/\d{4,}/g, 'N');
+      reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    } else {
+      lost++;
+      lostUrls.push(u.url);
+    }
+  }
+  const otherDead = pipeline.deadLetters().filter((d) => d.queue !== 'render');
+
+  const result = {
+    submitted: submitted.length,
+    articles,
+    deadLetters,
+    lost,
+    peakRssMb: Math.round(peakNode),
+    peakBrowserRssMb: Math.round(peakBrowser),
+    peakTotalRssMb: Math.round(peakTotal),
+    peakHeapUsedMb: Math.round(peakHeap),
+    heapUsedAfterMb: Math.round(process.memoryUsage().heapUsed / 1048576),
+    browserPagesLeaked: pagesAfter - pagesBefore,
+    browserPagesBefore: pagesBefore,
+    browserPagesAfter: pagesAfter,
+    browserProcessesBefore: processesBefore,
+    browserProcessesAfter: processesAfter,
+    browserProcessesLeaked: Math.max(0, processesAfter - processesBefore),
+    browserProcessesAfterClose: processesAfterClose,
+    brokenSubmitted,
+    brokenAsArticle,
+    healthyDeadLettered: healthyDead,
+    rejectedAtSubmit: report.rejected.length,
+    deadLetterReasons: Object.fromEntries([...reasons].sort((a, b) => b[1] - a[1])),
+    learnOrApplyDeadLetters: otherDead.length,
+    renderRetries: tally.renderRetries,
+    rulesLearned: tally.learned,
+    articlesApplied: tally.applied,
+    egress,
+    sites: SITES,
+    renderConcurrency: config.renderConcurrency,
+    hostIntervalMs: config.hostIntervalMs,
+    seconds: Math.round((Date.now() - started) / 1000),
+    runSeconds: Math.round(runSeconds),
+    pagesPerSecond: Number((submitted.length / runSeconds).toFixed(2)),
+    lostUrls: lostUrls.slice(0, 20),
+  };
+  for (const s of sites) await s.served.close();
+  if (!args.keep) await rm(dataDir, { recursive: true, force: true });
+
+  say('');
+  say(`submitted ${result.submitted}: ${result.articles} articles, ${result.deadLetters} dead letters, ${result.lost} lost`);
+  say(`broken pages: ${brokenSubmitted} submitted, ${brokenAsArticle} became articles; healthy pages dead-lettered: ${healthyDead}`);
+  for (const [reason, n] of reasons) say(`  ${n} × ${reason}`);
+  say(`peak RSS: node ${result.peakRssMb} MB (heap used: peak ${result.peakHeapUsedMb} MB, ${result.heapUsedAfterMb} MB at the end), Chromium ${result.peakBrowserRssMb} MB, together ${result.peakTotalRssMb} MB`);
+  say(`browser pages open: ${pagesBefore} after warm-up, ${pagesAfter} after the run (leaked ${result.browserPagesLeaked})`);
+  say(`Chromium processes: ${processesBefore} after warm-up, ${processesAfter} after the run, ${processesAfterClose} after close`);
+  say(`egress proxy: ${JSON.stringify(egress)}`);
+  say(`time: ${result.runSeconds} s for the run (${result.pagesPerSecond} URLs/s), ${result.seconds} s in all`);
+  if (args.json) {
+    await writeFile(args.json, JSON.stringify(result, null, 2) + '\n');
+    say(`wrote ${args.json}`);
+  }
+  process.stdout.write(JSON.stringify({ submitted: result.submitted, articles, deadLetters, lost, peakRssMb: result.peakRssMb, browserPagesLeaked: result.browserPagesLeaked }) + '\n');
+  if (lost > 0 || result.browserPagesLeaked > 0 || processesAfterClose > 0 || healthyDead > 0 || brokenAsArticle > 0) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(2);
+});
