@@ -1,0 +1,106 @@
+/**
+ * The benchmark command:
+ *
+ *   npm run bench -- <dataset folder> [--train 5] [--json out.json] [--limit N] [--sites a,b] [--no-peers]
+ *   npm run bench -- --learn-scaling            (learn time on 10, 25, 50, 100 generated pages)
+ *
+ * See bench/README.md.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { formatScaling, runLearnScaling } from './learn-scaling';
+import { PEER_NAMES, type PeerName } from './peers';
+import { formatReport } from './report';
+import { runBench, type BenchResult } from './run';
+
+const DEFAULT_CACHE = fileURLToPath(new URL('../.bench/cache', import.meta.url));
+
+// Peers use deprecated Node APIs (url.parse on odd URLs) and may leave a rejected promise behind
+// after returning; neither should end or clutter a run that takes minutes.
+process.noDeprecation = true;
+process.on('unhandledRejection', (reason) => {
+  process.stderr.write(`  (ignored an unhandled rejection, most likely inside a peer: ${reason instanceof Error ? reason.message : String(reason)})\n`);
+});
+
+const nonNegativeInt = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a whole number ≥ 0');
+  return n;
+};
+const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+
+const program = new Command()
+  .name('bench')
+  .description('Accuracy and speed of learned rules vs the fallback and peer extractors on a dataset folder (manifest.jsonl, pages/, gold/).')
+  .argument('[dataset]', 'dataset folder')
+  .option('--train <n>', 'pages per site to learn from (first in manifest order); 0: everything through the fallback', nonNegativeInt, 5)
+  .option('--json <file>', 'write the full result as JSON')
+  .option('--limit <n>', 'only the first N pages of the manifest', nonNegativeInt)
+  .option('--sites <list>', 'only these sites (comma-separated; "(no site)" for pages without one)', list)
+  .option('--no-peers', 'do not run the peer extractors')
+  .addOption(new Option('--peer <names>', `peers to run (comma-separated): ${PEER_NAMES.join(', ')}`).argParser(list))
+  .option('--no-cache', 'render every page again (fresh renders are still written to the cache)')
+  .option('--cache-dir <dir>', 'render cache root', DEFAULT_CACHE)
+  .option('--dump <dir>', 'write our and the peers\' extracted texts and the learned rules here')
+  .option('--learn-scaling', 'also time learning on 10, 25, 50 and 100 pages of a generated site (and of the dataset, sites mixed)')
+  .option('--quiet', 'no progress lines')
+  .action(async (datasetDir: string | undefined, opts: Options) => {
+    if (!datasetDir && !opts.learnScaling) program.error('a dataset folder is required (or --learn-scaling alone)');
+    const log = opts.quiet ? () => {} : (line: string) => process.stderr.write(line + '\n');
+    const peers = opts.peers === false ? [] : (opts.peer ?? [...PEER_NAMES]);
+    const unknown = peers.filter((p) => !(PEER_NAMES as readonly string[]).includes(p));
+    if (unknown.length) program.error(`unknown peer(s): ${unknown.join(', ')} (known: ${PEER_NAMES.join(', ')})`);
+
+    let result: BenchResult | undefined;
+    if (datasetDir) {
+      result = await runBench({
+        datasetDir,
+        train: opts.train,
+        limit: opts.limit,
+        sites: opts.sites,
+        peers: peers as PeerName[],
+        cacheRoot: opts.cacheDir,
+        refresh: opts.cache === false,
+        dumpDir: opts.dump,
+        learnScaling: opts.learnScaling,
+        log,
+      });
+      process.stdout.write(formatReport(result) + '\n');
+      if (result.learnScalingDataset) process.stdout.write('\n' + formatScaling(result.learnScalingDataset) + '\n');
+    }
+    let scaling;
+    if (opts.learnScaling) {
+      scaling = await runLearnScaling({ cacheRoot: opts.cacheDir, refresh: opts.cache === false, log });
+      process.stdout.write('\n' + formatScaling(scaling) + '\n');
+    }
+    if (opts.json) {
+      const out = result ? { ...result, ...(scaling ? { learnScaling: scaling } : {}) } : { learnScaling: scaling };
+      await mkdir(path.dirname(path.resolve(opts.json)), { recursive: true });
+      await writeFile(opts.json, JSON.stringify(out, null, 2) + '\n');
+      log(`wrote ${opts.json}`);
+    }
+  });
+
+interface Options {
+  train: number;
+  json?: string;
+  limit?: number;
+  sites?: string[];
+  peers: boolean;
+  peer?: string[];
+  cache: boolean;
+  cacheDir: string;
+  dump?: string;
+  learnScaling?: boolean;
+  quiet?: boolean;
+}
+
+program.parseAsync().then(
+  () => process.exit(0), // peers may leave handles open (timers, sockets); the run is over
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

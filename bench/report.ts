@@ -1,0 +1,99 @@
+/** The bench's terminal report: overall table, per-site table, timing. */
+import type { BenchResult, Figures } from './run';
+
+const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
+const ms = (x: number | null | undefined, digits = 2) => (x === null || x === undefined ? '-' : x.toFixed(digits));
+
+function table(header: string[], rows: string[][], alignLeft = 1): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const fmt = (cells: string[]) =>
+    cells.map((c, i) => (i < alignLeft ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  return [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)].join('\n');
+}
+
+function row(name: string, f: Figures, msMedian: number | null | undefined): string[] {
+  return [
+    name,
+    String(f.pages),
+    f3(f.precision),
+    f3(f.recall),
+    f.f1 === null ? '-' : `${f3(f.f1)} ± ${f3(f.std.f1)}`,
+    f3(f.accuracy),
+    ms(msMedian),
+  ];
+}
+
+export function formatReport(r: BenchResult): string {
+  const out: string[] = [];
+  const peerNames = Object.keys(r.peers);
+  out.push(
+    `${r.dataset}: ${r.pages} pages on ${r.sites} sites, --train ${r.options.train}: ${r.learnedSites} sites learned from ${r.trainPages} pages; ` +
+      `${r.scoredPages} pages scored (${r.ours.learnedPages} of learned sites, ${r.ours.fallbackPages} through the fallback)`,
+  );
+  if (r.ours.renderFailures) out.push(`render failures: ${r.ours.renderFailures} (their pages score as empty for us)`);
+  for (const s of r.skippedPeers) out.push(`peer ${s.name} skipped: ${s.reason}`);
+  out.push('');
+
+  const header = ['', 'pages', 'precision', 'recall', 'F1 ± std', 'accuracy', 'ms/page median'];
+  const rows: string[][] = [];
+  const section = (label: string, ours: Figures, ourMs: number | null, pick: (p: BenchResult['peers'][string]) => Figures & { msMedian: number | null }) => {
+    if (ours.pages === 0) return;
+    rows.push(row(`ours, ${label}`, ours, ourMs));
+    for (const name of peerNames) {
+      const p = pick(r.peers[name]);
+      rows.push(row(`  ${name}`, p, p.msMedian));
+    }
+  };
+  section('learned sites', r.ours.learned, r.timing.applyMsMedianLearned, (p) => p.learned);
+  section('fallback', r.ours.fallback, r.timing.applyMsMedianFallback, (p) => p.fallback);
+  // "all" only adds information when both groups have pages.
+  if (r.ours.learned.pages > 0 && r.ours.fallback.pages > 0) section('all scored', r.ours, r.timing.applyMsMedian, (p) => p);
+  out.push(table(header, rows));
+  out.push('ours: apply step on the rendered snapshot (parse + metadata + extract); peers: the archived HTML (parse included)');
+  if (r.ours.learnedPages) {
+    const notRendered = r.ours.learnedPages - r.ours.rulesMethodPages - r.ours.fallbackMethodPages;
+    out.push(
+      `pages of learned sites extracted with the rules: ${r.ours.rulesMethodPages}, with the fallback (rules selected nothing, or no rules learned): ${r.ours.fallbackMethodPages}` +
+        (notRendered ? `, not rendered: ${notRendered}` : ''),
+    );
+  }
+  out.push('');
+
+  const siteHeader = ['site', 'pages', 'train', 'scored', 'rules', 'ours F1', ...peerNames, 'best peer', 'Δ'];
+  const siteRows = r.perSite.map((s) => {
+    const best = s.bestPeer?.f1 ?? null;
+    const delta = s.ours.f1 !== null && best !== null ? s.ours.f1 - best : null;
+    return [
+      s.site,
+      String(s.pages),
+      String(s.trainPages),
+      String(s.scoredPages),
+      s.group === 'fallback' ? 'fallback' : s.learned ? `${s.rulesPages}/${s.scoredPages}` : 'none',
+      f3(s.ours.f1),
+      ...peerNames.map((n) => f3(s.peers[n])),
+      s.bestPeer ? `${s.bestPeer.name} ${f3(s.bestPeer.f1)}` : '-',
+      delta === null ? '-' : (delta >= 0 ? '+' : '') + delta.toFixed(3),
+    ];
+  });
+  out.push(table(siteHeader, siteRows));
+  out.push('rules: scored pages extracted with the learned rules / scored pages ("none": learning gave no rules)');
+  out.push('');
+
+  const t = r.timing;
+  out.push(
+    `apply (ours, parse included): median ${ms(t.applyMsMedian)} ms, p90 ${ms(t.applyMsP90)} ms; learned sites ${ms(t.applyMsMedianLearned)} ms, fallback ${ms(t.applyMsMedianFallback)} ms`,
+  );
+  if (t.readabilityOverApplyLearned !== null || t.readabilityOverApplyAll !== null) {
+    out.push(`Readability median / our apply median: ${t.readabilityOverApplyLearned ?? '-'}× on learned-site pages, ${t.readabilityOverApplyAll ?? '-'}× on all scored pages (floor: ≥ 20×)`);
+  }
+  if (t.learnMsPerSite !== null) {
+    out.push(`learn step per site (${r.options.train} pages, in-memory store): mean ${ms(t.learnMsPerSite, 1)} ms, median ${ms(t.learnMsMedian, 1)} ms, max ${ms(t.learnMsMax, 1)} ms`);
+  }
+  out.push(
+    `render (Chromium, browser reused, archived page): median ${ms(t.renderMsMedian, 0)} ms, p90 ${ms(t.renderMsP90, 0)} ms per page; ` +
+      `${t.renderedThisRun} rendered this run, ${t.renderedFromCache} from the cache`,
+  );
+  const w = t.wallSeconds;
+  out.push(`wall time: render ${w.render} s, learn ${w.learn} s, apply ${w.apply} s, peers ${w.peers} s, total ${w.total} s`);
+  return out.join('\n');
+}

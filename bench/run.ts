@@ -1,0 +1,513 @@
+/**
+ * The benchmark: render a dataset's archived pages (render step, Chromium), learn each site's rules
+ * from its first `train` pages (learn step), extract the other pages (apply step), and score them
+ * against the gold text next to the peers run on the same pages' archived HTML.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { applyStep, clearRulesCache } from '../lib/apply/apply-step';
+import { loadConfig, type Config } from '../lib/config/config';
+import { readDataset, type DatasetEntry } from '../lib/eval/dataset';
+import { aggregateWithBootstrap, scorePage, type AggregateWithStd, type PageScore } from '../lib/eval/metric';
+import { learnStep } from '../lib/learn/learn-step';
+import type { Logger, StepContext } from '../lib/pipeline/context';
+import { keys } from '../lib/store/keys';
+import { MemoryStore } from '../lib/store/memory-store';
+import { putJson } from '../lib/store/store';
+import type { RulesDocument } from '../lib/types/rules-document';
+import { loadPeers, runPeer, type PeerName } from './peers';
+import { BenchRenderer, placeholderUrl, recordingQueues, type RenderedPage } from './render';
+import { timeLearning, type ScalingResult } from './learn-scaling';
+import { mean, median, quantile, round } from './stats';
+
+export interface BenchOptions {
+  readonly datasetDir: string;
+  /** Pages per site to learn from (first ones in manifest order); 0: every page through the fallback. */
+  readonly train: number;
+  /** Only the first N pages of the manifest (after --sites). */
+  readonly limit?: number;
+  /** Only these sites. */
+  readonly sites?: readonly string[];
+  /** Peers to run; empty: none. */
+  readonly peers: readonly PeerName[];
+  /** Root of the render cache (`.bench/cache`); undefined: no cache. */
+  readonly cacheRoot?: string;
+  /** Render again even when cached. */
+  readonly refresh?: boolean;
+  /** Write our and the peers' extracted texts and the learned rules here. */
+  readonly dumpDir?: string;
+  /** Also time learning on the first 10, 25, 50, 100 rendered pages of the dataset (mixed sites). */
+  readonly learnScaling?: boolean;
+  /** Config overrides (render settings, learn settings). */
+  readonly config?: Partial<Config>;
+  /** Progress lines (stderr by default). */
+  readonly log?: (line: string) => void;
+}
+
+export type Group = 'learned' | 'fallback';
+
+export interface PageResult {
+  readonly id: string;
+  readonly site: string | null;
+  readonly group: Group;
+  readonly url: string;
+  readonly renderError?: string;
+  /** How apply extracted it (a learned site's page may still fall back when its rules select nothing). */
+  readonly method?: 'rules' | 'fallback';
+  readonly notArticle?: boolean;
+  readonly applyMs?: number;
+  readonly applyError?: string;
+  readonly ours: PageFigures;
+  readonly peers: Record<string, PageFigures & { readonly ms: number; readonly error?: string }>;
+}
+
+export interface PageFigures {
+  readonly precision: number | null;
+  readonly recall: number | null;
+  readonly f1: number;
+  readonly exact: boolean;
+}
+
+export interface Figures {
+  readonly pages: number;
+  readonly precision: number | null;
+  readonly recall: number | null;
+  readonly f1: number | null;
+  readonly accuracy: number | null;
+  /** Bootstrap standard deviations (1,000 resamples of the pages). */
+  readonly std: { readonly precision: number | null; readonly recall: number | null; readonly f1: number | null; readonly accuracy: number | null };
+}
+
+export interface PeerSummary extends Figures {
+  readonly msMedian: number | null;
+  readonly msP90: number | null;
+  readonly errors: number;
+  readonly learned: Figures & { readonly msMedian: number | null };
+  readonly fallback: Figures & { readonly msMedian: number | null };
+}
+
+export interface SiteRow {
+  readonly site: string;
+  readonly group: Group;
+  readonly pages: number;
+  readonly trainPages: number;
+  readonly scoredPages: number;
+  readonly learned: boolean;
+  readonly learnNote?: string;
+  readonly learnMs?: number;
+  /** Blocks in the training pages' feature documents (what learning works on). */
+  readonly trainBlocks?: number;
+  readonly selectors?: number;
+  readonly selfCheck?: RulesDocument['selfCheck'];
+  /** Scored pages apply extracted with the rules (the rest fell back). */
+  readonly rulesPages: number;
+  readonly ours: Figures;
+  readonly peers: Record<string, number | null>;
+  readonly bestPeer?: { readonly name: string; readonly f1: number | null };
+}
+
+export interface BenchResult {
+  readonly dataset: string;
+  readonly datasetDir: string;
+  readonly startedAt: string;
+  readonly options: { train: number; limit?: number; sites?: readonly string[]; peers: readonly string[] };
+  /** Pages considered (after --sites/--limit), sites among them (pages without a site not counted). */
+  readonly pages: number;
+  readonly sites: number;
+  readonly learnedSites: number;
+  readonly trainPages: number;
+  readonly scoredPages: number;
+  readonly ours: Figures & {
+    readonly learnedPages: number;
+    readonly fallbackPages: number;
+    /** Pages of learned sites that apply extracted with the rules / with the fallback. */
+    readonly rulesMethodPages: number;
+    readonly fallbackMethodPages: number;
+    readonly renderFailures: number;
+    readonly learned: Figures;
+    readonly fallback: Figures;
+  };
+  readonly peers: Record<string, PeerSummary>;
+  readonly skippedPeers: ReadonlyArray<{ name: string; reason: string }>;
+  readonly timing: {
+    readonly applyMsMedian: number | null;
+    readonly applyMsP90: number | null;
+    readonly applyMsMedianLearned: number | null;
+    readonly applyMsMedianFallback: number | null;
+    /** Mean learn-step time per learned site; median and max beside it. */
+    readonly learnMsPerSite: number | null;
+    readonly learnMsMedian: number | null;
+    readonly learnMsMax: number | null;
+    readonly renderMsMedian: number | null;
+    readonly renderMsP90: number | null;
+    readonly renderedThisRun: number;
+    readonly renderedFromCache: number;
+    /** Readability's median on the same pages divided by ours (learned pages; all pages). */
+    readonly readabilityOverApplyLearned: number | null;
+    readonly readabilityOverApplyAll: number | null;
+    readonly wallSeconds: { readonly render: number; readonly learn: number; readonly apply: number; readonly peers: number; readonly total: number };
+  };
+  readonly perSite: SiteRow[];
+  readonly perPage: PageResult[];
+  /** Learn time on the first 10/25/50/100 pages of this dataset, sites mixed (with --learn-scaling). */
+  learnScalingDataset?: ScalingResult;
+  learnScaling?: ScalingResult;
+}
+
+const NO_SITE = '(no site)';
+
+function figures(scores: readonly PageScore[]): Figures {
+  const a: AggregateWithStd = aggregateWithBootstrap(scores);
+  const empty = scores.length === 0;
+  return {
+    pages: scores.length,
+    precision: empty ? null : round(a.precision),
+    recall: empty ? null : round(a.recall),
+    f1: empty ? null : round(a.f1),
+    accuracy: empty ? null : round(a.accuracy),
+    std: {
+      precision: empty ? null : round(a.std.precision),
+      recall: empty ? null : round(a.std.recall),
+      f1: empty ? null : round(a.std.f1),
+      accuracy: empty ? null : round(a.std.accuracy),
+    },
+  };
+}
+
+function pageFigures(s: PageScore): PageFigures {
+  const p = s.tp + s.fp > 0 ? s.tp / (s.tp + s.fp) : null;
+  const r = s.tp + s.fn > 0 ? s.tp / (s.tp + s.fn) : null;
+  const f1 = p !== null && r !== null && p + r > 0 ? (2 * p * r) / (p + r) : s.tp + s.fp + s.fn === 0 ? 1 : 0;
+  return { precision: p === null ? null : round(p), recall: r === null ? null : round(r), f1: round(f1) ?? 0, exact: s.exact };
+}
+
+/** A logger that counts warnings and errors per message (apply's "rules selected nothing", ...). */
+function countingLogger(): Logger & { counts: Map<string, number> } {
+  const counts = new Map<string, number>();
+  const bump = (m: string) => counts.set(m, (counts.get(m) ?? 0) + 1);
+  return { counts, debug() {}, info() {}, warn: bump, error: bump };
+}
+
+export async function runBench(options: BenchOptions): Promise<BenchResult> {
+  const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const t0 = performance.now();
+  const startedAt = new Date().toISOString();
+  const dataset = await readDataset(options.datasetDir);
+  let entries: DatasetEntry[] = [...dataset.entries];
+  if (options.sites?.length) entries = entries.filter((e) => options.sites!.includes(e.site ?? NO_SITE));
+  if (options.limit !== undefined) entries = entries.slice(0, options.limit);
+  if (entries.length === 0) throw new Error(`no pages to run on in ${dataset.dir}`);
+  const train = options.train;
+  const config = loadConfig({ ...options.config, learnPages: Math.max(train, options.config?.learnPages ?? 50) });
+
+  // Plan: per site, the first `train` pages learn and the rest are scored with the rules;
+  // sites with too few pages, and pages without a site, are scored with the fallback.
+  const groups = new Map<string, DatasetEntry[]>();
+  for (const e of entries) {
+    const k = e.site ?? NO_SITE;
+    let list = groups.get(k);
+    if (!list) groups.set(k, (list = []));
+    list.push(e);
+  }
+  interface SitePlan { site: string; group: Group; train: DatasetEntry[]; scored: DatasetEntry[] }
+  const plans: SitePlan[] = [];
+  for (const [site, list] of groups) {
+    const learnable = site !== NO_SITE && train > 0 && list.length >= train + 1;
+    plans.push(learnable ? { site, group: 'learned', train: list.slice(0, train), scored: list.slice(train) } : { site, group: 'fallback', train: [], scored: list });
+  }
+  const learnedPlans = plans.filter((p) => p.group === 'learned');
+  const urlOf = (e: DatasetEntry) => e.url ?? placeholderUrl(e.id);
+  log(
+    `${dataset.name}: ${entries.length} pages, ${[...groups.keys()].filter((s) => s !== NO_SITE).length} sites; ` +
+      `${learnedPlans.length} sites learn from ${train} pages each, ${plans.reduce((n, p) => n + p.scored.length, 0)} pages scored`,
+  );
+
+  // 1. Render every page (training pages for their features, scored pages for their snapshots).
+  const tRender = performance.now();
+  const renderer = new BenchRenderer({
+    config,
+    cacheDir: options.cacheRoot ? path.join(options.cacheRoot, dataset.name) : undefined,
+    refresh: options.refresh,
+  });
+  const rendered = new Map<string, RenderedPage>();
+  try {
+    let done = 0;
+    let lastLog = 0;
+    for (const e of entries) {
+      const page = await renderer.render(e.id, urlOf(e), await e.html());
+      rendered.set(e.id, page);
+      done++;
+      if (page.error) log(`  render failed: ${e.id} ${page.renderUrl}: ${page.error}`);
+      const now = performance.now();
+      if (done === entries.length || (renderer.rendered > 0 && now - lastLog > 10_000)) {
+        lastLog = now;
+        log(`  rendered ${done}/${entries.length} (${renderer.rendered} in Chromium, ${renderer.fromCache} from cache)`);
+      }
+    }
+  } finally {
+    await renderer.close();
+  }
+  const renderSeconds = (performance.now() - tRender) / 1000;
+
+  // 2. Learn each site from its training pages with the learn step (forced), in a store of their own.
+  const tLearn = performance.now();
+  const siteRules = new Map<string, { rules?: RulesDocument; learnMs?: number; note?: string }>();
+  for (const plan of learnedPlans) {
+    const store = new MemoryStore();
+    const docs = plan.train.map((e) => rendered.get(e.id)!).filter((r) => r.features);
+    for (const r of docs) await putJson(store, keys.features(plan.site, r.pageId), r.features);
+    const logger = countingLogger();
+    const ctx: StepContext = { store, queues: recordingQueues(), config, logger };
+    const started = performance.now();
+    try {
+      const outcome = await learnStep({ v: 1, site: plan.site, force: true }, ctx);
+      const learnMs = performance.now() - started;
+      if (outcome.learned) siteRules.set(plan.site, { rules: outcome.rules, learnMs });
+      else siteRules.set(plan.site, { learnMs, note: outcome.reason });
+    } catch (error) {
+      siteRules.set(plan.site, { note: `learn failed: ${error instanceof Error ? error.message : String(error)}` });
+    }
+    const s = siteRules.get(plan.site)!;
+    if (!s.rules) log(`  ${plan.site}: no rules (${s.note}); its pages go through the fallback`);
+  }
+  const learnSeconds = (performance.now() - tLearn) / 1000;
+
+  // 3 + 4. Apply each scored page's snapshot (with its site's rules when it has them), and run the
+  // peers on the same page's archived HTML at its URL, page by page: on a shared machine a burst of
+  // load then weighs on every extractor alike, which keeps the speed ratios honest.
+  clearRulesCache();
+  const applyStore = new MemoryStore();
+  const applyLogger = countingLogger();
+  const applyCtx: StepContext = { store: applyStore, queues: recordingQueues(), config, logger: applyLogger };
+  const hostsWithRules = new Set<string>();
+  for (const plan of learnedPlans) {
+    const rules = siteRules.get(plan.site)?.rules;
+    if (!rules) continue;
+    for (const e of plan.scored) {
+      const r = rendered.get(e.id)!;
+      if (!r.features || hostsWithRules.has(r.site)) continue;
+      // The pipeline keys sites by hostname; a dataset site (registrable domain) may span several.
+      await putJson(applyStore, keys.rules(r.site), rules);
+      hostsWithRules.add(r.site);
+    }
+  }
+  const scored = plans.flatMap((p) => p.scored.map((e) => ({ entry: e, plan: p })));
+  const ourRuns = new Map<string, { text: string; method?: 'rules' | 'fallback'; notArticle?: boolean; ms?: number; error?: string }>();
+  let applySeconds = 0;
+  const applyOne = async (e: DatasetEntry) => {
+    const r = rendered.get(e.id)!;
+    if (!r.snapshot) return { text: '', error: `not rendered: ${r.error}` };
+    const started = performance.now();
+    const snapshotKey = keys.snapshot(r.site, r.pageId);
+    await applyStore.put(snapshotKey, r.snapshot, { contentType: 'text/html; charset=utf-8' });
+    try {
+      const article = await applyStep({ v: 1, site: r.site, pageId: r.pageId, reason: 'rendered' }, applyCtx);
+      return { text: article.text, method: article.method, notArticle: article.notArticle, ms: article.elapsedMs };
+    } catch (error) {
+      return { text: '', error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      await applyStore.delete(snapshotKey);
+      await applyStore.delete(keys.article(r.site, r.pageId));
+      applySeconds += (performance.now() - started) / 1000;
+    }
+  };
+
+  const { peers, skipped } = options.peers.length ? await loadPeers(options.peers) : { peers: [], skipped: [] };
+  for (const s of skipped) log(`  peer ${s.name} skipped: ${s.reason}`);
+  const peerRuns = new Map<string, Map<string, { text: string; ms: number; error?: string }>>(peers.map((p) => [p.name, new Map()]));
+  let peersSeconds = 0;
+  // Warm-up on the first pages, not recorded.
+  for (const { entry } of scored.slice(0, 3)) {
+    await applyOne(entry);
+    for (const peer of peers) await runPeer(peer, await entry.html(), urlOf(entry));
+  }
+  applySeconds = 0;
+  let done = 0;
+  let lastLog = performance.now();
+  for (const { entry } of scored) {
+    ourRuns.set(entry.id, await applyOne(entry));
+    if (peers.length) {
+      const html = await entry.html();
+      for (const peer of peers) {
+        const run = await runPeer(peer, html, urlOf(entry));
+        peerRuns.get(peer.name)!.set(entry.id, run);
+        peersSeconds += run.ms / 1000;
+      }
+    }
+    done++;
+    if (peers.length && (performance.now() - lastLog > 15_000 || done === scored.length)) {
+      lastLog = performance.now();
+      log(`  extracted ${done}/${scored.length} pages (ours and ${peers.length} peers)`);
+    }
+  }
+  for (const peer of peers) {
+    const runs = peerRuns.get(peer.name)!;
+    const errors = [...runs.values()].filter((r) => r.error).length;
+    log(`  ${peer.name}: ${scored.length} pages, median ${median([...runs.values()].map((r) => r.ms)).toFixed(1)} ms${errors ? `, ${errors} errors` : ''}`);
+  }
+
+  // 5. Score.
+  const perPage: PageResult[] = [];
+  const ourScores = new Map<string, PageScore>();
+  const peerScores = new Map<string, Map<string, PageScore>>(peers.map((p) => [p.name, new Map()]));
+  for (const { entry, plan } of scored) {
+    const gold = await entry.gold();
+    const ours = ourRuns.get(entry.id)!;
+    const s = scorePage(ours.text, gold);
+    ourScores.set(entry.id, s);
+    const peerFigures: PageResult['peers'] = {};
+    for (const peer of peers) {
+      const run = peerRuns.get(peer.name)!.get(entry.id)!;
+      const ps = scorePage(run.text, gold);
+      peerScores.get(peer.name)!.set(entry.id, ps);
+      peerFigures[peer.name] = { ...pageFigures(ps), ms: round(run.ms, 2) ?? 0, ...(run.error ? { error: run.error } : {}) };
+    }
+    const r = rendered.get(entry.id)!;
+    perPage.push({
+      id: entry.id,
+      site: entry.site,
+      group: plan.group,
+      url: r.renderUrl,
+      ...(r.error ? { renderError: r.error } : {}),
+      ...(ours.method ? { method: ours.method } : {}),
+      ...(ours.notArticle ? { notArticle: true } : {}),
+      ...(ours.ms !== undefined ? { applyMs: ours.ms } : {}),
+      ...(ours.error && !r.error ? { applyError: ours.error } : {}),
+      ours: pageFigures(s),
+      peers: peerFigures,
+    });
+  }
+  const idsOf = (g?: Group) => scored.filter((x) => !g || x.plan.group === g).map((x) => x.entry.id);
+  const pick = (m: Map<string, PageScore>, ids: string[]) => ids.map((id) => m.get(id)!);
+  const learnedIds = idsOf('learned');
+  const fallbackIds = idsOf('fallback');
+  const allIds = idsOf();
+
+  const peerSummaries: Record<string, PeerSummary> = {};
+  for (const peer of peers) {
+    const m = peerScores.get(peer.name)!;
+    const runs = peerRuns.get(peer.name)!;
+    const ms = (ids: string[]) => round(median(ids.map((id) => runs.get(id)!.ms)), 2);
+    const all = figures(pick(m, allIds));
+    peerSummaries[peer.name] = {
+      ...all,
+      msMedian: ms(allIds),
+      msP90: round(quantile(allIds.map((id) => runs.get(id)!.ms), 0.9), 2),
+      errors: [...runs.values()].filter((r) => r.error).length,
+      learned: { ...figures(pick(m, learnedIds)), msMedian: ms(learnedIds) },
+      fallback: { ...figures(pick(m, fallbackIds)), msMedian: ms(fallbackIds) },
+    };
+  }
+
+  const perSite: SiteRow[] = plans.map((plan) => {
+    const ids = plan.scored.map((e) => e.id);
+    const sr = siteRules.get(plan.site);
+    const peerF1: Record<string, number | null> = {};
+    let best: SiteRow['bestPeer'];
+    for (const peer of peers) {
+      const f = figures(pick(peerScores.get(peer.name)!, ids)).f1;
+      peerF1[peer.name] = f;
+      if (f !== null && (!best || (best.f1 ?? -1) < f)) best = { name: peer.name, f1: f };
+    }
+    return {
+      site: plan.site,
+      group: plan.group,
+      pages: plan.train.length + plan.scored.length,
+      trainPages: plan.train.length,
+      scoredPages: ids.length,
+      learned: Boolean(sr?.rules),
+      ...(sr?.note ? { learnNote: sr.note } : {}),
+      ...(sr?.learnMs !== undefined ? { learnMs: round(sr.learnMs, 1)! } : {}),
+      ...(plan.train.length ? { trainBlocks: plan.train.reduce((n, e) => n + (rendered.get(e.id)!.features?.blocks.length ?? 0), 0) } : {}),
+      ...(sr?.rules ? { selectors: sr.rules.content.selectors.length, selfCheck: sr.rules.selfCheck } : {}),
+      rulesPages: ids.filter((id) => ourRuns.get(id)?.method === 'rules').length,
+      ours: figures(pick(ourScores, ids)),
+      peers: peerF1,
+      ...(best ? { bestPeer: best } : {}),
+    };
+  });
+
+  const applyMs = (ids: string[]) => ids.map((id) => ourRuns.get(id)!.ms).filter((x): x is number => x !== undefined);
+  const renderMs = [...rendered.values()].map((r) => r.renderMs).filter((x): x is number => x !== undefined);
+  const learnMs = [...siteRules.values()].map((s) => s.learnMs).filter((x): x is number => x !== undefined);
+  const readabilityRuns = peerRuns.get('readability');
+  const ratio = (ids: string[]) => {
+    if (!readabilityRuns || ids.length === 0) return null;
+    const ours = median(applyMs(ids));
+    return round(median(ids.map((id) => readabilityRuns.get(id)!.ms)) / ours, 1);
+  };
+
+  const learnedSiteIds = learnedIds;
+  const result: BenchResult = {
+    dataset: dataset.name,
+    datasetDir: dataset.dir,
+    startedAt,
+    options: { train, ...(options.limit !== undefined ? { limit: options.limit } : {}), ...(options.sites?.length ? { sites: options.sites } : {}), peers: peers.map((p) => p.name) },
+    pages: entries.length,
+    sites: [...groups.keys()].filter((s) => s !== NO_SITE).length,
+    learnedSites: [...siteRules.values()].filter((s) => s.rules).length,
+    trainPages: plans.reduce((n, p) => n + p.train.length, 0),
+    scoredPages: allIds.length,
+    ours: {
+      ...figures(pick(ourScores, allIds)),
+      learnedPages: learnedIds.length,
+      fallbackPages: fallbackIds.length,
+      rulesMethodPages: learnedSiteIds.filter((id) => ourRuns.get(id)!.method === 'rules').length,
+      fallbackMethodPages: learnedSiteIds.filter((id) => ourRuns.get(id)!.method === 'fallback').length,
+      renderFailures: [...rendered.values()].filter((r) => r.error).length,
+      learned: figures(pick(ourScores, learnedIds)),
+      fallback: figures(pick(ourScores, fallbackIds)),
+    },
+    peers: peerSummaries,
+    skippedPeers: skipped,
+    timing: {
+      applyMsMedian: round(median(applyMs(allIds)), 3),
+      applyMsP90: round(quantile(applyMs(allIds), 0.9), 3),
+      applyMsMedianLearned: round(median(applyMs(learnedIds)), 3),
+      applyMsMedianFallback: round(median(applyMs(fallbackIds)), 3),
+      learnMsPerSite: round(mean(learnMs), 1),
+      learnMsMedian: round(median(learnMs), 1),
+      learnMsMax: round(learnMs.length ? Math.max(...learnMs) : Number.NaN, 1),
+      renderMsMedian: round(median(renderMs), 0),
+      renderMsP90: round(quantile(renderMs, 0.9), 0),
+      renderedThisRun: renderer.rendered,
+      renderedFromCache: renderer.fromCache,
+      readabilityOverApplyLearned: ratio(learnedIds.filter((id) => ourRuns.get(id)!.ms !== undefined)),
+      readabilityOverApplyAll: ratio(allIds.filter((id) => ourRuns.get(id)!.ms !== undefined)),
+      wallSeconds: {
+        render: round(renderSeconds, 1)!,
+        learn: round(learnSeconds, 2)!,
+        apply: round(applySeconds, 2)!,
+        peers: round(peersSeconds, 1)!,
+        total: round((performance.now() - t0) / 1000, 1)!,
+      },
+    },
+    perSite,
+    perPage,
+  };
+
+  if (options.learnScaling) {
+    const docs = entries.map((e) => rendered.get(e.id)!.features).filter((d): d is NonNullable<typeof d> => d !== undefined);
+    log(`learn scaling on the first pages of ${dataset.name} (sites mixed):`);
+    const { rows, exponent } = await timeLearning(docs, [10, 25, 50, 100], 3, config, log);
+    result.learnScalingDataset = { site: `the first pages of ${dataset.name} in manifest order (sites mixed: no shared template, a pessimistic case)`, templates: 0, rows, exponent };
+  }
+  if (applyLogger.counts.size) log(`  apply warnings: ${[...applyLogger.counts].map(([m, n]) => `${m} ×${n}`).join('; ')}`);
+  if (options.dumpDir) await dump(options.dumpDir, scored.map((x) => x.entry.id), ourRuns, peerRuns, siteRules);
+  return result;
+}
+
+async function dump(
+  dir: string,
+  ids: string[],
+  ours: Map<string, { text: string }>,
+  peers: Map<string, Map<string, { text: string }>>,
+  rules: Map<string, { rules?: RulesDocument }>,
+): Promise<void> {
+  await mkdir(path.join(dir, 'rules'), { recursive: true });
+  for (const id of ids) {
+    await writeFile(path.join(dir, `${id}.ours.txt`), ours.get(id)!.text);
+    for (const [name, runs] of peers) await writeFile(path.join(dir, `${id}.${name}.txt`), runs.get(id)!.text);
+  }
+  for (const [site, r] of rules) if (r.rules) await writeFile(path.join(dir, 'rules', `${site}.json`), JSON.stringify(r.rules, null, 2) + '\n');
+}
