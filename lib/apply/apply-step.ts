@@ -9,7 +9,7 @@ import { keys } from '../store/keys';
 import { putJson } from '../store/store';
 import { ARTICLE_DOCUMENT_VERSION, ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
 import type { ApplyMessage } from '../types/messages';
-import { RulesDocumentSchema, type RulesDocument } from '../types/rules-document';
+import { RulesDocumentSchema, type DriftMarker, type RulesDocument } from '../types/rules-document';
 import { NonRetryableError, describeError } from '../util/errors';
 import { extractWithRules } from './extract-with-rules';
 import { extractFallback } from './fallback';
@@ -73,6 +73,20 @@ function excerptOf(text: string): string | undefined {
   return (space > 200 ? cut.slice(0, space) : cut) + '…';
 }
 
+/**
+ * Drift: the site's rules selected nothing on one of its pages (it changed its template, or this is
+ * a kind of page the rules never saw). A marker per page, for the learn step to count against the
+ * rules version, and a learn signal for the site; enough of them relearn it (docs/rules-document.md).
+ */
+async function reportDrift(site: string, pageId: string, rules: RulesDocument, ctx: StepContext): Promise<void> {
+  const marker: DriftMarker = { version: 1, site, pageId, rulesVersion: rules.rulesVersion, at: new Date().toISOString() };
+  await putJson(ctx.store, keys.drift(site, pageId), marker);
+  await ctx.queues.learn.send(
+    { v: 1, site, force: false },
+    { groupId: site, deduplicationId: `${site}:drift:${rules.rulesVersion}:${pageId}` },
+  );
+}
+
 export async function applyStep(message: ApplyMessage, ctx: StepContext): Promise<ArticleDocument> {
   const { site, pageId } = message;
   let snapshotKey: string;
@@ -114,6 +128,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
         rulesVersion: rules.rulesVersion,
         nodes: extracted.nodes,
       });
+      await reportDrift(site, pageId, rules, ctx);
     }
   }
   if (!content) {

@@ -67,6 +67,8 @@ export const ConfigSchema = z.object({
   learnMinPages: int(1, 1000).default(5),
   /** New pages since the last learn that trigger a relearn. */
   relearnAfter: int(1, 1000).default(5),
+  /** Pages the current rules selected nothing on (drift: the site changed its template) that trigger a relearn. */
+  driftRelearnAfter: int(1, 1000).default(3),
   dbscanEps: num(0, 100).default(0.5),
   dbscanMinPts: int(1, 1000).default(4),
 

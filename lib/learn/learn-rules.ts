@@ -11,6 +11,7 @@
  */
 import type { FeatureDocument } from '../types/feature-document';
 import type { ClusterSummary, RulesDocument } from '../types/rules-document';
+import { withSiteStableNames } from './names';
 import { buildSelectors } from './self-check';
 import { selectClusters, type ScoredCluster } from './select';
 import { blockSimilarities } from './tfidf';
@@ -71,7 +72,8 @@ export type LearnedRules = Omit<RulesDocument, 'version' | 'site' | 'rulesVersio
 
 export function learnRules(docs: readonly FeatureDocument[], options: Partial<LearnOptions> = {}): LearnedRules {
   const opts: LearnOptions = { ...DEFAULT_LEARN_OPTIONS, ...stripUndefined(options) };
-  const ordered = [...docs].sort((a, b) => compare(b.renderedAt, a.renderedAt) || compare(a.pageId, b.pageId));
+  // names on one page only (post-28, category-politics) would split clusters and selectors per page
+  const ordered = withSiteStableNames(docs, Math.max(2, Math.ceil(docs.length / 2))).sort((a, b) => compare(b.renderedAt, a.renderedAt) || compare(a.pageId, b.pageId));
 
   const { similarity, vectors } = blockSimilarities(ordered);
   const clustering = clusterBlocks(ordered, { eps: opts.eps, minPts: opts.minPts, minWords: opts.minWords });

@@ -8,7 +8,13 @@ import { keys, pageIdFromFeaturesKey } from '../store/keys';
 import { PreconditionFailedError, putJson, type StoredObject } from '../store/store';
 import { FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
 import type { LearnMessage } from '../types/messages';
-import { RULES_DOCUMENT_VERSION, RulesDocumentSchema, type RulesDocument } from '../types/rules-document';
+import {
+  DriftMarkerSchema,
+  RULES_DOCUMENT_VERSION,
+  RulesDocumentSchema,
+  type DriftMarker,
+  type RulesDocument,
+} from '../types/rules-document';
 import { learnSiteFields } from '../fields/learn-fields';
 import { learnRules } from './learn-rules';
 
@@ -27,18 +33,32 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
 
   const stored = await store.get(keys.rules(site));
   const current = stored ? parseRules(stored, logger) : undefined;
-  const known = new Set(current?.learnedFrom ?? []);
-  const fresh = pages.filter((p) => !known.has(p.pageId)).length;
 
   if (pages.length === 0) return { learned: false, site, reason: 'the site has no rendered pages' };
   if (!message.force) {
     if (!current && pages.length < config.learnMinPages) {
       return { learned: false, site, reason: `${pages.length} of the ${config.learnMinPages} pages needed to learn` };
     }
-    if (current && fresh < config.relearnAfter) {
-      return { learned: false, site, reason: `${fresh} new pages since rules v${current.rulesVersion}; relearning after ${config.relearnAfter}` };
+    if (current) {
+      // Pages rendered since the last learn read the site's pages (not: pages outside learnedFrom,
+      // which on a site with more than learnPages pages would be every older page, every time).
+      const since = Date.parse(current.learnedAt);
+      const known = new Set(current.learnedFrom);
+      const fresh = pages.filter((p) => !known.has(p.pageId) && !(p.lastModified.getTime() < since)).length;
+      const drifted = fresh >= config.relearnAfter ? 0 : await driftCount(site, current.rulesVersion, ctx);
+      if (fresh < config.relearnAfter && drifted < config.driftRelearnAfter) {
+        return {
+          learned: false,
+          site,
+          reason:
+            `${fresh} new pages since rules v${current.rulesVersion} (relearning after ${config.relearnAfter}), ` +
+            `${drifted} they selected nothing on (relearning after ${config.driftRelearnAfter})`,
+        };
+      }
+      if (drifted >= config.driftRelearnAfter) logger.info('rules drifted: relearning', { site, rulesVersion: current.rulesVersion, drifted });
     }
   }
+  const started = new Date();
 
   const docs: FeatureDocument[] = [];
   for (const page of pages.slice(0, config.learnPages)) {
@@ -67,7 +87,8 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     version: RULES_DOCUMENT_VERSION,
     site,
     rulesVersion: (current?.rulesVersion ?? 0) + 1,
-    learnedAt: new Date().toISOString(),
+    // when this learn read the site's pages: a page rendered after it counts as new for the next one
+    learnedAt: started.toISOString(),
     ...learned,
     ...(fields ? { fields } : {}),
   });
@@ -84,10 +105,54 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     throw error; // retry: the queue redelivers and the next attempt reads the newer rules
   }
 
-  // Every page of the site was extracted without these rules: extract them again.
-  for (const page of pages) await ctx.queues.apply.send({ v: 1, site, pageId: page.pageId, reason: 'relearned' });
-  logger.info('learned', { site, rulesVersion: rules.rulesVersion, pages: docs.length, selectors: rules.content.selectors.length });
-  return { learned: true, site, rules, reapplied: pages.length };
+  // The site's pages were extracted with other rules (or none): extract them again, unless the
+  // rules select exactly what the previous ones did.
+  const changed = !current || extractsDifferently(current, rules);
+  if (changed) for (const page of pages) await ctx.queues.apply.send({ v: 1, site, pageId: page.pageId, reason: 'relearned' });
+  await clearDrift(site, rules.rulesVersion, ctx);
+  logger.info('learned', {
+    site,
+    rulesVersion: rules.rulesVersion,
+    pages: docs.length,
+    selectors: rules.content.selectors.length,
+    reapplied: changed ? pages.length : 0,
+  });
+  return { learned: true, site, rules, reapplied: changed ? pages.length : 0 };
+}
+
+/** Whether two rules documents can extract anything differently (content selectors or field rules). */
+export function extractsDifferently(a: RulesDocument, b: RulesDocument): boolean {
+  const fieldRules = (r: RulesDocument) =>
+    JSON.stringify([r.fields?.title?.rules, r.fields?.byline?.rules, r.fields?.published?.rules]);
+  return JSON.stringify(a.content) !== JSON.stringify(b.content) || fieldRules(a) !== fieldRules(b);
+}
+
+/** Pages the site's rules of this version selected nothing on (apply's drift markers). */
+async function driftCount(site: string, rulesVersion: number, ctx: StepContext): Promise<number> {
+  let n = 0;
+  for (const obj of await ctx.store.list(keys.driftPrefix(site))) {
+    const marker = await readDrift(obj.key, ctx);
+    if (marker?.rulesVersion === rulesVersion) n++;
+  }
+  return n;
+}
+
+/** Drop the markers of older rules versions: they said nothing about the new rules. */
+async function clearDrift(site: string, rulesVersion: number, ctx: StepContext): Promise<void> {
+  for (const obj of await ctx.store.list(keys.driftPrefix(site))) {
+    const marker = await readDrift(obj.key, ctx);
+    if (!marker || marker.rulesVersion < rulesVersion) await ctx.store.delete(obj.key);
+  }
+}
+
+async function readDrift(key: string, ctx: StepContext): Promise<DriftMarker | undefined> {
+  const obj = await ctx.store.get(key);
+  if (!obj) return undefined;
+  try {
+    return DriftMarkerSchema.parse(JSON.parse(obj.body.toString('utf8')));
+  } catch {
+    return undefined;
+  }
 }
 
 function parseRules(obj: StoredObject, logger: StepContext['logger']): RulesDocument | undefined {

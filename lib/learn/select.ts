@@ -106,11 +106,14 @@ export interface Selection {
   readonly uncertain: boolean[][];
 }
 
-/** similarity × words outside links, 0 for blocks under minWords. */
+const HEADING = /^h[1-6]$/;
+
+/** similarity × words outside links (a heading's links count as words), 0 for blocks under minWords. */
 export function blockRelevance(doc: FeatureDocument, similarity: readonly number[], minWords: number): number[] {
   return doc.blocks.map((b, i) => {
     if (b.words < minWords || b.words === 0) return 0;
-    const linkShare = Math.min(1, b.linkWords / b.words);
+    // A headline is often a link to the article's own permalink; that is no sign of boilerplate.
+    const linkShare = HEADING.test(b.path.at(-1)?.tag ?? '') ? 0 : Math.min(1, b.linkWords / b.words);
     return similarity[i] * b.words * (1 - linkShare);
   });
 }

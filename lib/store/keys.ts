@@ -8,6 +8,7 @@
  *   rules/<site>.json                      the site's rules document (learn → apply)
  *   articles/<site>/<pageId>.json          article document (apply → users)
  *   feeds/<site>/<feedId>.xml              a feed the site's pages link to, as fetched (render → learn)
+ *   drift/<site>/<pageId>.json             a page the site's rules selected nothing on (apply → learn)
  */
 import { createHash } from 'node:crypto';
 
@@ -46,6 +47,9 @@ export const keys = {
   /** `feedId`: 20 hex digits of SHA-256 of the feed's URL (`feedIdOf`). */
   feed: (site: string, feedId: string) => `feeds/${segment(site)}/${feedId}.xml`,
   feedPrefix: (site: string) => `feeds/${segment(site)}/`,
+  /** A page the site's current rules selected nothing on: the drift signal (apply → learn). */
+  drift: (site: string, pageId: string) => `drift/${segment(site)}/${pageId}.json`,
+  driftPrefix: (site: string) => `drift/${segment(site)}/`,
 } as const;
 
 /** A feed's id in its key: a short stable hash of its URL (fragment dropped). */

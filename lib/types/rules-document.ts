@@ -111,3 +111,16 @@ export const RulesDocumentSchema = z.object({
   fields: FieldsSectionSchema.optional(),
 });
 export type RulesDocument = z.infer<typeof RulesDocumentSchema>;
+
+/**
+ * `drift/<site>/<pageId>.json`: the site's rules (of `rulesVersion`) selected nothing on this page.
+ * Written by apply, counted by learn: enough markers for the current rules version relearn the site.
+ */
+export const DriftMarkerSchema = z.object({
+  version: z.literal(1),
+  site: z.string(),
+  pageId: z.string(),
+  rulesVersion: z.number().int().positive(),
+  at: z.string(),
+});
+export type DriftMarker = z.infer<typeof DriftMarkerSchema>;

@@ -161,7 +161,7 @@ describe('applyStep', () => {
     const store = new MemoryStore();
     await store.put(keys.snapshot(site, pageId), snapshot());
     await putJson(store, keys.rules(site), rulesDoc(1, ['div.gone', 'div[broken']));
-    const { ctx, logs } = context(store);
+    const { ctx, logs, sent } = context(store);
     const article = await applyStep(message, ctx);
     expect(article.method).toBe('fallback');
     expect(article.rulesVersion).toBeUndefined();
@@ -170,6 +170,20 @@ describe('applyStep', () => {
       'rules hold selectors that do not compile; skipped',
       'rules selected nothing on this page; using the fallback extractor',
     ]);
+    // drift: a marker for the learn step to count against rules v1, and a learn signal for the site
+    const marker = await store.get(keys.drift(site, pageId));
+    expect(JSON.parse(marker!.body.toString('utf8'))).toMatchObject({ version: 1, site, pageId, rulesVersion: 1 });
+    expect(sent).toEqual([{ v: 1, site, force: false }]);
+  });
+
+  it('records no drift when the rules select the article', async () => {
+    const store = new MemoryStore();
+    await store.put(keys.snapshot(site, pageId), snapshot());
+    await putJson(store, keys.rules(site), rulesDoc(1, ['div.text > p']));
+    const { ctx, sent } = context(store);
+    expect((await applyStep(message, ctx)).method).toBe('rules');
+    expect(await store.list(keys.driftPrefix(site))).toEqual([]);
+    expect(sent).toEqual([]);
   });
 
   it('uses the fallback extractor for a site without rules', async () => {
