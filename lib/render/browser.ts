@@ -223,6 +223,10 @@ export class Renderer {
     await page.evaluateOnNewDocument(NO_SERVICE_WORKERS);
     page.setDefaultNavigationTimeout(config.navigationTimeoutMs);
 
+    // alert(), confirm(), prompt() and beforeunload would block the page's scripts, and with them
+    // the collector, until the render deadline: dismiss every dialog at once.
+    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+
     // Caps, watched while the page loads.
     page.on('error', (error) => guard.abort(new Error(`the page crashed (${error.message}): ${request.url}`)));
     let frames = 1;

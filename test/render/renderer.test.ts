@@ -56,6 +56,17 @@ describe('Renderer (real Chromium)', () => {
     expect(result.collected.blocks[1].css.color).toBeUndefined();
   });
 
+  it('dismisses alert, confirm and prompt dialogs instead of waiting on them', async () => {
+    const dialogs = `<!doctype html><html><head><title>Dialogs</title><script>
+      alert('hello'); const ok = confirm('sure?'); const name = prompt('name?');
+      document.addEventListener('DOMContentLoaded', () => {
+        document.getElementById('out').textContent = 'After the dialogs: confirm ' + ok + ', prompt ' + name + '.';
+      });
+    </script></head><body><p id="out">Never replaced.</p></body></html>`;
+    const result = await renderer.render({ url: `${server.origin}/dialogs`, archivedHtml: dialogs });
+    expect(result.collected.blocks.map((b) => b.text)).toEqual(['After the dialogs: confirm false, prompt null.']);
+  });
+
   it('reuses one browser across renders and relaunches it when it dies', async () => {
     await renderer.render({ url: `${server.origin}/article` });
     const browser = await (renderer as unknown as { browser: Promise<import('puppeteer-core').Browser> }).browser;
