@@ -2,8 +2,9 @@
  * The Spider stack: one bucket and three queue-consuming functions.
  *
  *   render queue ─▶ render λ ──▶ pages/ ─┬─▶ apply queue ─▶ apply λ ──▶ articles/
- *   (URLs)          (Chromium)           └─▶ learn queue (FIFO, group = site) ─▶ learn λ ──▶ rules/
- *                                                                      └─▶ apply queue (relearned)
+ *   (URLs)          (Chromium)  feeds/   └─▶ learn queue (FIFO, group = site) ─▶ learn λ ──▶ rules/
+ *                                           ▲                          └─▶ apply queue (relearned)
+ *                                           └── apply λ (drift/: the rules selected nothing)
  *
  * Each function may touch only the bucket prefixes and queues of its step (ACCESS below).
  */
@@ -16,28 +17,44 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { AWS_ENV, STACK_OUTPUTS } from '../lib/aws/stack-outputs';
 import { envName } from '../lib/config/config';
+import { keys } from '../lib/store/keys';
 import { DataBucket } from './data-bucket';
 import { NODE_RUNTIME, QueueConsumer } from './queue-consumer';
 import type { Settings } from './settings';
 
 type Step = 'render' | 'learn' | 'apply';
 
+/**
+ * Objects are named by key prefix (ending in `/`: every key under it) or by one exact key (the
+ * fallback model). lib/store/keys.ts names them.
+ */
 interface StepAccess {
-  /** Key prefixes the step reads (s3:GetObject). */
+  /** What the step reads (s3:GetObject). */
   readonly reads: readonly string[];
-  /** Key prefixes the step writes (s3:PutObject, conditional writes included). */
+  /** What the step writes (s3:PutObject, conditional writes included). */
   readonly writes: readonly string[];
+  /** What the step deletes (s3:DeleteObject); on the versioned bucket a delete leaves a delete marker. */
+  readonly deletes: readonly string[];
   /** Queues the step sends to. */
   readonly sendsTo: readonly Step[];
 }
 
-/** What each step touches (lib/store/keys.ts names the prefixes). */
+/** What each step touches. */
 export const ACCESS: Readonly<Record<Step, StepAccess>> = {
+  // feeds/: the feeds a site's pages link to, fetched by render (lib/fields/feed-refresh.ts: it lists
+  // the key to see its age, never reads it), read by learn for the field rules (lib/fields/learn-fields.ts).
   // politeness/: per-host rate-limit slots shared by the render containers (lib/politeness/host-limiter.ts).
-  render: { reads: ['archive/', 'politeness/'], writes: ['pages/', 'politeness/'], sendsTo: ['apply', 'learn'] },
-  learn: { reads: ['pages/', 'rules/'], writes: ['rules/'], sendsTo: ['apply'] },
-  apply: { reads: ['pages/', 'rules/'], writes: ['articles/'], sendsTo: [] },
+  render: { reads: ['archive/', 'politeness/'], writes: ['pages/', 'feeds/', 'politeness/'], deletes: [], sendsTo: ['apply', 'learn'] },
+  // drift/: markers apply leaves where a site's rules selected nothing; learn counts them and deletes
+  // those of older rules versions (lib/learn/learn-step.ts).
+  learn: { reads: ['pages/', 'rules/', 'feeds/', 'drift/'], writes: ['rules/'], deletes: ['drift/'], sendsTo: ['apply'] },
+  // models/fallback.json: the fallback's model retrained by `spider train` (run by a user, not a function).
+  // A drift marker also asks the learn queue to relearn the site.
+  apply: { reads: ['pages/', 'rules/', keys.fallbackModel()], writes: ['articles/', 'drift/'], deletes: [], sendsTo: ['learn'] },
 };
+
+const isPrefix = (p: string) => p.endsWith('/');
+const objectsOf = (bucket: s3.IBucket, p: string) => bucket.arnForObjects(isPrefix(p) ? `${p}*` : p);
 
 export interface SpiderStackProps extends StackProps {
   readonly settings: Settings;
@@ -129,22 +146,24 @@ export class SpiderStack extends Stack {
   }
 
   /**
-   * Object access by prefix. s3:ListBucket on the bucket lets a read of a missing key answer
+   * Object access by prefix (or exact key). s3:ListBucket on the bucket lets a read of a missing key answer
    * 404 (NoSuchKey, read as "absent" like the embedded store) instead of 403; it reveals key names
    * only, and S3 evaluates it without a prefix for that check, so it cannot be narrowed to prefixes.
    */
   private grantPrefixes(consumer: QueueConsumer, bucket: s3.IBucket, access: StepAccess): void {
     const role = consumer.role;
     role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'ListForNotFound', actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
-    if (access.reads.length) {
-      role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'ReadPrefixes', actions: ['s3:GetObject'], resources: access.reads.map((p) => bucket.arnForObjects(`${p}*`)) }));
-    }
-    if (access.writes.length) {
-      role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'WritePrefixes', actions: ['s3:PutObject'], resources: access.writes.map((p) => bucket.arnForObjects(`${p}*`)) }));
+    const grants: [string, string, readonly string[]][] = [
+      ['ReadPrefixes', 's3:GetObject', access.reads],
+      ['WritePrefixes', 's3:PutObject', access.writes],
+      ['DeletePrefixes', 's3:DeleteObject', access.deletes],
+    ];
+    for (const [sid, action, objects] of grants) {
+      if (objects.length) role.addToPrincipalPolicy(new iam.PolicyStatement({ sid, actions: [action], resources: objects.map((p) => objectsOf(bucket, p)) }));
     }
     // cdk-nag flags the trailing wildcard of every prefix; each one is the point of the grant.
     const bucketRef = `<${this.resolve((bucket.node.defaultChild as s3.CfnBucket).logicalId)}.Arn>`;
-    for (const prefix of new Set([...access.reads, ...access.writes])) {
+    for (const prefix of new Set([...access.reads, ...access.writes, ...access.deletes].filter(isPrefix))) {
       Validations.of(role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::${bucketRef}/${prefix}*]`,
         reason: `Objects under the ${prefix} prefix: keys are per site and page (lib/store/keys.ts), so the grant is the prefix, not single keys.`,

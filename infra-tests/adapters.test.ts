@@ -4,11 +4,17 @@
  */
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadFallbackModel } from '../lib/apply/fallback';
 import { s3ClientConfig, sqsClientConfig } from '../lib/aws/clients';
 import { createAwsContext } from '../lib/aws/aws-context';
 import { DeployedStack } from '../lib/aws/deployed-stack';
 import { awsTargetFromEnv, awsTargetFromOutputs } from '../lib/aws/stack-outputs';
+import { generateSite, pageHtml, pagesOf } from '../lib/demo';
+import { silentLogger } from '../lib/pipeline/context';
+import { keys } from '../lib/store/keys';
 import { SqsQueueSender, sqsDeduplicationId } from '../lib/queue/sqs-queue';
 import { S3Store } from '../lib/store/s3-store';
 import { PreconditionFailedError, getJson, putJson } from '../lib/store/store';
@@ -240,5 +246,32 @@ describe('DeployedStack (the CLI against AWS)', () => {
 
   it('refuses to submit without a render queue', async () => {
     await expect(new DeployedStack({ bucket: BUCKET }, { s3: emu.s3, sqs: emu.sqs }).submit([{ url: 'https://a.com/' }])).rejects.toThrow(/SPIDER_RENDER_QUEUE_URL/);
+  });
+});
+
+describe('spider train against a deployed bucket', () => {
+  it('trains from the bucket\'s learned articles and stores the model where apply reads it', { timeout: 120_000 }, async () => {
+    const bucket = 'spider-train';
+    await emu.s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    const store = new S3Store({ bucket, client: emu.s3 });
+    for (const host of ['one.example', 'two.example']) {
+      const site = generateSite({ seed: `aws-train-${host}`, pagesPerTemplate: 2, templates: 2 });
+      for (const [i, p] of pagesOf(site, { kind: 'article' }).entries()) {
+        await putJson(store, keys.article(host, `p${i}`), {
+          version: 1, pageId: `p${i}`, url: `http://${host}${p.path}`, site: host, title: p.title, text: p.bodyText, html: '',
+          wordCount: p.wordCount, method: 'rules', rulesVersion: 1, extractedAt: '2026-03-14T00:00:00.000Z', elapsedMs: 1,
+        });
+        await store.put(keys.snapshot(host, `p${i}`), pageHtml(site, p.path, `http://${host}`));
+      }
+    }
+
+    const { stdout } = await promisify(execFile)('npx', ['tsx', 'lib/cli/main.ts', 'train', '--no-generated', '--holdout', '0'], {
+      env: { ...process.env, ...emu.env(), CI: 'true', SPIDER_STACK_OUTPUTS: '', SPIDER_BUCKET: bucket },
+      timeout: 100_000,
+    });
+    expect(stdout).toContain('trained on 8 pages of 2 learned sites:');
+    expect(stdout).toContain(`wrote s3://${bucket}/models/fallback.json`);
+    const model = await loadFallbackModel({ store, logger: silentLogger });
+    expect(model?.sites).toEqual({ 'one.example': 4, 'two.example': 4 });
   });
 });

@@ -111,7 +111,11 @@ beforeAll(async () => {
     SPIDER_DEAD_LETTER_QUEUE_URL: queues.learn.dlqUrl,
     SPIDER_APPLY_QUEUE_URL: queues.apply.url,
   });
-  const apply = await importHandler(() => import('../functions/apply'), { ...common, SPIDER_DEAD_LETTER_QUEUE_URL: queues.apply.dlqUrl });
+  const apply = await importHandler(() => import('../functions/apply'), {
+    ...common,
+    SPIDER_DEAD_LETTER_QUEUE_URL: queues.apply.dlqUrl,
+    SPIDER_LEARN_QUEUE_URL: queues.learn.url,
+  });
 
   const poller = (name: keyof typeof queues, handler: SqsHandler, batchSize: number, timeoutMs: number) =>
     new LambdaPoller({ name: `spider-${name}`, sqs: emu.sqs, queueUrl: queues[name].url, queueArn: queues[name].arn, handler, batchSize, timeoutMs });

