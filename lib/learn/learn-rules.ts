@@ -12,7 +12,8 @@
 import type { FeatureDocument } from '../types/feature-document';
 import type { ClusterSummary, RulesDocument } from '../types/rules-document';
 import { withSiteStableNames } from './names';
-import { buildSelectors } from './self-check';
+import { generalizeBodySelectors } from './generalize';
+import { buildSelectors, measureSelectors } from './self-check';
 import { selectClusters, type ScoredCluster } from './select';
 import { blockSimilarities } from './tfidf';
 import { clusterBlocks } from './vectorize';
@@ -84,14 +85,26 @@ export function learnRules(docs: readonly FeatureDocument[], options: Partial<Le
     uncertain: selection.uncertain,
   });
 
+  // the body's other prose children (lists, subheads, quotes) the training pages happened not to show
+  const general = generalizeBodySelectors(ordered, selection.chosen, rules.steps);
+  const metrics = general.added.length ? measureSelectors(ordered, selection.chosen, general.steps) : undefined;
+  const selfCheck = metrics
+    ? {
+        ...rules.selfCheck,
+        recall: metrics.recall,
+        precision: metrics.precision,
+        adjusted: [...rules.selfCheck.adjusted, ...general.added.map((s) => `generalized: ${s}`)],
+      }
+    : rules.selfCheck;
+
   return {
     learnedFrom: ordered.map((d) => d.pageId),
-    content: { selectors: rules.selectors, clean: [] },
+    content: { selectors: [...rules.selectors, ...general.added], clean: [] },
     clusters: [
       ...selection.clusters.slice(0, opts.maxClusterSummaries),
       ...(selection.noise ? [selection.noise] : []),
     ].map((c) => summarize(ordered, c)),
-    selfCheck: rules.selfCheck,
+    selfCheck,
     params: {
       ...opts,
       pages: ordered.length,

@@ -135,6 +135,37 @@ function refine(chosen: readonly Item[], pool: readonly Item[], opts: RefineOpti
   else out.kept.push({ steps: current, chosenWords: currentEv.chosenWords });
 }
 
+/**
+ * Fewer classes per step, as a person writing the rule would keep: one per step is enough where it
+ * selects no more than all of them did on the training pages. The training posts may all share a
+ * category or tag (`article.category-web-tools.hentry.post`), and the next post will not; so classes
+ * go first from the rarest on the site, then layout helpers (`clearfix`), then the ones of most
+ * words (a category's name), down to one per step.
+ */
+/** Layout helpers that say nothing about what an element holds: the first to go. */
+const LAYOUT_CLASS = /^(?:clearfix|cf|clear|group|row|container|wrapper|inner|outer|left|right|fl|fr|alignleft|alignright|aligncenter|col|span\d*|grid|(?:col|grid|span)[-_].*)$/;
+
+function simplify(steps: SelectorSteps, pool: readonly Item[], pagesWith: ReadonlyMap<string, number>): SelectorSteps {
+  const baseline = evaluate(steps, pool).otherWords;
+  let current: SelectorStep[] = [...steps];
+  for (let i = 0; i < current.length; i++) {
+    const order = [...current[i].classes].sort(
+      (a, b) =>
+        (pagesWith.get(a) ?? 0) - (pagesWith.get(b) ?? 0) ||
+        Number(LAYOUT_CLASS.test(b)) - Number(LAYOUT_CLASS.test(a)) ||
+        b.split(/[-_]/).length - a.split(/[-_]/).length ||
+        b.length - a.length ||
+        (a < b ? -1 : 1),
+    );
+    for (const name of order) {
+      if (current[i].classes.length <= 1) break;
+      const trial = current.map((s, k) => (k === i ? { ...s, classes: s.classes.filter((c) => c !== name) } : s));
+      if (evaluate(trial, pool).otherWords <= baseline) current = trial;
+    }
+  }
+  return current;
+}
+
 /** Consolidated, self-checked selectors for the chosen blocks (chosen[doc][block]). */
 export function buildSelectors(
   docs: readonly FeatureDocument[],
@@ -169,6 +200,14 @@ export function buildSelectors(
     }),
   );
 
+  // on how many pages each class is, anywhere: the rarer, the likelier it names one post's category or tag
+  const pagesWith = new Map<string, number>();
+  for (const doc of docs) {
+    const names = new Set<string>();
+    for (const b of doc.blocks) for (const step of b.path) for (const c of step.classes) names.add(c);
+    for (const c of names) pagesWith.set(c, (pagesWith.get(c) ?? 0) + 1);
+  }
+
   const refineOptions: RefineOptions = {
     minPrecision: options.minSelectorPrecision,
     minPartPages: Math.min(2, judged.size),
@@ -188,6 +227,7 @@ export function buildSelectors(
       }
     }
     for (const k of result.kept) {
+      k.steps = simplify(k.steps, pools.get(key)!, pagesWith);
       const s = formatSelector(k.steps);
       const prev = kept.get(s);
       kept.set(s, { steps: k.steps, chosenWords: (prev?.chosenWords ?? 0) + k.chosenWords });

@@ -24,6 +24,24 @@ describe('buildSelectors', () => {
     expect(rules.selfCheck).toEqual({ pages: 2, recall: 1, precision: 1, adjusted: [] });
   });
 
+  it('keeps one class per step where one separates as well as all (the posts shared a category)', () => {
+    const post = 'article.post.hentry.category-web-tools:1 > div.entry-content.clearfix:1';
+    const { docs, chosen } = site([
+      [[`${post} > p:1`, 30, true], ['aside.sidebar:2 > div > p:1', 5, false]],
+      [[`${post} > p:1`, 40, true], ['aside.sidebar:2 > div > p:1', 5, false]],
+    ]);
+    const rules = buildSelectors(docs, chosen, options);
+    expect(rules.selectors).toEqual(['body > article.post > div.entry-content > p']);
+  });
+
+  it('keeps the class that tells content from the rest, however rare', () => {
+    const { docs, chosen } = site([
+      [['div.box.story:1 > p:1', 30, true], ['div.box.promo:2 > p:1', 20, false]],
+      [['div.box.story:1 > p:1', 40, true], ['div.box.promo:2 > p:1', 20, false]],
+    ]);
+    expect(buildSelectors(docs, chosen, options).selectors).toEqual(['body > div.story > p']);
+  });
+
   it('tightens by splitting on the classes that separate content from the rest', () => {
     // body paragraphs and a pull quote share the tag sequence div > p with the comments;
     // intersected they give `body > div > p`, which would select the comments too
