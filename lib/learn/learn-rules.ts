@@ -74,7 +74,7 @@ export type LearnedRules = Omit<RulesDocument, 'version' | 'site' | 'rulesVersio
 export function learnRules(docs: readonly FeatureDocument[], options: Partial<LearnOptions> = {}): LearnedRules {
   const opts: LearnOptions = { ...DEFAULT_LEARN_OPTIONS, ...stripUndefined(options) };
   // names on one page only (post-28, category-politics) would split clusters and selectors per page
-  const ordered = withSiteStableNames(docs, Math.max(2, Math.ceil(docs.length / 2))).sort((a, b) => compare(b.renderedAt, a.renderedAt) || compare(a.pageId, b.pageId));
+  const ordered = withSiteStableNames(docs).sort((a, b) => compare(b.renderedAt, a.renderedAt) || compare(a.pageId, b.pageId));
 
   const { similarity, vectors } = blockSimilarities(ordered);
   const clustering = clusterBlocks(ordered, { eps: opts.eps, minPts: opts.minPts, minWords: opts.minWords });

@@ -54,38 +54,61 @@ export function namedLikeBoilerplate(path: readonly PathStep[]): boolean {
 }
 
 /**
- * The documents with every id and class that is on fewer than `minPages` of them removed from the
- * blocks' paths. A name on a single page (`post-28`, `category-politics`, `tag-italy`: WordPress
- * names each post's element after its id and taxonomy) tells that page's blocks apart from the same
- * element on every other page, so the clusters split per page and the selectors fit one page only.
- * With fewer pages than `minPages` the documents are returned as they are.
+ * The documents with the ids and classes that name one page's element rather than a kind of
+ * element removed from the blocks' paths. A name counts where its element's place is: at a step of
+ * a tag path (`body>div>div>article`), it is kept when it is on at least `minShare` of the pages
+ * that have an element at that place, and on at least 2. `post-28`, `category-politics`,
+ * `tag-italy` (WordPress names each post's element after its id and taxonomy) are on one or a few
+ * of the pages with a post element, and would split the same element into one cluster per page and
+ * give selectors that fit those pages only. A template's own names are on every page of that
+ * template, however few of the site's pages it has. A place found on a single page is left as is.
  */
-export function withSiteStableNames(docs: readonly FeatureDocument[], minPages = 2): FeatureDocument[] {
-  if (docs.length < minPages) return [...docs];
-  const pagesOf = new Map<string, number>();
+export function withSiteStableNames(docs: readonly FeatureDocument[], minShare = 0.5): FeatureDocument[] {
+  if (docs.length < 2) return [...docs];
+  const pagesAt = new Map<string, number>(); // place → pages
+  const pagesWith = new Map<string, number>(); // place + name → pages
+  const placeOf = (path: readonly PathStep[], i: number) => path.slice(0, i + 1).map((s) => s.tag).join('>');
   for (const doc of docs) {
-    const names = new Set<string>();
+    const places = new Set<string>();
+    const named = new Set<string>();
     for (const block of doc.blocks) {
-      for (const step of block.path) {
-        if (step.id) names.add('#' + step.id);
-        for (const c of step.classes) names.add('.' + c);
-      }
+      block.path.forEach((step, i) => {
+        const place = placeOf(block.path, i);
+        places.add(place);
+        if (step.id) named.add(place + '#' + step.id);
+        for (const c of step.classes) named.add(place + '.' + c);
+      });
     }
-    for (const n of names) pagesOf.set(n, (pagesOf.get(n) ?? 0) + 1);
+    for (const p of places) pagesAt.set(p, (pagesAt.get(p) ?? 0) + 1);
+    for (const n of named) pagesWith.set(n, (pagesWith.get(n) ?? 0) + 1);
   }
-  const keep = (n: string) => (pagesOf.get(n) ?? 0) >= minPages;
-  const stepCache = new Map<PathStep, PathStep>();
-  const clean = (step: PathStep): PathStep => {
-    let out = stepCache.get(step);
+  const keep = (place: string, name: string) => {
+    const at = pagesAt.get(place) ?? 0;
+    if (at < 2) return true;
+    const have = pagesWith.get(place + name) ?? 0;
+    return have >= 2 && have >= minShare * at;
+  };
+  const cache = new Map<string, PathStep>();
+  const clean = (step: PathStep, place: string): PathStep => {
+    const key = place + '|' + stepSignatureRaw(step);
+    let out = cache.get(key);
     if (out) return out;
-    const classes = step.classes.filter((c) => keep('.' + c));
-    const id = step.id && keep('#' + step.id) ? step.id : undefined;
+    const classes = step.classes.filter((c) => keep(place, '.' + c));
+    const id = step.id && keep(place, '#' + step.id) ? step.id : undefined;
     out =
       classes.length === step.classes.length && id === step.id
         ? step
         : { tag: step.tag, index: step.index, classes, ...(id ? { id } : {}) };
-    stepCache.set(step, out);
+    cache.set(key, out);
     return out;
   };
-  return docs.map((doc) => ({ ...doc, blocks: doc.blocks.map((b) => ({ ...b, path: b.path.map(clean) })) }));
+  return docs.map((doc) => ({
+    ...doc,
+    blocks: doc.blocks.map((b) => ({ ...b, path: b.path.map((step, i) => clean(step, placeOf(b.path, i))) })),
+  }));
+}
+
+/** Every name of a step, as written (cache key). */
+function stepSignatureRaw(step: PathStep): string {
+  return `${step.tag}#${step.id ?? ''}.${step.classes.join('.')}:${step.index}`;
 }

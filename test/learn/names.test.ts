@@ -44,18 +44,29 @@ describe('withSiteStableNames', () => {
       blocks: [makeBlock({ text: 'Body text here.', path: `div#content:1 > div#post-${id}.post.hentry.category-${category}:1 > p:1` })],
     });
 
-  it('drops ids and classes found on fewer pages than asked, keeps the rest', () => {
-    const docs = [page(28, 'politics'), page(50, 'startups'), page(58, 'startups')];
-    const out = withSiteStableNames(docs, 2);
-    expect(out.map((d) => stepSignature(d.blocks[0].path[1]))).toEqual([
-      'div.hentry.post',
-      'div.category-startups.hentry.post',
-      'div.category-startups.hentry.post',
-    ]);
+  it('drops ids and classes on fewer than half the pages with an element at their place', () => {
+    const docs = [page(28, 'politics'), page(50, 'startups'), page(58, 'startups'), page(61, 'politics'), page(70, 'vc')];
+    const out = withSiteStableNames(docs);
+    expect(out.map((d) => stepSignature(d.blocks[0].path[1]))).toEqual(Array(5).fill('div.hentry.post'));
     expect(out[0].blocks[0].path[0].id).toBe('content');
-    expect(withSiteStableNames(docs, 3).map((d) => stepSignature(d.blocks[0].path[1]))).toEqual(Array(3).fill('div.hentry.post'));
+    // on 2 of 3 pages: kept
+    expect(withSiteStableNames(docs.slice(1, 4)).map((d) => stepSignature(d.blocks[0].path[1]))).toEqual([
+      'div.category-startups.hentry.post',
+      'div.category-startups.hentry.post',
+      'div.hentry.post',
+    ]);
     // the input documents are left as they were
     expect(docs[0].blocks[0].path[1]).toMatchObject({ id: 'post-28', classes: ['post', 'hentry', 'category-politics'] });
+  });
+
+  it("keeps a template's names on the few pages of that template", () => {
+    const other = (i: number) =>
+      makeDoc({ pageId: `m${i}`, blocks: [makeBlock({ text: 'Body text here.', path: 'main.magazine:1 > section.story-body:1 > p:1' })] });
+    const docs = [page(28, 'politics'), page(50, 'politics'), page(58, 'politics'), page(61, 'politics'), other(1), other(2)];
+    const out = withSiteStableNames(docs);
+    expect(out.slice(4).map((d) => d.blocks[0].path.map(stepSignature).join(' > '))).toEqual(
+      Array(2).fill('main.magazine > section.story-body > p'),
+    );
   });
 
   it('leaves a single page as it is', () => {
