@@ -2,6 +2,7 @@
  * The benchmark command:
  *
  *   npm run bench -- <dataset folder> [--train 5] [--json out.json] [--limit N] [--sites a,b] [--no-peers]
+ *                    [--body-only] [--methods a,b | --no-methods] [--fields]
  *   npm run bench -- --learn-scaling            (learn time on 10, 25, 50, 100 generated pages)
  *
  * See bench/README.md.
@@ -11,9 +12,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { formatScaling, runLearnScaling } from './learn-scaling';
+import { METHODS } from '../lib/fallback';
 import { PEER_NAMES, type PeerName } from './peers';
 import { formatReport } from './report';
-import { runBench, type BenchResult } from './run';
+import { DEFAULT_METHODS, runBench, type BenchResult } from './run';
 
 const DEFAULT_CACHE = fileURLToPath(new URL('../.bench/cache', import.meta.url));
 
@@ -41,6 +43,12 @@ const program = new Command()
   .option('--sites <list>', 'only these sites (comma-separated; "(no site)" for pages without one)', list)
   .option('--no-peers', 'do not run the peer extractors')
   .addOption(new Option('--peer <names>', `peers to run (comma-separated): ${PEER_NAMES.join(', ')}`).argParser(list))
+  .option('--body-only', 'score each tool\'s body text alone (default: its own title as the first line, then its body)')
+  .addOption(
+    new Option('--methods <names>', `the fallback's methods to run alone on the fallback pages (comma-separated; default ${DEFAULT_METHODS.join(', ')}; known: ${Object.keys(METHODS).join(', ')})`).argParser(list),
+  )
+  .option('--no-methods', 'do not run the fallback\'s methods alone')
+  .option('--fields', 'also measure the title, byline and published field rules (issue 6) beside Readability.js')
   .option('--no-cache', 'render every page again (fresh renders are still written to the cache)')
   .option('--cache-dir <dir>', 'render cache root', DEFAULT_CACHE)
   .option('--dump <dir>', 'write our and the peers\' extracted texts and the learned rules here')
@@ -52,6 +60,9 @@ const program = new Command()
     const peers = opts.peers === false ? [] : (opts.peer ?? [...PEER_NAMES]);
     const unknown = peers.filter((p) => !(PEER_NAMES as readonly string[]).includes(p));
     if (unknown.length) program.error(`unknown peer(s): ${unknown.join(', ')} (known: ${PEER_NAMES.join(', ')})`);
+    const methods = opts.methods === false ? [] : Array.isArray(opts.methods) ? opts.methods : [...DEFAULT_METHODS];
+    const unknownMethods = methods.filter((m) => !METHODS[m]);
+    if (unknownMethods.length) program.error(`unknown method(s): ${unknownMethods.join(', ')} (known: ${Object.keys(METHODS).join(', ')})`);
 
     let result: BenchResult | undefined;
     if (datasetDir) {
@@ -64,6 +75,9 @@ const program = new Command()
         cacheRoot: opts.cacheDir,
         refresh: opts.cache === false,
         dumpDir: opts.dump,
+        scoring: opts.bodyOnly ? 'body' : 'title+body',
+        methods,
+        fields: opts.fields,
         learnScaling: opts.learnScaling,
         log,
       });
@@ -90,6 +104,10 @@ interface Options {
   sites?: string[];
   peers: boolean;
   peer?: string[];
+  bodyOnly?: boolean;
+  /** `--methods a,b` gives the list; `--no-methods` false; neither: true (commander's default for a negatable option). */
+  methods: string[] | boolean;
+  fields?: boolean;
   cache: boolean;
   cacheDir: string;
   dump?: string;

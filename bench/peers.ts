@@ -8,6 +8,8 @@ import { htmlToText } from './html-text';
 export interface PeerOutput {
   /** The peer's article as HTML ('' when it found none). */
   readonly html: string;
+  /** The peer's own title of the article ('' when it gave none); scored as the first line by default. */
+  readonly title: string;
 }
 
 export interface Peer {
@@ -36,7 +38,7 @@ async function loadReadability(): Promise<Peer> {
       const dom = new JSDOM(html, { url, virtualConsole });
       try {
         const article = new Readability(dom.window.document).parse();
-        return { html: article?.content ?? '' };
+        return { html: article?.content ?? '', title: str(article?.title) };
       } finally {
         dom.window.close();
       }
@@ -54,13 +56,13 @@ async function loadPostlight(): Promise<Peer> {
     async extract(html, url) {
       // fetchAllPages: false, or it would fetch the next pages of multi-page articles.
       const result = await parser.parse(url, { html, fetchAllPages: false, contentType: 'html' });
-      if (!result || (result as { error?: unknown }).error) return { html: '' };
-      return { html: typeof result.content === 'string' ? result.content : '' };
+      if (!result || (result as { error?: unknown }).error) return { html: '', title: '' };
+      return { html: str(result.content), title: str(result.title) };
     },
   };
 }
 interface PostlightApi {
-  parse(url: string, options: { html: string; fetchAllPages?: boolean; contentType?: string }): Promise<{ content?: unknown } | null>;
+  parse(url: string, options: { html: string; fetchAllPages?: boolean; contentType?: string }): Promise<{ content?: unknown; title?: unknown } | null>;
 }
 
 async function loadExtractus(): Promise<Peer> {
@@ -70,7 +72,7 @@ async function loadExtractus(): Promise<Peer> {
     description: '@extractus/article-extractor extractFromHtml (Readability on linkedom)',
     async extract(html, url) {
       const article = await extractFromHtml(html, url);
-      return { html: article?.content ?? '' };
+      return { html: article?.content ?? '', title: str(article?.title) };
     },
   };
 }
@@ -89,10 +91,12 @@ async function loadDefuddle(): Promise<Peer> {
       if (doc.defaultView && !doc.defaultView.getComputedStyle) doc.defaultView.getComputedStyle = () => ({ display: '' });
       doc.URL = url;
       const result = await Defuddle(document as unknown as Document, url, { useAsync: false });
-      return { html: result?.content ?? '' };
+      return { html: result?.content ?? '', title: str(result?.title) };
     },
   };
 }
+
+const str = (x: unknown): string => (typeof x === 'string' ? x : '');
 
 const LOADERS: Record<PeerName, () => Promise<Peer>> = {
   readability: loadReadability,
@@ -116,7 +120,10 @@ export async function loadPeers(names: readonly PeerName[] = PEER_NAMES): Promis
 }
 
 export interface PeerRun {
+  /** The body as text (bench/html-text.ts). */
   readonly text: string;
+  /** The peer's title ('' when none). */
+  readonly title: string;
   readonly ms: number;
   readonly error?: string;
 }
@@ -130,10 +137,10 @@ export async function runPeer(peer: Peer, html: string, url: string): Promise<Pe
   try {
     const out = await peer.extract(html, url);
     const ms = performance.now() - started;
-    return { text: htmlToText(out.html), ms };
+    return { text: htmlToText(out.html), title: out.title.replace(/\s+/g, ' ').trim(), ms };
   } catch (error) {
     const ms = performance.now() - started;
-    return { text: '', ms, error: error instanceof Error ? error.message : String(error) };
+    return { text: '', title: '', ms, error: error instanceof Error ? error.message : String(error) };
   } finally {
     Object.assign(console, saved);
   }

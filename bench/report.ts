@@ -1,4 +1,5 @@
-/** The bench's terminal report: overall table, per-site table, timing. */
+/** The bench's terminal report: overall table, per-site table, timing, and the field table with --fields. */
+import type { FieldsJson } from '../lib/fields/bench-fields';
 import type { BenchResult, Figures } from './run';
 
 const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
@@ -30,26 +31,42 @@ export function formatReport(r: BenchResult): string {
     `${r.dataset}: ${r.pages} pages on ${r.sites} sites, --train ${r.options.train}: ${r.learnedSites} sites learned from ${r.trainPages} pages; ` +
       `${r.scoredPages} pages scored (${r.ours.learnedPages} of learned sites, ${r.ours.fallbackPages} through the fallback)`,
   );
+  out.push(
+    r.options.scoring === 'body'
+      ? 'scoring: body (each tool\'s body text alone; --body-only)'
+      : 'scoring: title+body (each tool\'s own title as the first line, then its body, as the gold starts with the headline; --body-only to score bodies alone)',
+  );
   if (r.ours.renderFailures) out.push(`render failures: ${r.ours.renderFailures} (their pages score as empty for us)`);
   for (const s of r.skippedPeers) out.push(`peer ${s.name} skipped: ${s.reason}`);
   out.push('');
 
   const header = ['', 'pages', 'precision', 'recall', 'F1 ± std', 'accuracy', 'ms/page median'];
   const rows: string[][] = [];
-  const section = (label: string, ours: Figures, ourMs: number | null, pick: (p: BenchResult['peers'][string]) => Figures & { msMedian: number | null }) => {
+  const methodNames = Object.keys(r.fallbackMethods ?? {});
+  const section = (
+    label: string,
+    ours: Figures,
+    ourMs: number | null,
+    pick: (p: BenchResult['peers'][string]) => Figures & { msMedian: number | null },
+    withMethods = false,
+  ) => {
     if (ours.pages === 0) return;
     rows.push(row(`ours, ${label}`, ours, ourMs));
+    if (withMethods) for (const m of methodNames) rows.push(row(`  method ${m}`, r.fallbackMethods[m], r.fallbackMethods[m].msMedian));
     for (const name of peerNames) {
       const p = pick(r.peers[name]);
       rows.push(row(`  ${name}`, p, p.msMedian));
     }
   };
   section('learned sites', r.ours.learned, r.timing.applyMsMedianLearned, (p) => p.learned);
-  section('fallback', r.ours.fallback, r.timing.applyMsMedianFallback, (p) => p.fallback);
+  section(methodNames.length ? 'fallback (combined)' : 'fallback', r.ours.fallback, r.timing.applyMsMedianFallback, (p) => p.fallback, true);
   // "all" only adds information when both groups have pages.
   if (r.ours.learned.pages > 0 && r.ours.fallback.pages > 0) section('all scored', r.ours, r.timing.applyMsMedian, (p) => p);
   out.push(table(header, rows));
   out.push('ours: apply step on the rendered snapshot (parse + metadata + extract); peers: the archived HTML (parse included)');
+  if (methodNames.length && r.ours.fallback.pages > 0) {
+    out.push('method <m>: one of the fallback\'s methods alone on the same snapshots (parse + extract), scored with the title apply found');
+  }
   if (r.ours.learnedPages) {
     const notRendered = r.ours.learnedPages - r.ours.rulesMethodPages - r.ours.fallbackMethodPages;
     out.push(
@@ -95,5 +112,40 @@ export function formatReport(r: BenchResult): string {
   );
   const w = t.wallSeconds;
   out.push(`wall time: render ${w.render} s, learn ${w.learn} s, apply ${w.apply} s, peers ${w.peers} s, total ${w.total} s`);
+  if (r.fields) out.push('', formatFields(r.fields));
+  return out.join('\n');
+}
+
+const FIELDS = ['title', 'byline', 'published'] as const;
+const pct = (right: number, pages: number) => (pages ? `${((right / pages) * 100).toFixed(1)}%` : '-');
+
+/** The --fields tables: per field, ours (learned HTML rules alone) beside Readability.js; then per site. */
+export function formatFields(f: FieldsJson): string {
+  const out: string[] = [];
+  out.push(
+    `fields: learned from the first ${f.train} pages of ${f.sites.length} sites with machine-readable values; ` +
+      'extracted from the other pages with those values removed from the HTML (learned HTML rules alone), beside Readability.js on the same stripped pages',
+  );
+  out.push(
+    table(
+      ['field', 'pages', 'ours', 'readability'],
+      FIELDS.map((k) => [k, String(f.ours[k].pages), pct(f.ours[k].right, f.ours[k].pages), pct(f.readability[k].right, f.readability[k].pages)]),
+    ),
+  );
+  if (f.sites.length) {
+    out.push('');
+    const cell = (side: FieldsJson['sites'][number]['ours'], k: (typeof FIELDS)[number]) => {
+      const c = side[k];
+      return c ? `${c.right}/${c.pages}` : '-';
+    };
+    out.push(
+      table(
+        ['site', 'test pages', ...FIELDS.flatMap((k) => [`${k} ours`, 'readability'])],
+        f.sites.map((s) => [s.site, String(s.testPages), ...FIELDS.flatMap((k) => [cell(s.ours, k), cell(s.readability, k)])]),
+      ),
+    );
+  }
+  out.push('per site: right / pages counted ("-": the field is not counted there); the learned rules are in the JSON (fields.sites[].rules)');
+  out.push(`renders for the field bench: ${f.renders.rendered} this run, ${f.renders.cached} from the cache, ${f.renders.failed} failed`);
   return out.join('\n');
 }

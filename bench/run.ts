@@ -6,9 +6,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { applyStep, clearRulesCache } from '../lib/apply/apply-step';
+import { parseHtml } from '../lib/apply/parse';
 import { loadConfig, type Config } from '../lib/config/config';
 import { readDataset, type DatasetEntry } from '../lib/eval/dataset';
 import { aggregateWithBootstrap, scorePage, type AggregateWithStd, type PageScore } from '../lib/eval/metric';
+import { METHODS } from '../lib/fallback';
+import { fieldsJson, runFieldsBench, type FieldsJson } from '../lib/fields/bench-fields';
 import { learnStep } from '../lib/learn/learn-step';
 import type { Logger, StepContext } from '../lib/pipeline/context';
 import { keys } from '../lib/store/keys';
@@ -18,6 +21,7 @@ import type { RulesDocument } from '../lib/types/rules-document';
 import { loadPeers, runPeer, type PeerName } from './peers';
 import { BenchRenderer, placeholderUrl, recordingQueues, type RenderedPage } from './render';
 import { timeLearning, type ScalingResult } from './learn-scaling';
+import { scoredText, type ScoringMode } from './scoring';
 import { mean, median, quantile, round } from './stats';
 
 export interface BenchOptions {
@@ -38,6 +42,15 @@ export interface BenchOptions {
   readonly dumpDir?: string;
   /** Also time learning on the first 10, 25, 50, 100 rendered pages of the dataset (mixed sites). */
   readonly learnScaling?: boolean;
+  /** What is scored: the tool's title as the first line, then its body (default), or the body alone. */
+  readonly scoring?: ScoringMode;
+  /**
+   * The fallback's single-page methods (lib/fallback METHODS) to run alone on the fallback pages,
+   * beside the combined fallback; default DEFAULT_METHODS, empty: none.
+   */
+  readonly methods?: readonly string[];
+  /** Also run the field bench (lib/fields/bench-fields.ts): title, byline, published, ours and Readability.js's. */
+  readonly fields?: boolean;
   /** Config overrides (render settings, learn settings). */
   readonly config?: Partial<Config>;
   /** Progress lines (stderr by default). */
@@ -45,6 +58,18 @@ export interface BenchOptions {
 }
 
 export type Group = 'learned' | 'fallback';
+
+/** The fallback's methods run alone by default: every one but `combined`, which is what apply serves (our fallback row). */
+export const DEFAULT_METHODS: readonly string[] = Object.keys(METHODS).filter((m) => m !== 'combined');
+
+/** One run of an extractor on one page: its body, its title, and how long it took. */
+interface Run {
+  readonly text: string;
+  readonly title?: string;
+  readonly ms?: number;
+  readonly error?: string;
+  readonly notArticle?: boolean;
+}
 
 export interface PageResult {
   readonly id: string;
@@ -59,6 +84,8 @@ export interface PageResult {
   readonly applyError?: string;
   readonly ours: PageFigures;
   readonly peers: Record<string, PageFigures & { readonly ms: number; readonly error?: string }>;
+  /** Fallback pages: each of the fallback's methods alone on the same snapshot (parse included), scored with our title. */
+  readonly methods?: Record<string, PageFigures & { readonly ms: number; readonly notArticle?: boolean; readonly error?: string }>;
 }
 
 export interface PageFigures {
@@ -86,6 +113,15 @@ export interface PeerSummary extends Figures {
   readonly fallback: Figures & { readonly msMedian: number | null };
 }
 
+/** One of the fallback's methods alone, on the fallback pages (our snapshot, parse included, our title). */
+export interface MethodSummary extends Figures {
+  readonly msMedian: number | null;
+  readonly msP90: number | null;
+  /** Pages it marked as not an article. */
+  readonly notArticle: number;
+  readonly errors: number;
+}
+
 export interface SiteRow {
   readonly site: string;
   readonly group: Group;
@@ -104,13 +140,25 @@ export interface SiteRow {
   readonly ours: Figures;
   readonly peers: Record<string, number | null>;
   readonly bestPeer?: { readonly name: string; readonly f1: number | null };
+  /** Fallback sites: F1 of each fallback method alone. */
+  readonly methods?: Record<string, number | null>;
 }
 
 export interface BenchResult {
   readonly dataset: string;
   readonly datasetDir: string;
   readonly startedAt: string;
-  readonly options: { train: number; limit?: number; sites?: readonly string[]; peers: readonly string[] };
+  readonly options: {
+    train: number;
+    limit?: number;
+    sites?: readonly string[];
+    peers: readonly string[];
+    /** `title+body`: each tool's title as the first line, then its body (unless the body starts with it); `body`: bodies alone. */
+    scoring: ScoringMode;
+    /** The fallback methods run alone on the fallback pages. */
+    methods: readonly string[];
+    fields?: boolean;
+  };
   /** Pages considered (after --sites/--limit), sites among them (pages without a site not counted). */
   readonly pages: number;
   readonly sites: number;
@@ -128,6 +176,8 @@ export interface BenchResult {
     readonly fallback: Figures;
   };
   readonly peers: Record<string, PeerSummary>;
+  /** Each fallback method alone on the fallback pages (the pages of `ours.fallback`), beside the combination. */
+  readonly fallbackMethods: Record<string, MethodSummary>;
   readonly skippedPeers: ReadonlyArray<{ name: string; reason: string }>;
   readonly timing: {
     readonly applyMsMedian: number | null;
@@ -151,6 +201,12 @@ export interface BenchResult {
   readonly perPage: PageResult[];
   /** Learn time on the first 10/25/50/100 pages of this dataset, sites mixed (with --learn-scaling). */
   learnScalingDataset?: ScalingResult;
+  /**
+   * With --fields: `title`, `byline`, `published` ({accuracy, pages, right}) are ours (learned HTML
+   * rules alone on pages stripped of their metadata), the same under `ours`, Readability.js's under
+   * `readability`; per-site and per-page rows (lib/fields/bench-fields.ts).
+   */
+  fields?: FieldsJson;
   learnScaling?: ScalingResult;
 }
 
@@ -198,6 +254,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   if (options.limit !== undefined) entries = entries.slice(0, options.limit);
   if (entries.length === 0) throw new Error(`no pages to run on in ${dataset.dir}`);
   const train = options.train;
+  const scoring: ScoringMode = options.scoring ?? 'title+body';
+  const methodNames = [...(options.methods ?? DEFAULT_METHODS)];
+  for (const m of methodNames) if (!METHODS[m]) throw new Error(`unknown fallback method ${m} (known: ${Object.keys(METHODS).join(', ')})`);
   const config = loadConfig({ ...options.config, learnPages: Math.max(train, options.config?.learnPages ?? 50) });
 
   // Plan: per site, the first `train` pages learn and the rest are scored with the rules;
@@ -292,9 +351,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     }
   }
   const scored = plans.flatMap((p) => p.scored.map((e) => ({ entry: e, plan: p })));
-  const ourRuns = new Map<string, { text: string; method?: 'rules' | 'fallback'; notArticle?: boolean; ms?: number; error?: string }>();
+  const ourRuns = new Map<string, Run & { method?: 'rules' | 'fallback' }>();
   let applySeconds = 0;
-  const applyOne = async (e: DatasetEntry) => {
+  const applyOne = async (e: DatasetEntry): Promise<Run & { method?: 'rules' | 'fallback' }> => {
     const r = rendered.get(e.id)!;
     if (!r.snapshot) return { text: '', error: `not rendered: ${r.error}` };
     const started = performance.now();
@@ -302,7 +361,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     await applyStore.put(snapshotKey, r.snapshot, { contentType: 'text/html; charset=utf-8' });
     try {
       const article = await applyStep({ v: 1, site: r.site, pageId: r.pageId, reason: 'rendered' }, applyCtx);
-      return { text: article.text, method: article.method, notArticle: article.notArticle, ms: article.elapsedMs };
+      return { text: article.text, title: article.title, method: article.method, notArticle: article.notArticle, ms: article.elapsedMs };
     } catch (error) {
       return { text: '', error: error instanceof Error ? error.message : String(error) };
     } finally {
@@ -312,20 +371,40 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     }
   };
 
+  // The fallback's methods, each alone, on the fallback pages: the same snapshot apply gets, parse
+  // included in the time; they return a body only, so they are scored with the title apply found.
+  const methodRuns = new Map<string, Map<string, Run>>(methodNames.map((m) => [m, new Map()]));
+  const runMethod = (name: string, e: DatasetEntry): Run => {
+    const r = rendered.get(e.id)!;
+    if (!r.snapshot) return { text: '', error: `not rendered: ${r.error}` };
+    const started = performance.now();
+    try {
+      const out = METHODS[name](parseHtml(r.snapshot), { baseUrl: r.renderUrl });
+      return { text: out.text, notArticle: out.notArticle, ms: performance.now() - started };
+    } catch (error) {
+      return { text: '', ms: performance.now() - started, error: error instanceof Error ? error.message : String(error) };
+    }
+  };
+
   const { peers, skipped } = options.peers.length ? await loadPeers(options.peers) : { peers: [], skipped: [] };
   for (const s of skipped) log(`  peer ${s.name} skipped: ${s.reason}`);
-  const peerRuns = new Map<string, Map<string, { text: string; ms: number; error?: string }>>(peers.map((p) => [p.name, new Map()]));
+  const peerRuns = new Map<string, Map<string, { text: string; title: string; ms: number; error?: string }>>(peers.map((p) => [p.name, new Map()]));
   let peersSeconds = 0;
   // Warm-up on the first pages, not recorded.
   for (const { entry } of scored.slice(0, 3)) {
     await applyOne(entry);
+    for (const m of methodNames) runMethod(m, entry);
     for (const peer of peers) await runPeer(peer, await entry.html(), urlOf(entry));
   }
   applySeconds = 0;
   let done = 0;
   let lastLog = performance.now();
-  for (const { entry } of scored) {
-    ourRuns.set(entry.id, await applyOne(entry));
+  for (const { entry, plan } of scored) {
+    const ours = await applyOne(entry);
+    ourRuns.set(entry.id, ours);
+    if (plan.group === 'fallback') {
+      for (const m of methodNames) methodRuns.get(m)!.set(entry.id, { ...runMethod(m, entry), title: ours.title });
+    }
     if (peers.length) {
       const html = await entry.html();
       for (const peer of peers) {
@@ -340,6 +419,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       log(`  extracted ${done}/${scored.length} pages (ours and ${peers.length} peers)`);
     }
   }
+  const text = (run: { text: string; title?: string }) => scoredText(scoring, run.title, run.text);
   for (const peer of peers) {
     const runs = peerRuns.get(peer.name)!;
     const errors = [...runs.values()].filter((r) => r.error).length;
@@ -350,17 +430,33 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const perPage: PageResult[] = [];
   const ourScores = new Map<string, PageScore>();
   const peerScores = new Map<string, Map<string, PageScore>>(peers.map((p) => [p.name, new Map()]));
+  const methodScores = new Map<string, Map<string, PageScore>>(methodNames.map((m) => [m, new Map()]));
   for (const { entry, plan } of scored) {
     const gold = await entry.gold();
     const ours = ourRuns.get(entry.id)!;
-    const s = scorePage(ours.text, gold);
+    const s = scorePage(text(ours), gold);
     ourScores.set(entry.id, s);
     const peerFigures: PageResult['peers'] = {};
     for (const peer of peers) {
       const run = peerRuns.get(peer.name)!.get(entry.id)!;
-      const ps = scorePage(run.text, gold);
+      const ps = scorePage(text(run), gold);
       peerScores.get(peer.name)!.set(entry.id, ps);
       peerFigures[peer.name] = { ...pageFigures(ps), ms: round(run.ms, 2) ?? 0, ...(run.error ? { error: run.error } : {}) };
+    }
+    let methodFigures: PageResult['methods'];
+    if (plan.group === 'fallback' && methodNames.length) {
+      methodFigures = {};
+      for (const m of methodNames) {
+        const run = methodRuns.get(m)!.get(entry.id)!;
+        const ms = scorePage(text(run), gold);
+        methodScores.get(m)!.set(entry.id, ms);
+        methodFigures[m] = {
+          ...pageFigures(ms),
+          ms: round(run.ms ?? Number.NaN, 2) ?? 0,
+          ...(run.notArticle ? { notArticle: true } : {}),
+          ...(run.error ? { error: run.error } : {}),
+        };
+      }
     }
     const r = rendered.get(entry.id)!;
     perPage.push({
@@ -375,6 +471,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       ...(ours.error && !r.error ? { applyError: ours.error } : {}),
       ours: pageFigures(s),
       peers: peerFigures,
+      ...(methodFigures ? { methods: methodFigures } : {}),
     });
   }
   const idsOf = (g?: Group) => scored.filter((x) => !g || x.plan.group === g).map((x) => x.entry.id);
@@ -397,6 +494,21 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       learned: { ...figures(pick(m, learnedIds)), msMedian: ms(learnedIds) },
       fallback: { ...figures(pick(m, fallbackIds)), msMedian: ms(fallbackIds) },
     };
+  }
+
+  const methodSummaries: Record<string, MethodSummary> = {};
+  if (fallbackIds.length) {
+    for (const m of methodNames) {
+      const runs = methodRuns.get(m)!;
+      const ms = fallbackIds.map((id) => runs.get(id)!.ms).filter((x): x is number => x !== undefined);
+      methodSummaries[m] = {
+        ...figures(pick(methodScores.get(m)!, fallbackIds)),
+        msMedian: round(median(ms), 2),
+        msP90: round(quantile(ms, 0.9), 2),
+        notArticle: fallbackIds.filter((id) => runs.get(id)!.notArticle).length,
+        errors: fallbackIds.filter((id) => runs.get(id)!.error && rendered.get(id)!.snapshot).length,
+      };
+    }
   }
 
   const perSite: SiteRow[] = plans.map((plan) => {
@@ -424,6 +536,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       ours: figures(pick(ourScores, ids)),
       peers: peerF1,
       ...(best ? { bestPeer: best } : {}),
+      ...(plan.group === 'fallback' && methodNames.length
+        ? { methods: Object.fromEntries(methodNames.map((m) => [m, figures(pick(methodScores.get(m)!, ids)).f1])) }
+        : {}),
     };
   });
 
@@ -442,7 +557,15 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     dataset: dataset.name,
     datasetDir: dataset.dir,
     startedAt,
-    options: { train, ...(options.limit !== undefined ? { limit: options.limit } : {}), ...(options.sites?.length ? { sites: options.sites } : {}), peers: peers.map((p) => p.name) },
+    options: {
+      train,
+      ...(options.limit !== undefined ? { limit: options.limit } : {}),
+      ...(options.sites?.length ? { sites: options.sites } : {}),
+      peers: peers.map((p) => p.name),
+      scoring,
+      methods: methodNames,
+      ...(options.fields ? { fields: true } : {}),
+    },
     pages: entries.length,
     sites: [...groups.keys()].filter((s) => s !== NO_SITE).length,
     learnedSites: [...siteRules.values()].filter((s) => s.rules).length,
@@ -459,6 +582,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       fallback: figures(pick(ourScores, fallbackIds)),
     },
     peers: peerSummaries,
+    fallbackMethods: methodSummaries,
     skippedPeers: skipped,
     timing: {
       applyMsMedian: round(median(applyMs(allIds)), 3),
@@ -493,21 +617,54 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     result.learnScalingDataset = { site: `the first pages of ${dataset.name} in manifest order (sites mixed: no shared template, a pessimistic case)`, templates: 0, rows, exponent };
   }
   if (applyLogger.counts.size) log(`  apply warnings: ${[...applyLogger.counts].map(([m, n]) => `${m} ×${n}`).join('; ')}`);
-  if (options.dumpDir) await dump(options.dumpDir, scored.map((x) => x.entry.id), ourRuns, peerRuns, siteRules);
+  if (options.dumpDir) {
+    await dump(options.dumpDir, scored.map((x) => x.entry.id), text, ourRuns, peerRuns, methodRuns, siteRules);
+  }
+
+  if (options.fields) {
+    // The field bench (issue 6) on the same dataset and sites: the original pages come from this
+    // run's renders, the pages stripped of their metadata from the same render cache.
+    const fieldsTrain = train > 0 ? train : 5;
+    log(`fields: learn from the first ${fieldsTrain} pages of each site with machine-readable values, extract from the others stripped of them`);
+    try {
+      const fr = await runFieldsBench({
+        datasetDir: options.datasetDir,
+        train: fieldsTrain,
+        sites: options.sites,
+        config,
+        log: (line) => log(`  ${line}`),
+        render: async ({ id, variant, url, html }) => {
+          const done = variant === 'original' ? rendered.get(id) : undefined;
+          const page = done && done.renderUrl === url ? done : await renderer.render(variant === 'original' ? id : `${id}.stripped`, url, html);
+          return { features: page.features, snapshot: page.snapshot, error: page.error, cached: page.cached || page === done };
+        },
+      });
+      result.fields = fieldsJson(fr);
+    } finally {
+      await renderer.close();
+    }
+  }
   return result;
 }
 
 async function dump(
   dir: string,
   ids: string[],
-  ours: Map<string, { text: string }>,
-  peers: Map<string, Map<string, { text: string }>>,
+  text: (run: { text: string; title?: string }) => string,
+  ours: Map<string, Run>,
+  peers: Map<string, Map<string, Run>>,
+  methods: Map<string, Map<string, Run>>,
   rules: Map<string, { rules?: RulesDocument }>,
 ): Promise<void> {
+  // What was scored: with title+body scoring, each text starts with its tool's title.
   await mkdir(path.join(dir, 'rules'), { recursive: true });
   for (const id of ids) {
-    await writeFile(path.join(dir, `${id}.ours.txt`), ours.get(id)!.text);
-    for (const [name, runs] of peers) await writeFile(path.join(dir, `${id}.${name}.txt`), runs.get(id)!.text);
+    await writeFile(path.join(dir, `${id}.ours.txt`), text(ours.get(id)!));
+    for (const [name, runs] of peers) await writeFile(path.join(dir, `${id}.${name}.txt`), text(runs.get(id)!));
+    for (const [name, runs] of methods) {
+      const run = runs.get(id);
+      if (run) await writeFile(path.join(dir, `${id}.method-${name}.txt`), text(run));
+    }
   }
   for (const [site, r] of rules) if (r.rules) await writeFile(path.join(dir, 'rules', `${site}.json`), JSON.stringify(r.rules, null, 2) + '\n');
 }

@@ -94,17 +94,26 @@ export interface FieldsBenchOptions {
   readonly noCache?: boolean;
   readonly config?: Config;
   readonly log?: (line: string) => void;
+  /**
+   * Render with this instead of the bench's own cached renderer (`npm run bench -- --fields` passes
+   * its renderer, so the original pages come from the main bench's render cache). `variant` says
+   * whether the page is as archived or with its field values stripped.
+   */
+  readonly render?: (page: { id: string; variant: 'original' | 'stripped'; url: string; html: string }) => Promise<FieldsBenchRender>;
+}
+
+/** What a render gives the field bench. */
+export interface FieldsBenchRender {
+  readonly features?: FeatureDocument;
+  readonly snapshot?: string;
+  readonly error?: string;
+  readonly cached: boolean;
 }
 
 const DEFAULT_CACHE = fileURLToPath(new URL('../../.bench/fields', import.meta.url));
 const RENDER_SOURCES = ['../render/collector.ts', '../render/browser.ts', '../render/render-step.ts', '../types/feature-document.ts'];
 
-interface Rendered {
-  features?: FeatureDocument;
-  snapshot?: string;
-  error?: string;
-  cached: boolean;
-}
+type Rendered = FieldsBenchRender;
 
 /** Queues that drop everything: the bench drives learning and extraction itself. */
 function nullQueues(): Queues {
@@ -227,6 +236,15 @@ export async function runFieldsBench(options: FieldsBenchOptions): Promise<Field
   const config = options.config ?? loadConfig({});
   const cacheDir = options.noCache ? undefined : path.join(options.cacheRoot ?? DEFAULT_CACHE, dataset.name);
   const renderer = new CachedRenderer(config, cacheDir);
+  const hookCounts = { rendered: 0, cached: 0, failed: 0 };
+  const render = async (id: string, variant: 'original' | 'stripped', url: string, html: string): Promise<Rendered> => {
+    if (!options.render) return renderer.render(`${id}.${variant}`, url, html);
+    const r = await options.render({ id, variant, url, html });
+    if (r.cached) hookCounts.cached++;
+    else hookCounts.rendered++;
+    if (!r.features) hookCounts.failed++;
+    return r;
+  };
   const readability = await loadReadability();
 
   const totals = { ours: new Map<FieldName, [number, number]>(), readability: new Map<FieldName, [number, number]>() };
@@ -247,7 +265,7 @@ export async function runFieldsBench(options: FieldsBenchOptions): Promise<Field
       // Every page rendered as it is: the values are what the pipeline's render step reads (the
       // collector's JSON-LD, Open Graph and meta values), for training and as the truth of test pages.
       const originals: Rendered[] = [];
-      for (let i = 0; i < withUrl.length; i++) originals.push(await renderer.render(`${withUrl[i].id}.original`, withUrl[i].url, htmls[i]));
+      for (let i = 0; i < withUrl.length; i++) originals.push(await render(withUrl[i].id, 'original', withUrl[i].url, htmls[i]));
       const values = originals.map((r) => (r.features ? metadataValues(r.features.page) : {}));
       // A title several pages share is the site's name, not a page's title.
       const titleCount = new Map<string, number>();
@@ -285,7 +303,7 @@ export async function runFieldsBench(options: FieldsBenchOptions): Promise<Field
         const counted = fields.filter((f) => values[i][f]);
         if (counted.length === 0) continue;
         const stripped = stripFieldMetadata(htmls[i]);
-        const r = await renderer.render(`${e.id}.stripped`, e.url, stripped);
+        const r = await render(e.id, 'stripped', e.url, stripped);
         const ours: FieldValues = r.snapshot && learned ? applyFieldRules(parseHtml(r.snapshot), learned) : {};
         let theirs: FieldValues = {};
         let error: string | undefined = r.error;
@@ -324,7 +342,7 @@ export async function runFieldsBench(options: FieldsBenchOptions): Promise<Field
     readability: scores(totals.readability),
     sites,
     pages,
-    renders: renderer.counts,
+    renders: options.render ? hookCounts : renderer.counts,
     elapsedMs: Date.now() - started,
   };
 }
@@ -341,11 +359,25 @@ export function formatFieldsReport(r: FieldsBenchResult): string {
   return lines.join('\n');
 }
 
-/** The `fields` section of the bench's JSON: ours and Readability.js per field, plus per-site rows. */
-export function fieldsJson(r: FieldsBenchResult): Record<string, unknown> {
-  const pick = (s: FieldScores) => Object.fromEntries(FIELD_NAMES.map((f) => [f, { accuracy: s[f].accuracy, pages: s[f].pages }]));
-  return { ours: pick(r.ours), readability: pick(r.readability), train: r.train, sites: r.sites, pages: r.pages, renders: r.renders };
+/**
+ * The `fields` section of the bench's JSON: `title`, `byline`, `published` ({accuracy, pages, right})
+ * are ours, repeated under `ours`; `readability` holds Readability.js's on the same pages; then the
+ * per-site and per-page rows.
+ */
+export function fieldsJson(r: FieldsBenchResult): FieldsJson {
+  const pick = (s: FieldScores) => Object.fromEntries(FIELD_NAMES.map((f) => [f, { ...s[f] }])) as FieldScores;
+  const ours = pick(r.ours);
+  return { ...ours, ours, readability: pick(r.readability), train: r.train, sites: r.sites, pages: r.pages, renders: r.renders };
 }
+
+export type FieldsJson = FieldScores & {
+  ours: FieldScores;
+  readability: FieldScores;
+  train: number;
+  sites: FieldsBenchSite[];
+  pages: FieldsBenchPage[];
+  renders: FieldsBenchResult['renders'];
+};
 
 async function main(argv: string[]): Promise<void> {
   const args = [...argv];

@@ -11,7 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { htmlToText } from '../../bench/html-text';
+import { formatFields } from '../../bench/report';
+import { DEFAULT_METHODS } from '../../bench/run';
+import { joinTitle, normaliseLine, scoredText, showsTitle } from '../../bench/scoring';
 import { median, quantile } from '../../bench/stats';
+import { fieldsJson, type FieldsBenchResult } from '../../lib/fields/bench-fields';
 import { articlesOf, generateSite, pageHtml } from '../../lib/demo/index';
 
 const run = promisify(execFile);
@@ -43,11 +47,12 @@ beforeAll(async () => {
     await writeFile(path.join(ds, 'gold', `${id}.txt`), gold);
     lines.push(JSON.stringify({ id, site: url ? 'news-bench.test' : null, url, html: `pages/${id}.html`, gold: `gold/${id}.txt` }));
   };
+  // The gold starts with the headline, as in the real datasets.
   for (let i = 0; i < 7; i++) {
     const a = articles[i];
-    await add(`p${i + 1}`, pageHtml(site, a.path, ORIGIN), a.bodyText, ORIGIN + a.path);
+    await add(`p${i + 1}`, pageHtml(site, a.path, ORIGIN), `${a.title}\n${a.bodyText}`, ORIGIN + a.path);
   }
-  await add('x-orphan', pageHtml(site, articles[7].path, ORIGIN), articles[7].bodyText, null);
+  await add('x-orphan', pageHtml(site, articles[7].path, ORIGIN), `${articles[7].title}\n${articles[7].bodyText}`, null);
   await writeFile(path.join(ds, 'manifest.jsonl'), lines.join('\n') + '\n');
 });
 afterAll(async () => {
@@ -56,7 +61,8 @@ afterAll(async () => {
 
 describe('bench (end to end)', () => {
   it('learns the site from 5 pages, scores the other 2 with the rules and the orphan with the fallback, next to the peers', async () => {
-    const { stdout, json } = await bench(['--train', '5']);
+    const dumpDir = path.join(dir, 'dump');
+    const { stdout, json } = await bench(['--train', '5', '--dump', dumpDir]);
     expect(json.dataset).toBe('dataset');
     expect(json.pages).toBe(8);
     expect(json.sites).toBe(1);
@@ -104,10 +110,35 @@ describe('bench (end to end)', () => {
 
     expect(stdout).toMatch(/ours, learned sites/);
     expect(stdout).toMatch(/news-bench\.test/);
+
+    // Scored on title + body by default, said in the JSON and the report's header.
+    expect(json.options.scoring).toBe('title+body');
+    expect(stdout).toMatch(/^scoring: title\+body/m);
+    // The dump holds what was scored: each tool's title line, then its body.
+    const ours = await readFile(path.join(dumpDir, 'p6.ours.txt'), 'utf8');
+    const readability = await readFile(path.join(dumpDir, 'p6.readability.txt'), 'utf8');
+    const headline = (await readFile(path.join(dir, 'dataset', 'gold', 'p6.txt'), 'utf8')).split('\n')[0];
+    expect(showsTitle(headline, ours.split('\n')[0])).toBe(true);
+    expect(showsTitle(headline, readability.split('\n')[0])).toBe(true);
+
+    // Each fallback method alone on the fallback page (the orphan), beside the combination and the peers.
+    expect(json.options.methods).toEqual([...DEFAULT_METHODS]);
+    expect(Object.keys(json.fallbackMethods).sort()).toEqual([...DEFAULT_METHODS].sort());
+    for (const m of DEFAULT_METHODS) {
+      const f = json.fallbackMethods[m];
+      expect(f.pages).toBe(1);
+      expect(f.msMedian).toBeGreaterThan(0);
+      for (const k of ['f1', 'precision', 'recall']) expect(typeof f[k]).toBe('number');
+      expect(stdout).toContain(`method ${m}`);
+      expect(json.perPage[2].methods[m]).toMatchObject({ f1: expect.any(Number), ms: expect.any(Number) });
+    }
+    expect(json.perPage[0].methods).toBeUndefined(); // learned-site pages: the rules, no methods
+    expect(json.perSite.find((s: { site: string }) => s.site === '(no site)').methods).toBeTypeOf('object');
+    expect(json.fields).toBeUndefined();
   });
 
   it('reuses the render cache, and --train 0 sends every page through the fallback', async () => {
-    const { json } = await bench(['--train', '0', '--no-peers']);
+    const { json, stdout } = await bench(['--train', '0', '--no-peers', '--body-only', '--methods', 'dragnet,qread']);
     expect(json.timing.renderedThisRun).toBe(0);
     expect(json.timing.renderedFromCache).toBe(8);
     expect(json.learnedSites).toBe(0);
@@ -116,10 +147,77 @@ describe('bench (end to end)', () => {
     expect(json.ours.fallbackPages).toBe(8);
     expect(json.peers).toEqual({});
     expect(await readdir(path.join(dir, 'cache', 'dataset'))).toHaveLength(8);
+
+    expect(json.options.scoring).toBe('body');
+    expect(stdout).toMatch(/^scoring: body/m);
+    expect(Object.keys(json.fallbackMethods)).toEqual(['dragnet', 'qread']);
+    expect(json.fallbackMethods.dragnet.pages).toBe(8);
+    expect(json.perPage.every((p: { methods?: object }) => p.methods && Object.keys(p.methods).length === 2)).toBe(true);
+  });
+
+  it('--no-methods runs none; --fields adds ours and Readability.js per field, and the field table', async () => {
+    const { json, stdout } = await bench(['--train', '5', '--no-peers', '--no-methods', '--fields']);
+    expect(json.options).toMatchObject({ methods: [], fields: true });
+    expect(json.fallbackMethods).toEqual({});
+    const f = json.fields;
+    for (const k of ['title', 'byline', 'published']) {
+      for (const side of [f, f.ours, f.readability]) {
+        expect(side[k]).toMatchObject({ accuracy: expect.any(Number), pages: expect.any(Number) });
+      }
+      expect(f[k]).toEqual(f.ours[k]);
+    }
+    expect(f.train).toBe(5);
+    expect(f.title.pages).toBe(2); // the generated site carries og:title and JSON-LD: both scored pages count
+    expect(Array.isArray(f.sites)).toBe(true);
+    expect(Array.isArray(f.pages)).toBe(true);
+    expect(stdout).toMatch(/^fields: learned from the first 5 pages/m);
+    expect(stdout).toMatch(/^title\s+\d+/m);
   });
 });
 
 describe('bench helpers', () => {
+  it('scores the title as the first line unless the body already starts with it', () => {
+    expect(normaliseLine('  The  “Big” Story — Part 2! ')).toBe('the big story part 2');
+    expect(joinTitle('The Big Story', 'First paragraph.\nSecond.')).toBe('The Big Story\nFirst paragraph.\nSecond.');
+    // already the first line, up to case, white space and punctuation
+    expect(joinTitle('The Big Story', '\n  the big story!\nFirst paragraph.')).toBe('\n  the big story!\nFirst paragraph.');
+    // the title with its site name, or the headline with a comment count after it
+    expect(joinTitle('The Big Story About Things | The Daily News', 'The Big Story About Things\nBody.')).toBe('The Big Story About Things\nBody.');
+    expect(joinTitle('The Big Story About Things', 'The Big Story About Things 211\nBody.')).toBe('The Big Story About Things 211\nBody.');
+    // a short first line that merely starts the title is not the title
+    expect(showsTitle('News of the world today, in depth', 'News')).toBe(false);
+    expect(joinTitle('The Big Story', 'Big news elsewhere.')).toBe('The Big Story\nBig news elsewhere.');
+    // no title: the body; no body: the title
+    expect(joinTitle(undefined, 'Body.')).toBe('Body.');
+    expect(joinTitle('  ', 'Body.')).toBe('Body.');
+    expect(joinTitle('The   Big\nStory', '')).toBe('The Big Story');
+    expect(scoredText('body', 'The Big Story', 'Body.')).toBe('Body.');
+    expect(scoredText('title+body', 'The Big Story', 'Body.')).toBe('The Big Story\nBody.');
+  });
+
+  it('shapes the --fields JSON section: ours per field (also under ours), Readability.js beside, and prints them', () => {
+    const s = (right: number, pages: number) => ({ accuracy: pages ? right / pages : 0, pages, right });
+    const r: FieldsBenchResult = {
+      dataset: 'd',
+      train: 5,
+      ours: { title: s(9, 10), byline: s(3, 4), published: s(0, 0) },
+      readability: { title: s(6, 10), byline: s(1, 4), published: s(0, 0) },
+      sites: [{ site: 'a.com', trainPages: 5, testPages: 10, fields: ['title', 'byline'], rules: { title: 'h1', byline: '.by' }, ours: { title: { right: 9, pages: 10 }, byline: { right: 3, pages: 4 } }, readability: { title: { right: 6, pages: 10 }, byline: { right: 1, pages: 4 } } }],
+      pages: [],
+      renders: { rendered: 2, cached: 28, failed: 0 },
+      elapsedMs: 1,
+    };
+    const j = fieldsJson(r);
+    expect(j.title).toEqual({ accuracy: 0.9, pages: 10, right: 9 });
+    expect(j.ours.byline).toEqual({ accuracy: 0.75, pages: 4, right: 3 });
+    expect(j.readability.title).toEqual({ accuracy: 0.6, pages: 10, right: 6 });
+    expect(j.published.pages).toBe(0);
+    const text = formatFields(j);
+    expect(text).toMatch(/^title\s+10\s+90\.0%\s+60\.0%$/m);
+    expect(text).toMatch(/^published\s+0\s+-\s+-$/m);
+    expect(text).toMatch(/^a\.com\s+10\s+9\/10\s+6\/10\s+3\/4\s+1\/4\s+-\s+-$/m);
+  });
+
   it('turns HTML into text with one line per block', () => {
     expect(htmlToText('<div><h2>Title</h2><p>One <b>two</b>\n three.</p>tail<br>next<script>x()</script><ul><li>a</li><li>b</li></ul></div>')).toBe(
       'Title\nOne two three.\ntail\nnext\na\nb',

@@ -1,0 +1,57 @@
+/**
+ * What the bench scores of an extractor's output. Both datasets' gold starts with the article's
+ * headline on most pages (dragnet-sites 72%, l3s-gn1 65%), while every extractor returns the
+ * headline apart from the body (our article's `title`, Readability's `article.title`, Postlight's
+ * `result.title`, extractus' `article.title`, defuddle's `result.title`). By default every tool is
+ * scored the same way, on the article as a reader sees it: its own title as the first line, then its
+ * body, unless the body already starts with that title. `--body-only` scores the bodies alone.
+ */
+
+export type ScoringMode = 'title+body' | 'body';
+
+/** Lowercase, letters and digits only, one space between words: how a title and a line are compared. */
+export function normaliseLine(line: string): string {
+  return line
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** The body's first non-blank line. */
+function firstLine(text: string): string {
+  for (const line of text.split('\n')) if (line.trim()) return line;
+  return '';
+}
+
+/**
+ * Whether a body's first line already shows the title: equal once case, white space and punctuation
+ * are normalised, or one is the other with words added at its start or end (the title's site name,
+ * "Headline | The Site", or a comment count after the headline, "Headline 211"), the shorter holding
+ * at least half the longer's words.
+ */
+export function showsTitle(title: string, line: string): boolean {
+  const a = normaliseLine(title);
+  const b = normaliseLine(line);
+  if (!a || !b) return false;
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (!(long.startsWith(short + ' ') || long.endsWith(' ' + short))) return false;
+  return short.split(' ').length * 2 >= long.split(' ').length;
+}
+
+/**
+ * The title as the first line, then the body; the body alone when its first line already shows the
+ * title (showsTitle), or when there is no title.
+ */
+export function joinTitle(title: string | undefined | null, body: string): string {
+  const t = (title ?? '').replace(/\s+/g, ' ').trim();
+  if (!normaliseLine(t)) return body;
+  if (showsTitle(t, firstLine(body))) return body;
+  return body.trim() ? `${t}\n${body}` : t;
+}
+
+/** The text scored for a tool's title and body in the given mode. */
+export function scoredText(mode: ScoringMode, title: string | undefined | null, body: string): string {
+  return mode === 'body' ? body : joinTitle(title, body);
+}
