@@ -65,7 +65,10 @@ export function formatReport(r: BenchResult): string {
   out.push(table(header, rows));
   out.push('ours: apply step on the rendered snapshot (parse + metadata + extract); peers: the archived HTML (parse included)');
   if (methodNames.length && r.ours.fallback.pages > 0) {
-    out.push('method <m>: one of the fallback\'s methods alone on the same snapshots (parse + extract), scored with the title apply found');
+    out.push(
+      'method <m>: one of the fallback\'s methods alone on the same snapshots (parse + extract)' +
+        (r.options.scoring === 'body' ? '' : ', scored with the title apply found'),
+    );
   }
   if (r.ours.learnedPages) {
     const notRendered = r.ours.learnedPages - r.ours.rulesMethodPages - r.ours.fallbackMethodPages;

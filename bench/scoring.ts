@@ -24,17 +24,25 @@ function firstLine(text: string): string {
   return '';
 }
 
+/** Separators between a headline and a site or section name in a title: "Headline | Site", "Site - Headline". */
+const TITLE_SEPARATOR = /\s+[|\-–—:«»·•~/\\]+\s+/;
+
 /**
  * Whether a body's first line already shows the title: equal once case, white space and punctuation
- * are normalised, or one is the other with words added at its start or end (the title's site name,
- * "Headline | The Site", or a comment count after the headline, "Headline 211"), the shorter holding
- * at least half the longer's words.
+ * are normalised; or equal to one part of a title made of parts ("Headline | Section | The Site",
+ * a part of at least two words); or one is the other with words added at its start or end (a title
+ * with a site name without separator, a headline with a comment count, "Headline 211"), the shorter
+ * holding at least half the longer's words.
  */
 export function showsTitle(title: string, line: string): boolean {
   const a = normaliseLine(title);
   const b = normaliseLine(line);
   if (!a || !b) return false;
   if (a === b) return true;
+  for (const part of title.split(TITLE_SEPARATOR)) {
+    const p = normaliseLine(part);
+    if (p === b && p.split(' ').length >= 2) return true;
+  }
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   if (!(long.startsWith(short + ' ') || long.endsWith(' ' + short))) return false;
   return short.split(' ').length * 2 >= long.split(' ').length;

@@ -184,6 +184,10 @@ describe('bench helpers', () => {
     // the title with its site name, or the headline with a comment count after it
     expect(joinTitle('The Big Story About Things | The Daily News', 'The Big Story About Things\nBody.')).toBe('The Big Story About Things\nBody.');
     expect(joinTitle('The Big Story About Things', 'The Big Story About Things 211\nBody.')).toBe('The Big Story About Things 211\nBody.');
+    // one part of a title made of parts
+    expect(showsTitle('FBI to post mug shots on billboards | STATE NEWS | Breaking Houston News, Weather and Sports', 'FBI to post mug shots on billboards')).toBe(true);
+    expect(showsTitle('Local News - The Big Story Today', 'The Big Story Today')).toBe(true);
+    expect(showsTitle('The Big Story Today | Home', 'Home')).toBe(false); // a one-word part is not enough
     // a short first line that merely starts the title is not the title
     expect(showsTitle('News of the world today, in depth', 'News')).toBe(false);
     expect(joinTitle('The Big Story', 'Big news elsewhere.')).toBe('The Big Story\nBig news elsewhere.');
