@@ -314,7 +314,11 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   for (const plan of learnedPlans) {
     const store = new MemoryStore();
     const docs = plan.train.map((e) => rendered.get(e.id)!).filter((r) => r.features);
-    for (const r of docs) await putJson(store, keys.features(plan.site, r.pageId), r.features);
+    // As the render step leaves them: the feature document and the snapshot (field learning reads it).
+    for (const r of docs) {
+      await putJson(store, keys.features(plan.site, r.pageId), r.features);
+      if (r.snapshot) await store.put(r.features!.snapshotKey, r.snapshot, { contentType: 'text/html; charset=utf-8' });
+    }
     const logger = countingLogger();
     const ctx: StepContext = { store, queues: recordingQueues(), config, logger };
     const started = performance.now();
@@ -361,7 +365,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     await applyStore.put(snapshotKey, r.snapshot, { contentType: 'text/html; charset=utf-8' });
     try {
       const article = await applyStep({ v: 1, site: r.site, pageId: r.pageId, reason: 'rendered' }, applyCtx);
-      return { text: article.text, title: article.title, method: article.method, notArticle: article.notArticle, ms: article.elapsedMs };
+      // as a reader sees the article: the header (dek, byline and dateline line) between title and body
+      const text = scoring === 'title+body' && article.header ? `${article.header}\n${article.text}` : article.text;
+      return { text, title: article.title, method: article.method, notArticle: article.notArticle, ms: article.elapsedMs };
     } catch (error) {
       return { text: '', error: error instanceof Error ? error.message : String(error) };
     } finally {

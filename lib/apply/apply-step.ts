@@ -107,7 +107,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
   const baseUrl = meta.spiderUrl ?? meta.canonical;
 
   let method: ArticleDocument['method'] = 'fallback';
-  let content: { text: string; html: string; wordCount: number } | undefined;
+  let content: { text: string; html: string; wordCount: number; header?: string } | undefined;
   let notArticle: boolean | undefined;
   if (rules) {
     const extracted = extractWithRules(doc, rules.content, { baseUrl });
@@ -152,6 +152,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     ...fields.values,
     ...(meta.lang ? { lang: meta.lang } : {}),
     ...((meta.excerpt ?? excerptOf(content.text)) ? { excerpt: meta.excerpt ?? excerptOf(content.text) } : {}),
+    ...(content.header ? { header: content.header } : {}),
     text: content.text,
     html: content.html,
     wordCount: content.wordCount,

@@ -1,7 +1,8 @@
 /**
  * Apply a site's content rules to a parsed page: every node any selector matches, in document
  * order, a match inside an earlier match taken once (with its ancestor), the clean selectors' nodes
- * left out, then text and clean HTML (./content.ts).
+ * left out, then text and clean HTML (./content.ts). The header selectors' nodes before the body
+ * give the article's header text.
  */
 import { compile } from 'css-select';
 import { Element, type AnyNode, type Document } from 'domhandler';
@@ -81,6 +82,8 @@ export function isValidSelector(selector: string): boolean {
 }
 
 export interface RulesExtraction extends ArticleContent {
+  /** The article's header (dek, byline and dateline line, lead caption), when the rules have header selectors and they match. */
+  readonly header?: string;
   /** Nodes taken (outermost matches). */
   readonly nodes: number;
   /** Selectors (content or clean) skipped because css-select can't compile them. */
@@ -155,6 +158,12 @@ export function selectOutermost(root: Document | Element, index: MatcherIndex): 
   return taken;
 }
 
+/** Whether `a` is `b` or one of its ancestors. */
+function isAncestorOrSelf(a: AnyNode, b: AnyNode): boolean {
+  for (let n: AnyNode | null = b; n; n = n.parent) if (n === a) return true;
+  return false;
+}
+
 export function extractWithRules(doc: Document, rules: ContentRule, options: ExtractOptions = {}): RulesExtraction {
   const invalid: string[] = [];
   const content = indexSelectors(rules.selectors, invalid);
@@ -162,5 +171,30 @@ export function extractWithRules(doc: Document, rules: ContentRule, options: Ext
   const nodes = selectOutermost(doc, content);
   const skip = clean.size === 0 ? undefined : (el: Element) => matchesAny(clean, el);
   const result = renderContent(nodes, { skip, baseUrl: options.baseUrl });
-  return { ...result, nodes: nodes.length, invalidSelectors: invalid };
+  // the header: its matches before the body's first node, none inside or around the body's nodes
+  let header: string | undefined;
+  if (rules.header?.length && nodes.length) {
+    const headerNodes = selectOutermost(doc, indexSelectors(rules.header, invalid)).filter(
+      (h) => !nodes.some((n) => isAncestorOrSelf(n, h) || isAncestorOrSelf(h, n)) && precedes(h, nodes[0]),
+    );
+    const text = headerNodes.length ? renderContent(headerNodes, { skip, baseUrl: options.baseUrl }).text : '';
+    if (text.trim()) header = text;
+  }
+  return { ...result, ...(header ? { header } : {}), nodes: nodes.length, invalidSelectors: invalid };
+}
+
+/** Whether node a comes before node b in document order (neither inside the other). */
+function precedes(a: AnyNode, b: AnyNode): boolean {
+  const chain = (n: AnyNode) => {
+    const out: AnyNode[] = [];
+    for (let c: AnyNode | null = n; c; c = c.parent) out.unshift(c);
+    return out;
+  };
+  const ca = chain(a);
+  const cb = chain(b);
+  let i = 0;
+  while (i < ca.length && i < cb.length && ca[i] === cb[i]) i++;
+  if (i === 0 || i >= ca.length || i >= cb.length) return false;
+  const siblings = ca[i - 1] && 'children' in ca[i - 1] ? (ca[i - 1] as Element).children : [];
+  return siblings.indexOf(ca[i] as never) < siblings.indexOf(cb[i] as never);
 }

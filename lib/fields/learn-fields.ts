@@ -12,7 +12,7 @@ import { truthOf, FIELD_NAMES, type FieldTruth, type FieldName } from './extract
 import { parseFeed, type FeedEntry } from './feeds';
 import { learnFieldRules, type LearnFieldsOptions, type TrainingPost } from './learn';
 import { FieldPage } from './page';
-import { FeedIndex, postValues } from './sources';
+import { FeedIndex, postValues, sharedTitles } from './sources';
 
 /** Feeds read per site (newest first), and the largest one read. */
 const MAX_FEEDS = 10;
@@ -55,8 +55,9 @@ export async function learnSiteFields(
   const posts: TrainingPost[] = [];
   let fromFeed = 0;
   let fromMetadata = 0;
+  const metadata = { sharedTitles: sharedTitles(docs.map((d) => d.page)), documentTitle: true };
   for (const doc of docs) {
-    const { values, sources } = postValues(doc, feeds);
+    const { values, sources } = postValues(doc, feeds, metadata);
     const truths: Partial<Record<FieldName, FieldTruth>> = {};
     for (const field of FIELD_NAMES) {
       const t = truthOf(field, values[field]);

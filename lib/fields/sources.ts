@@ -6,7 +6,7 @@
 import type { FeatureDocument, PageMetadata } from '../types/feature-document';
 import type { FieldName } from './extract';
 import type { FeedEntry } from './feeds';
-import { cleanAuthorValue, collapse } from './text';
+import { cleanAuthorValue, collapse, normalizeText } from './text';
 
 export type ValueSource = 'feed' | 'metadata';
 
@@ -63,18 +63,44 @@ export class FeedIndex {
 
 const ARTICLE_TYPE = /Article|Posting|Report|Blog/i;
 
-/** The page's own values: JSON-LD article first, then Open Graph / Twitter / meta tags. `<title>` is not one (it carries the site's name). */
-export function metadataValues(page: PageMetadata): Partial<Record<FieldName, string>> {
+export interface MetadataValueOptions {
+  /**
+   * Normalised titles that are not a post's own: values several pages of the site share (an
+   * og:title of "Official Blog of the National Football League" on every post names the site).
+   */
+  readonly sharedTitles?: ReadonlySet<string>;
+  /**
+   * Take the document's `<title>` when no other title is left. Off for values that must be the
+   * page's machine-readable ones; on for learning, where matching reads a title's variants without
+   * the site-name part ("Headline - NFL.com" matches the page's "Headline").
+   */
+  readonly documentTitle?: boolean;
+}
+
+/** The page's own values: JSON-LD article first, then Open Graph / Twitter / meta tags, then (optionally) `<title>`. */
+export function metadataValues(page: PageMetadata, options: MetadataValueOptions = {}): Partial<Record<FieldName, string>> {
   const ld = page.jsonLd.find((j) => ARTICLE_TYPE.test(j.type ?? '') && (j.headline || j.datePublished)) ?? page.jsonLd.find((j) => j.headline || j.datePublished);
   const out: Partial<Record<FieldName, string>> = {};
-  const title = ld?.headline ?? page.ogTitle ?? page.twitterTitle ?? page.metaTitle;
-  if (title && collapse(title)) out.title = collapse(title);
+  const titles = [ld?.headline, page.ogTitle, page.twitterTitle, page.metaTitle, options.documentTitle ? page.title : undefined];
+  const title = titles.map((t) => (t ? collapse(t) : '')).find((t) => t && !options.sharedTitles?.has(normalizeText(t)));
+  if (title) out.title = title;
   const authors = (ld?.author ?? []).map((a) => cleanAuthorValue(a)).filter((a): a is string => !!a);
   const byline = authors.length ? authors.join(', ') : cleanAuthorValue(page.author);
   if (byline) out.byline = byline;
   const published = ld?.datePublished ?? page.published;
   if (published && collapse(published)) out.published = collapse(published);
   return out;
+}
+
+/** Normalised title values (any source) found on two or more of these pages: the site's, not a post's. */
+export function sharedTitles(pages: readonly PageMetadata[]): Set<string> {
+  const seen = new Map<string, number>();
+  for (const page of pages) {
+    const ld = page.jsonLd.map((j) => j.headline);
+    const values = new Set([...ld, page.ogTitle, page.twitterTitle, page.metaTitle, page.title].filter((t): t is string => !!t).map(normalizeText));
+    for (const v of values) if (v) seen.set(v, (seen.get(v) ?? 0) + 1);
+  }
+  return new Set([...seen].filter(([, n]) => n >= 2).map(([v]) => v));
 }
 
 /** A feed entry's values. */
@@ -88,10 +114,10 @@ export function feedValues(entry: FeedEntry): Partial<Record<FieldName, string>>
 }
 
 /** A page's values, feed first (the paper's source), the page's metadata for what the feed lacks. */
-export function postValues(doc: Pick<FeatureDocument, 'url' | 'finalUrl' | 'page'>, feeds?: FeedIndex): PostValues {
+export function postValues(doc: Pick<FeatureDocument, 'url' | 'finalUrl' | 'page'>, feeds?: FeedIndex, metadata: MetadataValueOptions = {}): PostValues {
   const entry = feeds?.find([doc.url, doc.finalUrl, doc.page.canonical]);
   const fromFeed = entry ? feedValues(entry) : {};
-  const fromMeta = metadataValues(doc.page);
+  const fromMeta = metadataValues(doc.page, metadata);
   const values: Partial<Record<FieldName, string>> = {};
   const sources: Partial<Record<FieldName, ValueSource>> = {};
   for (const field of ['title', 'byline', 'published'] as const) {

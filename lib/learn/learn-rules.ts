@@ -13,6 +13,7 @@ import type { FeatureDocument } from '../types/feature-document';
 import type { ClusterSummary, RulesDocument } from '../types/rules-document';
 import { withSiteStableNames } from './names';
 import { generalizeBodySelectors } from './generalize';
+import { chooseHeaderBlocks } from './header';
 import { buildSelectors, measureSelectors } from './self-check';
 import { selectClusters, type ScoredCluster } from './select';
 import { blockSimilarities } from './tfidf';
@@ -47,6 +48,8 @@ export interface LearnOptions {
   readonly minSelectorPrecision: number;
   /** Most selectors in the rules. */
   readonly maxSelectors: number;
+  /** Most header selectors (dek, byline and dateline, lead caption) in the rules. */
+  readonly maxHeaderSelectors: number;
   /** Most clusters listed in the rules (highest scores first). */
   readonly maxClusterSummaries: number;
 }
@@ -66,6 +69,7 @@ export const DEFAULT_LEARN_OPTIONS: LearnOptions = {
   secondaryTopShare: 0.1,
   minSelectorPrecision: 0.5,
   maxSelectors: 200,
+  maxHeaderSelectors: 10,
   maxClusterSummaries: 100,
 };
 
@@ -84,22 +88,28 @@ export function learnRules(docs: readonly FeatureDocument[], options: Partial<Le
     maxSelectors: opts.maxSelectors,
     uncertain: selection.uncertain,
   });
+  // what the pages show between the headline and the body: dek, byline and dateline, lead caption
+  const header = chooseHeaderBlocks(ordered, selection.chosen);
+  const headerRules = header.kinds.length
+    ? buildSelectors(ordered, header.header, { minSelectorPrecision: opts.minSelectorPrecision, maxSelectors: opts.maxHeaderSelectors })
+    : undefined;
 
   // the body's other prose children (lists, subheads, quotes) the training pages happened not to show
   const general = generalizeBodySelectors(ordered, selection.chosen, rules.steps);
   const metrics = general.added.length ? measureSelectors(ordered, selection.chosen, general.steps) : undefined;
-  const selfCheck = metrics
-    ? {
-        ...rules.selfCheck,
-        recall: metrics.recall,
-        precision: metrics.precision,
-        adjusted: [...rules.selfCheck.adjusted, ...general.added.map((s) => `generalized: ${s}`)],
-      }
-    : rules.selfCheck;
+  const selfCheck = {
+    ...rules.selfCheck,
+    ...(metrics ? { recall: metrics.recall, precision: metrics.precision } : {}),
+    adjusted: [
+      ...rules.selfCheck.adjusted,
+      ...general.added.map((s) => `generalized: ${s}`),
+      ...(headerRules?.selfCheck.adjusted ?? []).map((s) => `header ${s}`),
+    ],
+  };
 
   return {
     learnedFrom: ordered.map((d) => d.pageId),
-    content: { selectors: [...rules.selectors, ...general.added], clean: [] },
+    content: { selectors: [...rules.selectors, ...general.added], ...(headerRules?.selectors.length ? { header: headerRules.selectors } : {}), clean: [] },
     clusters: [
       ...selection.clusters.slice(0, opts.maxClusterSummaries),
       ...(selection.noise ? [selection.noise] : []),

@@ -22,7 +22,12 @@ export const ArticleDocumentSchema = z.object({
   published: z.string().optional(),
   lang: z.string().optional(),
   excerpt: z.string().optional(),
-  /** Plain text, one paragraph per line. */
+  /**
+   * What the page shows between the headline and the body, one line per element: dek, byline and
+   * dateline line, lead picture's caption. Only from a site's learned rules (`content.header`).
+   */
+  header: z.string().optional(),
+  /** Plain text of the body, one paragraph per line. */
   text: z.string(),
   /** Clean HTML of the article body (no scripts, styles, event handlers or attributes but a few). */
   html: z.string(),

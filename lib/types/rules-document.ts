@@ -36,6 +36,12 @@ export type SelfCheck = z.infer<typeof SelfCheckSchema>;
 export const ContentRuleSchema = z.object({
   /** CSS selectors in order; apply takes every node any of them matches, in document order. */
   selectors: z.array(z.string().min(1).max(2048)).max(200),
+  /**
+   * The article's header: what the page shows between its headline and its body (dek, byline and
+   * dateline line, lead picture's caption). Apply gives it as the article's `header`, apart from the
+   * body. Absent when the learner found none.
+   */
+  header: z.array(z.string().min(1).max(2048)).max(20).optional(),
   /** Selectors of nodes removed from inside the content before output. */
   clean: z.array(z.string().min(1).max(2048)).max(200),
 });

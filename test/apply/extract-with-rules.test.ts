@@ -21,6 +21,19 @@ const page = `<!DOCTYPE html><html><head><title>T</title><script>var inHead = 1;
 </body></html>`;
 
 describe('extractWithRules', () => {
+  it('gives the header selectors\u2019 nodes before the body as the header, apart from the body', () => {
+    const r = extractWithRules(parseHtml(page), {
+      selectors: ['div.body > p'],
+      // div.body > p.lead is the body's; footer comes after the body: neither is the header
+      header: ['div.byline', 'div.body > p.lead', 'footer'],
+      clean: [],
+    });
+    expect(r.header).toBe('By Jane');
+    expect(r.text.startsWith('First paragraph')).toBe(true);
+    expect(r.text).not.toContain('By Jane');
+    expect(extractWithRules(parseHtml(page), { selectors: ['div.body > p'], header: ['div.nothing'], clean: [] }).header).toBeUndefined();
+  });
+
   it('takes every match in document order, nested matches once, and removes clean selectors', () => {
     const doc = parseHtml(page);
     const r = extractWithRules(doc, {

@@ -80,10 +80,39 @@ describe('learnSiteFields', () => {
     expect(fields.training).toMatchObject({ posts: 5, feedEntries: 0, fromFeed: 0, fromMetadata: 15 });
     expect(fields.title!.rules[0].score).toBe(1);
 
+    // the blog template has no machine-readable values: its <title> ("Headline | Site") gives the title
     const bare = new MemoryStore();
+    const blog = articlesOf(site, 'blog').slice(0, 5);
     const blogDocs = [];
-    for (const p of articlesOf(site, 'blog').slice(0, 5)) blogDocs.push(await storePage(bare, p, pageHtml(site, p.path, ORIGIN)));
-    expect(await learnSiteFields(SITE, blogDocs, bare)).toBeUndefined();
+    for (const p of blog) blogDocs.push(await storePage(bare, p, pageHtml(site, p.path, ORIGIN)));
+    const fromTitles = (await learnSiteFields(SITE, blogDocs, bare))!;
+    expect(fromTitles.training).toMatchObject({ posts: 5, fromMetadata: 5 });
+    expect(fromTitles.title!.rules[0].score).toBe(1);
+    expect(fromTitles.byline).toBeUndefined();
+
+    // a <title> every page shares names the site, not a post: no value at all
+    const shared = new MemoryStore();
+    const sharedDocs = [];
+    for (const p of blog) sharedDocs.push(await storePage(shared, p, pageHtml(site, p.path, ORIGIN).replace(/<title>[^<]*<\/title>/, '<title>The Daily Example</title>')));
+    expect(await learnSiteFields(SITE, sharedDocs, shared)).toBeUndefined();
+  });
+
+  it('does not take a title value several pages share (a site-wide og:title) for the post\u2019s', async () => {
+    const siteWide = (html: string) =>
+      html
+        .replace(/<meta property="og:title" content="[^"]*"/, '<meta property="og:title" content="Official Blog of the Example League"')
+        .replace(/"headline":\s*"(?:[^"\\]|\\.)*"/, '"headline":"Official Blog of the Example League"');
+    const store = new MemoryStore();
+    const docs = [];
+    for (const p of articlesOf(site, 'magazine').slice(0, 5)) docs.push(await storePage(store, p, siteWide(pageHtml(site, p.path, ORIGIN))));
+    expect(docs.every((d) => d.page.ogTitle === 'Official Blog of the Example League')).toBe(true);
+    const fields = (await learnSiteFields(SITE, docs, store))!;
+    expect(fields.title!.rules[0].score).toBe(1);
+    const page = articlesOf(site, 'magazine')[7];
+    const doc = await storePage(store, page, siteWide(pageHtml(site, page.path, ORIGIN)));
+    await putJson(store, keys.rules(SITE), rulesWith(fields));
+    const article = await applyStep({ v: 1, site: SITE, pageId: doc.pageId, reason: 'rendered' }, context(store));
+    expect(article.title).toBe(page.title);
   });
 });
 

@@ -56,6 +56,19 @@ describe('learnRules on a news site', () => {
     }
   });
 
+  it('learns the header apart: the byline between headline and body, not the share bar nor the headline', () => {
+    const pages = newsSite(6);
+    const rules = learnRules(pages.map((p) => p.doc));
+    expect(rules.content.header).toEqual(['body > div#page.wrap > main.content > article.post > div.byline']);
+    const header = rules.content.header!.map((s) => parseSelector(s)!);
+    for (const { doc, roles } of pages) {
+      doc.blocks.forEach((b, i) => expect(header.some((h) => pathMatches(h, b.path)), `${roles[i]}: ${b.text}`).toBe(roles[i] === 'byline'));
+    }
+    // a byline every page shares ("By The Staff") is the site's, not the post's: no header
+    for (const { doc, roles } of pages) doc.blocks[roles.indexOf('byline')].text = 'By The Staff';
+    expect(learnRules(pages.map((p) => p.doc)).content.header).toBeUndefined();
+  });
+
   it('works the same on pages rendered without their stylesheets', () => {
     const pages = newsSite(6, { stylesheets: false });
     const rules = learnRules(pages.map((p) => p.doc));

@@ -1,0 +1,143 @@
+/**
+ * The article's header: what a page shows between its headline and its body. A dek (standfirst),
+ * the byline and dateline ("Posted by timothy on Tuesday July 24, @11:25AM"), the lead picture's
+ * caption. The clusters the body scores by its similarity to the title rarely hold these: they are
+ * short, and a byline shares no word with the headline. People marking an article's text take them
+ * (the datasets' gold has them on most pages), and a hand-written extractor names them.
+ *
+ * Learned from the pages as the body is: on each training page, the block showing the page's title
+ * (a value of its metadata or `<title>`, a site name cut off) and the first chosen block bound the
+ * header; a kind of block (its tag path) found there on most pages, whose text differs from page to
+ * page (a share bar or "Advertisement" does not), is the header's. Their selectors are built as the
+ * body's are, consolidated and self-checked against every other block (the body's included), and
+ * kept apart in the rules (`content.header`): apply gives the header as its own part of the
+ * article, so the body's text stays the body.
+ */
+import type { FeatureDocument } from '../types/feature-document';
+import { normalizeText, titleVariants } from '../fields/text';
+
+export interface HeaderOptions {
+  /** Longest header block, in words. */
+  readonly maxWords: number;
+  /** Share of the pages with a found headline on which a kind of block must be in the header. */
+  readonly minPageShare: number;
+  /** Longest header block, in words, that may be mostly links (a byline). */
+  readonly maxLinkedWords: number;
+}
+
+export const DEFAULT_HEADER_OPTIONS: HeaderOptions = { maxWords: 60, minPageShare: 0.5, maxLinkedWords: 8 };
+
+export interface HeaderChoice {
+  /** Per document, per block: a header block (never one of the body's chosen blocks). */
+  readonly header: boolean[][];
+  /** The header kinds added (paths of tags, ids and classes). */
+  readonly kinds: string[];
+  /** Pages on which a headline was found before the body. */
+  readonly pagesWithHeadline: number;
+}
+
+/** Titles the page gives for itself: JSON-LD headline, Open Graph, Twitter, meta title, `<title>`. */
+function pageTitles(doc: FeatureDocument): string[] {
+  const p = doc.page;
+  return [...p.jsonLd.map((j) => j.headline), p.ogTitle, p.twitterTitle, p.metaTitle, p.title].filter((t): t is string => !!t && !!t.trim());
+}
+
+/** Whether a block's text shows one of the titles: a variant of it, or one followed by a count ("Headline 211"). */
+function showsTitle(text: string, variants: ReadonlySet<string>): boolean {
+  const n = normalizeText(text);
+  if (!n) return false;
+  if (variants.has(n)) return true;
+  const m = /^(.*\S)\s+\d{1,6}$/.exec(n);
+  return !!m && variants.has(m[1]);
+}
+
+/** A kind of block: its path's tags, ids and classes (positions left out). */
+function kindOf(path: FeatureDocument['blocks'][number]['path']): string {
+  return path.map((step) => step.tag + (step.id ? `#${step.id}` : '') + step.classes.map((c) => `.${c}`).join('')).join('>');
+}
+
+/** Whether the block or its parent has an id or a class (the site-stable ones the learner keeps). */
+function named(path: FeatureDocument['blocks'][number]['path']): boolean {
+  return path.slice(-2).some((step) => !!step.id || step.classes.length > 0);
+}
+
+export function chooseHeaderBlocks(
+  docs: readonly FeatureDocument[],
+  chosen: readonly (readonly boolean[])[],
+  options: HeaderOptions = DEFAULT_HEADER_OPTIONS,
+): HeaderChoice {
+  // per page: the header blocks (index, kind, text)
+  const headers: Array<Array<{ block: number; kind: string; text: string }>> = [];
+  let pagesWithHeadline = 0;
+  docs.forEach((doc, d) => {
+    const mask = chosen[d] ?? [];
+    const order = doc.blocks.map((_, i) => i).sort((a, b) => doc.blocks[a].order - doc.blocks[b].order);
+    const firstChosen = order.findIndex((i) => mask[i]);
+    if (firstChosen <= 0) return headers.push([]);
+    const variants = new Set(pageTitles(doc).flatMap(titleVariants));
+    let headline = -1;
+    for (let k = firstChosen - 1; k >= 0; k--) {
+      if (showsTitle(doc.blocks[order[k]].text, variants)) {
+        headline = k;
+        break;
+      }
+    }
+    if (headline < 0) return headers.push([]);
+    pagesWithHeadline++;
+    const found: Array<{ block: number; kind: string; text: string }> = [];
+    for (let k = headline + 1; k < firstChosen; k++) {
+      const b = doc.blocks[order[k]];
+      if (b.words === 0 || b.words > options.maxWords) continue;
+      // a byline may be all link ("By <a>Jane Doe</a>"); a longer line of links is tags or teasers
+      if (b.words > options.maxLinkedWords && b.linkWords > b.words / 2) continue;
+      // a kind must be named: a bare `div > div` on a site of several templates matches anything
+      if (!named(b.path)) continue;
+      found.push({ block: order[k], kind: kindOf(b.path), text: normalizeText(b.text) });
+    }
+    headers.push(found);
+  });
+
+  // a header block's text is its page's own: one found on another page is a share bar or a label
+  const textPages = new Map<string, Set<number>>();
+  headers.forEach((found, d) => {
+    for (const h of found) {
+      let pages = textPages.get(h.text);
+      if (!pages) textPages.set(h.text, (pages = new Set()));
+      pages.add(d);
+    }
+  });
+  const own = headers.map((found) => found.filter((h) => textPages.get(h.text)!.size === 1));
+
+  // kinds in the header on enough pages, and not more often elsewhere on those pages (a list of
+  // teasers with their dates), nor of the body's own kind (the body's selectors take those)
+  const byKind = new Map<string, { pages: Set<number>; blocks: number }>();
+  own.forEach((found, d) => {
+    for (const h of found) {
+      let k = byKind.get(h.kind);
+      if (!k) byKind.set(h.kind, (k = { pages: new Set(), blocks: 0 }));
+      k.pages.add(d);
+      k.blocks++;
+    }
+  });
+  const kinds: string[] = [];
+  for (const [kind, k] of byKind) {
+    if (k.pages.size < 2 || k.pages.size < options.minPageShare * pagesWithHeadline) continue;
+    let elsewhere = 0;
+    let body = false;
+    for (const d of k.pages) {
+      docs[d].blocks.forEach((b, i) => {
+        if (kindOf(b.path) !== kind) return;
+        if (chosen[d]?.[i]) body = true;
+        else if (!headers[d].some((h) => h.block === i)) elsewhere++;
+      });
+    }
+    if (body || elsewhere > k.blocks) continue;
+    kinds.push(kind);
+  }
+  const out = docs.map((doc) => doc.blocks.map(() => false));
+  const keep = new Set(kinds);
+  own.forEach((found, d) => {
+    for (const h of found) if (keep.has(h.kind)) out[d][h.block] = true;
+  });
+  return { header: out, kinds, pagesWithHeadline };
+}
