@@ -12,6 +12,8 @@
 import type { FeatureDocument } from '../types/feature-document';
 import type { ClusterSummary, RulesDocument } from '../types/rules-document';
 import { withSiteStableNames } from './names';
+import { learnClean } from './clean';
+import { formatSelector } from './consolidate';
 import { generalizeBodySelectors } from './generalize';
 import { chooseHeaderBlocks } from './header';
 import { buildSelectors, measureSelectors } from './self-check';
@@ -96,20 +98,28 @@ export function learnRules(docs: readonly FeatureDocument[], options: Partial<Le
 
   // the body's other prose children (lists, subheads, quotes) the training pages happened not to show
   const general = generalizeBodySelectors(ordered, selection.chosen, rules.steps);
-  const metrics = general.added.length ? measureSelectors(ordered, selection.chosen, general.steps) : undefined;
+  // template text taken as content ("Like this:") dropped, left-out elements the selectors take cleaned
+  const cleaned = learnClean(ordered, selection.chosen, general.steps);
+  const changed = general.added.length > 0 || cleaned.dropped.length > 0;
+  const metrics = changed ? measureSelectors(ordered, selection.chosen, cleaned.steps) : undefined;
   const selfCheck = {
     ...rules.selfCheck,
     ...(metrics ? { recall: metrics.recall, precision: metrics.precision } : {}),
     adjusted: [
       ...rules.selfCheck.adjusted,
       ...general.added.map((s) => `generalized: ${s}`),
+      ...cleaned.dropped.map((s) => `dropped: ${s} (the same text on every page)`),
       ...(headerRules?.selfCheck.adjusted ?? []).map((s) => `header ${s}`),
     ],
   };
 
   return {
     learnedFrom: ordered.map((d) => d.pageId),
-    content: { selectors: [...rules.selectors, ...general.added], ...(headerRules?.selectors.length ? { header: headerRules.selectors } : {}), clean: [] },
+    content: {
+      selectors: cleaned.steps.map(formatSelector),
+      ...(headerRules?.selectors.length ? { header: headerRules.selectors } : {}),
+      clean: cleaned.clean,
+    },
     clusters: [
       ...selection.clusters.slice(0, opts.maxClusterSummaries),
       ...(selection.noise ? [selection.noise] : []),

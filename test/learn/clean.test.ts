@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { learnClean } from '../../lib/learn/clean';
+import { formatSelector, parseSelector } from '../../lib/learn/consolidate';
+import { makeBlock, makeDoc } from './factory';
+
+const entry = 'div#main > div.post > div.entry';
+
+/** A post: three body paragraphs (chosen), a "Posted in" line as a bare-tag sibling with a class, a constant share heading. */
+function post(i: number) {
+  const blocks = [
+    makeBlock({ text: `Paragraph one of post ${i} about the harbour.`, path: `${entry} > p:1` }, 0),
+    makeBlock({ text: `Paragraph two of post ${i}, the council vote.`, path: `${entry} > p:2` }, 1),
+    makeBlock({ text: `Posted in: Section ${i} | comments`, path: `${entry} > p.postmeta:3` }, 2),
+    makeBlock({ text: 'Like this:', path: `${entry} > div.sharedaddy:4 > h3.sd-title:1` }, 3),
+  ];
+  return { doc: makeDoc({ pageId: `p${i}`, blocks }), chosen: [true, true, false, true] };
+}
+
+describe('learnClean', () => {
+  it('drops a selector whose text is the same on every page and cleans a left-out element the body selector takes', () => {
+    const pages = [1, 2, 3].map(post);
+    const selectors = [`body > ${entry} > p`, `body > ${entry} > div.sharedaddy > h3.sd-title`].map((s) => parseSelector(s)!);
+    const got = learnClean(pages.map((p) => p.doc), pages.map((p) => p.chosen), selectors);
+    expect(got.steps.map(formatSelector)).toEqual([`body > ${entry} > p`]);
+    expect(got.dropped).toEqual([`body > ${entry} > div.sharedaddy > h3.sd-title`]);
+    expect(got.clean).toEqual([`body > ${entry} > p.postmeta`]);
+  });
+
+  it('keeps what differs from page to page, and cleans nothing seen on one page only', () => {
+    const pages = [1, 2, 3].map(post);
+    pages[1].doc.blocks[3].text = 'Like this post about the harbour:';
+    // the postmeta class on the first page only
+    for (const p of pages.slice(1)) p.doc.blocks[2].path[p.doc.blocks[2].path.length - 1].classes = [];
+    const selectors = [`body > ${entry} > p`, `body > ${entry} > div.sharedaddy > h3.sd-title`].map((s) => parseSelector(s)!);
+    const got = learnClean(pages.map((p) => p.doc), pages.map((p) => p.chosen), selectors);
+    expect(got.steps).toHaveLength(2);
+    expect(got.dropped).toEqual([]);
+    expect(got.clean).toEqual([]);
+  });
+});
