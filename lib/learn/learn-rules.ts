@@ -15,6 +15,7 @@ import { withSiteStableNames } from './names';
 import { learnClean } from './clean';
 import { formatSelector } from './consolidate';
 import { generalizeBodySelectors } from './generalize';
+import { chooseContainerText } from './container-text';
 import { chooseHeaderBlocks } from './header';
 import { buildSelectors, measureSelectors } from './self-check';
 import { selectClusters, type ScoredCluster } from './select';
@@ -84,7 +85,9 @@ export function learnRules(docs: readonly FeatureDocument[], options: Partial<Le
 
   const { similarity, vectors } = blockSimilarities(ordered);
   const clustering = clusterBlocks(ordered, { eps: opts.eps, minPts: opts.minPts, minWords: opts.minWords });
-  const selection = selectClusters(ordered, clustering.labels, similarity, opts, vectors);
+  const selected = selectClusters(ordered, clustering.labels, similarity, opts, vectors);
+  // prose written straight into the body element: the element is the article's too
+  const selection = { ...selected, chosen: chooseContainerText(ordered, selected.chosen).chosen };
   const rules = buildSelectors(ordered, selection.chosen, {
     minSelectorPrecision: opts.minSelectorPrecision,
     maxSelectors: opts.maxSelectors,
