@@ -32,6 +32,8 @@ interface Collected {
   metas: Map<string, string>;
   title?: string;
   h1s: string[];
+  /** h2 and h3 texts (Blogger's post title is an h3 under the blog's name in an h1). */
+  subheads: string[];
   times: Array<{ datetime: string; preferred: boolean }>;
   itempropAuthor?: string;
   relAuthor?: string;
@@ -61,7 +63,7 @@ function decodeEntities(s: string): string {
 }
 
 function collect(doc: Document): Collected {
-  const c: Collected = { metas: new Map(), h1s: [], times: [], jsonLd: [] };
+  const c: Collected = { metas: new Map(), h1s: [], subheads: [], times: [], jsonLd: [] };
   const stack: AnyNode[] = [...doc.children].reverse();
   while (stack.length) {
     const node = stack.pop()!;
@@ -99,6 +101,13 @@ function collect(doc: Document): Collected {
         if (c.h1s.length < 5) {
           const t = clean(textContent(node));
           if (t) c.h1s.push(t);
+        }
+        break;
+      case 'h2':
+      case 'h3':
+        if (c.subheads.length < 30) {
+          const t = clean(textContent(node));
+          if (t && t.length <= 300) c.subheads.push(t);
         }
         break;
       case 'time':
@@ -188,11 +197,16 @@ const norm = (s: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
+const squash = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '').toLowerCase();
+
 /**
- * The title without a " | Site" suffix (or "Site | " prefix): the part before (or after) a separator
- * is kept when a heading of the page agrees with it, or when what is cut is the site name.
+ * The title without a " | Site" suffix (or "Site | " prefix). Each way of cutting the title at a
+ * separator is weighed: the kept part shown as a heading of the page (h1 to h3) counts for it; the
+ * kept part being the site (its og:site_name, its host's name: "Slashdot" for slashdot.org) counts
+ * against it, the cut part being the site for it. The best cut with some evidence wins (the longer
+ * kept part on a tie); without any, the title stays whole.
  */
-export function cleanTitle(title: string, h1s: readonly string[], siteName?: string, host?: string): string {
+export function cleanTitle(title: string, headings: readonly string[], siteName?: string, host?: string): string {
   const t = clean(title);
   const site = siteName ? norm(siteName) : undefined;
   const words = (s: string) => s.split(' ').filter(Boolean).length;
@@ -204,26 +218,28 @@ export function cleanTitle(title: string, h1s: readonly string[], siteName?: str
     cuts.push({ keep: before, cut: after }, { keep: after, cut: before });
   }
   if (cuts.length === 0) return t;
-  const headings = h1s.map(norm).filter((h) => h && h !== site);
-  if (headings.includes(norm(t))) return t;
-  // A heading agrees with one side: keep that side, unless it is the shorter one and the other isn't the site.
+  const shown = new Set(headings.map(norm).filter(Boolean));
+  if (shown.has(norm(t))) return t;
+  const hostLabels = new Set((host ?? '').toLowerCase().replace(/^www\./, '').split('.').slice(0, -1).map(squash).filter((l) => l.length >= 3));
+  const isSite = (part: string) => {
+    const n = norm(part);
+    const q = squash(part);
+    return (site !== undefined && (n === site || n.includes(site))) || hostLabels.has(q) || [...hostLabels].some((l) => q === l + 'com');
+  };
+  let best: { keep: string; score: number } | undefined;
   for (const { keep, cut } of cuts) {
     const nk = norm(keep);
-    if (!nk || !headings.includes(nk)) continue;
-    const nc = norm(cut);
-    if (words(nk) >= words(nc) || (site !== undefined && (nc === site || nc.includes(site)))) return clean(keep);
+    if (!nk) continue;
+    let score = 0;
+    if (shown.has(nk)) score += 2;
+    if (isSite(keep)) score -= 3;
+    if (isSite(cut)) score += 1;
+    // a heading showing the shorter part is not enough when the longer one is not the site
+    if (score === 2 && words(nk) < words(norm(cut))) score = 0;
+    if (score <= 0) continue;
+    if (!best || score > best.score || (score === best.score && keep.length > best.keep.length)) best = { keep, score };
   }
-  // No heading agrees: cut the site name (or the host's name, "Slashdot" for slashdot.org) when it is the first or last part.
-  const squash = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '');
-  const hostLabels = new Set((host ?? '').toLowerCase().replace(/^www\./, '').split('.').slice(0, -1).map(squash).filter((l) => l.length >= 3));
-  for (const { keep, cut } of cuts) {
-    const nc = norm(cut);
-    if (!norm(keep)) continue;
-    if ((site !== undefined && nc === site) || hostLabels.has(squash(nc)) || (hostLabels.size > 0 && [...hostLabels].some((l) => squash(nc) === l + 'com'))) {
-      return clean(keep);
-    }
-  }
-  return t;
+  return best ? clean(best.keep) : t;
 }
 
 /** An ISO 8601 string for a date as pages write it, or undefined when it doesn't parse or is implausible. */
@@ -284,7 +300,7 @@ export function extractMetadata(doc: Document): ArticleMetadata {
   const siteName = meta('og:site_name', 'application-name');
 
   const out: ArticleMetadata = {};
-  const rawTitle = ld?.headline ?? meta('og:title', 'twitter:title') ?? c.title ?? meta('title', 'dc.title', 'headline');
+  const headings = [...c.h1s, ...c.subheads];
   const pageUrl = c.metas.get('spider:url') ?? c.canonical ?? meta('og:url');
   let host: string | undefined;
   try {
@@ -292,7 +308,13 @@ export function extractMetadata(doc: Document): ArticleMetadata {
   } catch {
     host = undefined;
   }
-  const title = rawTitle ? cleanTitle(rawTitle, c.h1s, siteName, host) : c.h1s[0];
+  // the first title the page gives that a heading shows (an og:title may be the site's, the same on
+  // every page); else the first it gives
+  const titles = [ld?.headline, meta('og:title'), meta('twitter:title'), c.title, meta('title', 'dc.title', 'headline')]
+    .filter((v): v is string => !!v)
+    .map((v) => cleanTitle(v, headings, siteName, host));
+  const shown = new Set(headings.map(norm));
+  const title = titles.find((v) => shown.has(norm(v))) ?? titles[0] ?? c.h1s[0];
   if (title) out.title = title;
 
   const byline =

@@ -64,6 +64,22 @@ describe('extractMetadata', () => {
     expect(meta('<title>Story - Example News</title><meta property="og:site_name" content="Example News">').title).toBe('Story');
   });
 
+  it('takes the post title a heading shows over the blog\u2019s name in the h1 (Blogger: h1 blog, h3 post)', () => {
+    const page = (t: string) => meta(`<meta name="spider:url" content="http://thefischbowl.blogspot.com/2012/10/x.html"><title>${t}</title>`, '<h1>The Fischbowl</h1><h2>Monday, October 1</h2><h3>Old School</h3>');
+    expect(page('The Fischbowl: Old School').title).toBe('Old School');
+    expect(page('Old School | The Fischbowl').title).toBe('Old School');
+  });
+
+  it('prefers the <title> a heading shows over an og:title no heading shows (a site-wide og:title)', () => {
+    const m = meta(
+      '<meta property="og:title" content="Official Blog of the National Football League"><title>Matt Ryan focused on record - NFL.com</title>',
+      '<h1>NFL Blogs</h1><h2>Matt Ryan focused on record</h2>',
+    );
+    expect(m.title).toBe('Matt Ryan focused on record');
+    // no heading shows either: the og:title, as before
+    expect(meta('<meta property="og:title" content="Og Title Here"><title>Other Title Here</title>').title).toBe('Og Title Here');
+  });
+
   it('uses <time datetime> and <html lang>, and the spider:url meta', () => {
     const m = meta(
       '<meta name="spider:url" content="https://example.com/a"><title>T</title>',
