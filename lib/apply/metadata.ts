@@ -197,6 +197,29 @@ const norm = (s: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
+/** Lowercase words of letters and digits, one space apart: how a title part is looked for in the page's text. */
+const plainWords = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+/** The words of the body's visible text (scripts, styles and templates left out), computed once. */
+function lazyPageText(doc: Document): () => string {
+  let text: string | undefined;
+  return () => {
+    if (text === undefined) {
+      const parts: string[] = [];
+      const stack: AnyNode[] = [...doc.children].reverse();
+      while (stack.length) {
+        const node = stack.pop()!;
+        if (node.type === 'text') parts.push((node as unknown as { data: string }).data);
+        else if (node instanceof Element && !['script', 'style', 'noscript', 'template', 'head', 'title'].includes(node.name)) {
+          for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+        }
+      }
+      text = plainWords(parts.join(' '));
+    }
+    return text;
+  };
+}
+
 const squash = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '').toLowerCase();
 
 /**
@@ -206,7 +229,7 @@ const squash = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '').toLowerCase();
  * against it, the cut part being the site for it. The best cut with some evidence wins (the longer
  * kept part on a tie); without any, the title stays whole.
  */
-export function cleanTitle(title: string, headings: readonly string[], siteName?: string, host?: string): string {
+export function cleanTitle(title: string, headings: readonly string[], siteName?: string, host?: string, pageText?: () => string): string {
   const t = clean(title);
   const site = siteName ? norm(siteName) : undefined;
   const words = (s: string) => s.split(' ').filter(Boolean).length;
@@ -220,6 +243,11 @@ export function cleanTitle(title: string, headings: readonly string[], siteName?
   if (cuts.length === 0) return t;
   const shown = new Set(headings.map(norm).filter(Boolean));
   if (shown.has(norm(t))) return t;
+  // a part of three words or more the page shows in its text (old pages set headlines in <b> or <font>)
+  const inText = (part: string) => {
+    const w = plainWords(part);
+    return w.split(' ').length >= 3 && pageText !== undefined && ` ${pageText()} `.includes(` ${w} `);
+  };
   const hostLabels = new Set((host ?? '').toLowerCase().replace(/^www\./, '').split('.').slice(0, -1).map(squash).filter((l) => l.length >= 3));
   const isSite = (part: string) => {
     const n = norm(part);
@@ -231,11 +259,19 @@ export function cleanTitle(title: string, headings: readonly string[], siteName?
     const nk = norm(keep);
     if (!nk) continue;
     let score = 0;
-    if (shown.has(nk)) score += 2;
+    const heading = shown.has(nk);
+    const text = !heading && inText(keep);
+    if (heading) score += 2;
+    else if (text) score += 1.5;
     if (isSite(keep)) score -= 3;
     if (isSite(cut)) score += 1;
-    // a heading showing the shorter part is not enough when the longer one is not the site
-    if (score === 2 && words(nk) < words(norm(cut))) score = 0;
+    // a heading showing the shorter side is not enough when the other is not the site (a logo "Daily"
+    // in the h1); the page's text showing a part shorter than one of the other side's is not either
+    // (the site's name in its masthead: "This is London")
+    if (!isSite(cut)) {
+      if (heading && words(nk) < words(norm(cut))) score = 0;
+      if (text && cut.split(new RegExp(SEPARATORS.source)).some((p) => words(norm(p)) > words(nk))) score = 0;
+    }
     if (score <= 0) continue;
     if (!best || score > best.score || (score === best.score && keep.length > best.keep.length)) best = { keep, score };
   }
@@ -310,9 +346,10 @@ export function extractMetadata(doc: Document): ArticleMetadata {
   }
   // the first title the page gives that a heading shows (an og:title may be the site's, the same on
   // every page); else the first it gives
+  const pageText = lazyPageText(doc);
   const titles = [ld?.headline, meta('og:title'), meta('twitter:title'), c.title, meta('title', 'dc.title', 'headline')]
     .filter((v): v is string => !!v)
-    .map((v) => cleanTitle(v, headings, siteName, host));
+    .map((v) => cleanTitle(v, headings, siteName, host, pageText));
   const shown = new Set(headings.map(norm));
   const title = titles.find((v) => shown.has(norm(v))) ?? titles[0] ?? c.h1s[0];
   if (title) out.title = title;

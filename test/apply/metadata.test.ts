@@ -70,6 +70,13 @@ describe('extractMetadata', () => {
     expect(page('Old School | The Fischbowl').title).toBe('Old School');
   });
 
+  it('keeps the part of a many-part <title> the page shows in its text, not its masthead\u2019s name', () => {
+    const body = '<div class="masthead">This is London</div><b>Big Brother bosses pin hopes on a new host</b><p>Story text here.</p>';
+    expect(meta('<title>Big Brother bosses pin hopes on a new host - Showbiz - This is London</title>', body).title).toBe('Big Brother bosses pin hopes on a new host');
+    // no part shown: kept whole
+    expect(meta('<title>Showbiz news today | Evening paper</title>', body).title).toBe('Showbiz news today | Evening paper');
+  });
+
   it('prefers the <title> a heading shows over an og:title no heading shows (a site-wide og:title)', () => {
     const m = meta(
       '<meta property="og:title" content="Official Blog of the National Football League"><title>Matt Ryan focused on record - NFL.com</title>',
