@@ -6,11 +6,16 @@
  *   template's, not the article's: it is dropped;
  * - where a selector also takes blocks the learner left out, and those carry a class no chosen block
  *   it takes has (`div.entry > p.postmeta` beside the body's bare `div.entry > p`), that element is
- *   cleaned: `… > div.entry > p.postmeta` goes to `content.clean`.
+ *   cleaned: `… > div.entry > p.postmeta` goes to `content.clean`;
+ * - a selector taking an element whole takes what is inside it too: blocks inside it the learner left
+ *   out, of one kind (tag path) on two pages or more, named (an id or class below the selector) and
+ *   saying what they say on other pages too, are cleaned (the author's links "View Profile · Email ·
+ *   RSS" inside a byline, "HIDE CAPTION" inside a story's container; not a dateline, which the
+ *   learner may leave out but a reader reads), unless that selector would take a chosen block too.
  */
 import type { FeatureDocument } from '../types/feature-document';
 import { normalizeText } from '../fields/text';
-import { formatSelector, pathMatches, type SelectorSteps } from './consolidate';
+import { formatSelector, intersectPaths, pathMatches, tagSequence, type SelectorSteps } from './consolidate';
 
 export interface Cleaned {
   /** The selectors left, in order. */
@@ -62,4 +67,42 @@ export function learnClean(docs: readonly FeatureDocument[], chosen: readonly (r
     }
   }
   return { steps, dropped, clean: [...clean] };
+}
+
+/** Clean selectors for the left-out blocks inside the elements the selectors take whole. */
+export function cleanDescendants(docs: readonly FeatureDocument[], chosen: readonly (readonly boolean[])[], selectors: readonly SelectorSteps[]): string[] {
+  const out = new Set<string>();
+  for (const s of selectors) {
+    const inside = (path: FeatureDocument['blocks'][number]['path']) => path.length > s.length && pathMatches(s, path.slice(0, s.length));
+    const left = new Map<string, { paths: FeatureDocument['blocks'][number]['path'][]; pages: Set<number>; texts: string[] }>();
+    const textPages = new Map<string, Set<number>>();
+    const kept: FeatureDocument['blocks'][number]['path'][] = [];
+    docs.forEach((doc, d) => {
+      if (!chosen[d]?.some(Boolean)) return;
+      doc.blocks.forEach((b, i) => {
+        if (!inside(b.path)) return;
+        if (chosen[d][i]) return void kept.push(b.path);
+        const key = tagSequence(b.path);
+        let g = left.get(key);
+        if (!g) left.set(key, (g = { paths: [], pages: new Set(), texts: [] }));
+        g.paths.push(b.path);
+        g.pages.add(d);
+        const text = normalizeText(b.text);
+        g.texts.push(text);
+        let tp = textPages.get(text);
+        if (!tp) textPages.set(text, (tp = new Set()));
+        tp.add(d);
+      });
+    });
+    for (const g of left.values()) {
+      if (g.pages.size < 2) continue;
+      if (g.texts.filter((t) => textPages.get(t)!.size >= 2).length < 0.8 * g.texts.length) continue;
+      const below = intersectPaths(g.paths).slice(s.length);
+      if (!below.some((step) => step.id || step.classes.length > 0)) continue;
+      const steps = [...s, ...below];
+      if (kept.some((p) => p.length === steps.length && pathMatches(steps, p))) continue;
+      out.add(formatSelector(steps));
+    }
+  }
+  return [...out];
 }

@@ -12,7 +12,7 @@
 import type { FeatureDocument } from '../types/feature-document';
 import type { ClusterSummary, RulesDocument } from '../types/rules-document';
 import { withSiteStableNames } from './names';
-import { learnClean } from './clean';
+import { cleanDescendants, learnClean } from './clean';
 import { formatSelector } from './consolidate';
 import { generalizeBodySelectors } from './generalize';
 import { chooseContainerText } from './container-text';
@@ -121,7 +121,13 @@ export function learnRules(docs: readonly FeatureDocument[], options: Partial<Le
     content: {
       selectors: cleaned.steps.map(formatSelector),
       ...(headerRules?.selectors.length ? { header: headerRules.selectors } : {}),
-      clean: cleaned.clean,
+      clean: [
+        ...new Set([
+          ...cleaned.clean,
+          ...cleanDescendants(ordered, selection.chosen, cleaned.steps),
+          ...(headerRules ? cleanDescendants(ordered, header.header, headerRules.steps) : []),
+        ]),
+      ],
     },
     clusters: [
       ...selection.clusters.slice(0, opts.maxClusterSummaries),

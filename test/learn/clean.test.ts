@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { learnClean } from '../../lib/learn/clean';
+import { cleanDescendants, learnClean } from '../../lib/learn/clean';
 import { formatSelector, parseSelector } from '../../lib/learn/consolidate';
 import { makeBlock, makeDoc } from './factory';
 
@@ -36,5 +36,31 @@ describe('learnClean', () => {
     expect(got.steps).toHaveLength(2);
     expect(got.dropped).toEqual([]);
     expect(got.clean).toEqual([]);
+  });
+});
+
+describe('cleanDescendants', () => {
+  const byline = 'div#main > div.post > div.byline';
+  /** A byline element (chosen) holding the author's name and, inside, the same links on every page; and a dateline inside that differs. */
+  function page(i: number) {
+    const blocks = [
+      makeBlock({ text: `By Author ${i}`, path: byline }, 0),
+      makeBlock({ text: 'View Profile', path: `${byline} > ul.author-links:2 > li:1`, link: true }, 1),
+      makeBlock({ text: 'RSS', path: `${byline} > ul.author-links:2 > li:2`, link: true }, 2),
+      makeBlock({ text: `November ${i}, 2012`, path: `${byline} > span.date:3` }, 3),
+    ];
+    return { doc: makeDoc({ pageId: `p${i}`, blocks }), chosen: [true, false, false, false] };
+  }
+
+  it('cleans the left-out blocks inside a taken element that say the same on every page, not a dateline', () => {
+    const pages = [1, 2, 3].map(page);
+    const got = cleanDescendants(pages.map((p) => p.doc), pages.map((p) => p.chosen), [parseSelector(`body > ${byline}`)!]);
+    expect(got).toEqual([`body > ${byline} > ul.author-links > li`]);
+  });
+
+  it('cleans nothing a chosen block inside would match', () => {
+    const pages = [1, 2, 3].map(page);
+    pages[0].chosen[1] = true;
+    expect(cleanDescendants(pages.map((p) => p.doc), pages.map((p) => p.chosen), [parseSelector(`body > ${byline}`)!])).toEqual([]);
   });
 });
