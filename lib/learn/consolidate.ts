@@ -149,6 +149,11 @@ export function pathMatches(steps: SelectorSteps, path: readonly PathStep[]): bo
   return true;
 }
 
+/** A kind of block across pages: its path's tags, ids and classes, positions left out. */
+export function namedPath(path: readonly PathStep[]): string {
+  return path.map((s) => s.tag + (s.id ? `#${s.id}` : '') + s.classes.map((c) => `.${c}`).join('')).join('>');
+}
+
 /** Group key: length and tag sequence. */
 export function tagSequence(path: readonly PathStep[]): string {
   return path.map((s) => s.tag.toLowerCase()).join('>');

@@ -7,6 +7,7 @@
  * pages: its selector then takes the body element whole, the chosen blocks inside it included.
  */
 import type { FeatureDocument, PathStep } from '../types/feature-document';
+import { namedPath } from './consolidate';
 
 export interface ContainerTextOptions {
   /** Fewest words of own text. */
@@ -21,8 +22,6 @@ export const DEFAULT_CONTAINER_TEXT_OPTIONS: ContainerTextOptions = { minWords: 
 
 const stepKey = (s: PathStep) => `${s.tag}:${s.index}`;
 const pathKey = (path: readonly PathStep[]) => path.map(stepKey).join('>');
-/** The kind of a block across pages: tags, ids and classes, no positions. */
-const kindKey = (path: readonly PathStep[]) => path.map((s) => s.tag + (s.id ? `#${s.id}` : '') + s.classes.map((c) => `.${c}`).join('')).join('>');
 
 /** The chosen mask with the body elements' own text added; the blocks added. */
 export function chooseContainerText(
@@ -39,7 +38,7 @@ export function chooseContainerText(
     doc.blocks.forEach((b, i) => {
       if (chosen[d]?.[i] || !parents.has(pathKey(b.path))) return;
       if (b.words < options.minWords || b.linkWords > options.maxLinkShare * b.words) return;
-      candidates.push({ doc: d, block: i, kind: kindKey(b.path) });
+      candidates.push({ doc: d, block: i, kind: namedPath(b.path) });
     });
   });
   const pagesOfKind = new Map<string, Set<number>>();

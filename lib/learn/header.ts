@@ -7,7 +7,7 @@
  *
  * Learned from the pages as the body is: on each training page, the block showing the page's title
  * (a value of its metadata or `<title>`, a site name cut off) and the first chosen block bound the
- * header; a kind of block (its tag path) found there on most pages, whose text differs from page to
+ * header; a kind of block (its tag path with ids and classes) found there on most pages, whose text differs from page to
  * page (a share bar or "Advertisement" does not), is the header's. Their selectors are built as the
  * body's are, consolidated and self-checked against every other block (the body's included), and
  * kept apart in the rules (`content.header`): apply gives the header as its own part of the
@@ -15,6 +15,7 @@
  */
 import type { FeatureDocument } from '../types/feature-document';
 import { normalizeText, titleVariants } from '../fields/text';
+import { namedPath } from './consolidate';
 
 export interface HeaderOptions {
   /** Longest header block, in words. */
@@ -49,11 +50,6 @@ function showsTitle(text: string, variants: ReadonlySet<string>): boolean {
   if (variants.has(n)) return true;
   const m = /^(.*\S)\s+\d{1,6}$/.exec(n);
   return !!m && variants.has(m[1]);
-}
-
-/** A kind of block: its path's tags, ids and classes (positions left out). */
-function kindOf(path: FeatureDocument['blocks'][number]['path']): string {
-  return path.map((step) => step.tag + (step.id ? `#${step.id}` : '') + step.classes.map((c) => `.${c}`).join('')).join('>');
 }
 
 /** Whether the block or its parent has an id or a class (the site-stable ones the learner keeps). */
@@ -92,7 +88,7 @@ export function chooseHeaderBlocks(
       if (b.words > options.maxLinkedWords && b.linkWords > b.words / 2) continue;
       // a kind must be named: a bare `div > div` on a site of several templates matches anything
       if (!named(b.path)) continue;
-      found.push({ block: order[k], kind: kindOf(b.path), text: normalizeText(b.text) });
+      found.push({ block: order[k], kind: namedPath(b.path), text: normalizeText(b.text) });
     }
     headers.push(found);
   });
@@ -126,7 +122,7 @@ export function chooseHeaderBlocks(
     let body = false;
     for (const d of k.pages) {
       docs[d].blocks.forEach((b, i) => {
-        if (kindOf(b.path) !== kind) return;
+        if (namedPath(b.path) !== kind) return;
         if (chosen[d]?.[i]) body = true;
         else if (!headers[d].some((h) => h.block === i)) elsewhere++;
       });
