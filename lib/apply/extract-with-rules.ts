@@ -139,16 +139,21 @@ export function matchesAny(index: MatcherIndex, el: Element): boolean {
   return false;
 }
 
-/** The outermost elements under `root` that any selector of the index matches, in document order. */
-export function selectOutermost(root: Document | Element, index: MatcherIndex): Element[] {
+/**
+ * The outermost elements under `root` that any selector of the index matches, in document order;
+ * with `until`, only those before that node (the walk stops there).
+ */
+export function selectOutermost(root: Document | Element, index: MatcherIndex, until?: AnyNode): Element[] {
   const taken: Element[] = [];
   if (index.size === 0) return taken;
   const stack: AnyNode[] = [];
   for (let i = root.children.length - 1; i >= 0; i--) stack.push(root.children[i]);
   while (stack.length) {
     const node = stack.pop()!;
+    if (node === until) break;
     if (!(node instanceof Element)) continue;
     if (matchesAny(index, node)) {
+      if (until && isAncestorOrSelf(node, until)) break; // it holds `until`: what follows comes after
       taken.push(node);
       continue; // nested matches come with their ancestor
     }
@@ -171,30 +176,12 @@ export function extractWithRules(doc: Document, rules: ContentRule, options: Ext
   const nodes = selectOutermost(doc, content);
   const skip = clean.size === 0 ? undefined : (el: Element) => matchesAny(clean, el);
   const result = renderContent(nodes, { skip, baseUrl: options.baseUrl });
-  // the header: its matches before the body's first node, none inside or around the body's nodes
+  // the header: its matches before the body's first node (the walk stops there or at a match holding it)
   let header: string | undefined;
   if (rules.header?.length && nodes.length) {
-    const headerNodes = selectOutermost(doc, indexSelectors(rules.header, invalid)).filter(
-      (h) => !nodes.some((n) => isAncestorOrSelf(n, h) || isAncestorOrSelf(h, n)) && precedes(h, nodes[0]),
-    );
+    const headerNodes = selectOutermost(doc, indexSelectors(rules.header, invalid), nodes[0]);
     const text = headerNodes.length ? renderContent(headerNodes, { skip, baseUrl: options.baseUrl }).text : '';
     if (text.trim()) header = text;
   }
   return { ...result, ...(header ? { header } : {}), nodes: nodes.length, invalidSelectors: invalid };
-}
-
-/** Whether node a comes before node b in document order (neither inside the other). */
-function precedes(a: AnyNode, b: AnyNode): boolean {
-  const chain = (n: AnyNode) => {
-    const out: AnyNode[] = [];
-    for (let c: AnyNode | null = n; c; c = c.parent) out.unshift(c);
-    return out;
-  };
-  const ca = chain(a);
-  const cb = chain(b);
-  let i = 0;
-  while (i < ca.length && i < cb.length && ca[i] === cb[i]) i++;
-  if (i === 0 || i >= ca.length || i >= cb.length) return false;
-  const siblings = ca[i - 1] && 'children' in ca[i - 1] ? (ca[i - 1] as Element).children : [];
-  return siblings.indexOf(ca[i] as never) < siblings.indexOf(cb[i] as never);
 }

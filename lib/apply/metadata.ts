@@ -200,7 +200,7 @@ const norm = (s: string) =>
 /** Lowercase words of letters and digits, one space apart: how a title part is looked for in the page's text. */
 const plainWords = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
-/** The words of the body's visible text (scripts, styles and templates left out), computed once. */
+/** The words of the page's visible text (scripts, styles and templates left out), space-padded, computed once. */
 function lazyPageText(doc: Document): () => string {
   let text: string | undefined;
   return () => {
@@ -214,7 +214,7 @@ function lazyPageText(doc: Document): () => string {
           for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
         }
       }
-      text = plainWords(parts.join(' '));
+      text = ` ${plainWords(parts.join(' '))} `;
     }
     return text;
   };
@@ -246,7 +246,7 @@ export function cleanTitle(title: string, headings: readonly string[], siteName?
   // a part of three words or more the page shows in its text (old pages set headlines in <b> or <font>)
   const inText = (part: string) => {
     const w = plainWords(part);
-    return w.split(' ').length >= 3 && pageText !== undefined && ` ${pageText()} `.includes(` ${w} `);
+    return w.split(' ').length >= 3 && pageText !== undefined && pageText().includes(` ${w} `);
   };
   const hostLabels = new Set((host ?? '').toLowerCase().replace(/^www\./, '').split('.').slice(0, -1).map(squash).filter((l) => l.length >= 3));
   const isSite = (part: string) => {

@@ -32,6 +32,8 @@ describe('extractWithRules', () => {
     expect(r.text.startsWith('First paragraph')).toBe(true);
     expect(r.text).not.toContain('By Jane');
     expect(extractWithRules(parseHtml(page), { selectors: ['div.body > p'], header: ['div.nothing'], clean: [] }).header).toBeUndefined();
+    // an element holding the body is not its header, nor is anything after it
+    expect(extractWithRules(parseHtml(page), { selectors: ['div.body > p'], header: ['div#main', 'footer'], clean: [] }).header).toBeUndefined();
   });
 
   it('takes every match in document order, nested matches once, and removes clean selectors', () => {
