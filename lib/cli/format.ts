@@ -3,17 +3,29 @@ import type { ArticleDocument } from '../types/article-document';
 
 export type OutputFormat = 'text' | 'markdown' | 'html' | 'json';
 
-export function formatArticle(article: ArticleDocument, format: OutputFormat): string {
+/**
+ * Between title and body: the header as the page shows it (dek, byline and dateline line) when the
+ * site's rules give one, else a line made of the byline and the date.
+ */
+function headLines(article: ArticleDocument): string[] {
+  if (article.header) return article.header.split('\n').filter((l) => l.trim());
   const byline = [article.byline, article.published].filter(Boolean).join(' · ');
+  return byline ? [byline] : [];
+}
+
+export function formatArticle(article: ArticleDocument, format: OutputFormat): string {
+  const head = headLines(article);
   switch (format) {
     case 'json':
       return JSON.stringify(article, null, 2);
-    case 'html':
-      return `<article>\n${article.title ? `<h1>${escapeHtml(article.title)}</h1>\n` : ''}${byline ? `<p class="byline">${escapeHtml(byline)}</p>\n` : ''}${article.html}\n</article>`;
+    case 'html': {
+      const header = head.length ? `<header>${head.map((l) => `<p>${escapeHtml(l)}</p>`).join('')}</header>\n` : '';
+      return `<article>\n${article.title ? `<h1>${escapeHtml(article.title)}</h1>\n` : ''}${header}${article.html}\n</article>`;
+    }
     case 'markdown':
-      return [article.title && `# ${article.title}`, byline && `*${byline}*`, ...article.text.split('\n')].filter(Boolean).join('\n\n');
+      return [article.title && `# ${article.title}`, ...head.map((l) => `*${l}*`), ...article.text.split('\n')].filter(Boolean).join('\n\n');
     case 'text':
-      return [article.title, byline, '', article.text].filter((l) => l !== undefined).join('\n');
+      return [article.title, ...head, '', article.text].filter((l) => l !== undefined).join('\n');
   }
 }
 

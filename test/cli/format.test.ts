@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { formatArticle } from '../../lib/cli/format';
+import type { ArticleDocument } from '../../lib/types/article-document';
+
+const article: ArticleDocument = {
+  version: 1, pageId: 'p', url: 'https://news.example/a', site: 'news.example', title: 'Harbour vote', byline: 'Jane Doe',
+  published: '2012-11-06', text: 'First paragraph.\nSecond paragraph.', html: '<p>First paragraph.</p><p>Second paragraph.</p>',
+  wordCount: 4, method: 'rules', extractedAt: '2012-11-07T00:00:00Z', elapsedMs: 1,
+};
+
+describe('formatArticle', () => {
+  it('puts a line of byline and date between title and body', () => {
+    expect(formatArticle(article, 'text')).toBe('Harbour vote\nJane Doe · 2012-11-06\n\nFirst paragraph.\nSecond paragraph.');
+    expect(formatArticle(article, 'markdown')).toBe('# Harbour vote\n\n*Jane Doe · 2012-11-06*\n\nFirst paragraph.\n\nSecond paragraph.');
+  });
+
+  it('shows the header as the page does when the rules gave one', () => {
+    const withHeader = { ...article, header: 'The council voted at midnight\nBy Jane Doe, November 6, 2012' };
+    expect(formatArticle(withHeader, 'text')).toBe('Harbour vote\nThe council voted at midnight\nBy Jane Doe, November 6, 2012\n\nFirst paragraph.\nSecond paragraph.');
+    expect(formatArticle(withHeader, 'html')).toContain('<h1>Harbour vote</h1>\n<header><p>The council voted at midnight</p><p>By Jane Doe, November 6, 2012</p></header>\n<p>First');
+  });
+});
