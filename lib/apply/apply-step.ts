@@ -103,7 +103,9 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
 
   const started = performance.now();
   const doc = parseHtml(snapshot.body.toString('utf8'));
-  const meta = extractMetadata(doc);
+  // the site's field rules first: the page's metadata title is worked out only where they give none
+  const fromRules = rules?.fields ? applyFieldRules(doc, rules.fields) : {};
+  let meta = extractMetadata(doc, { title: !fromRules.title });
   const baseUrl = meta.spiderUrl ?? meta.canonical;
 
   let method: ArticleDocument['method'] = 'fallback';
@@ -138,7 +140,9 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     notArticle = fb.notArticle;
   }
   // Title, byline and date: the site's field rules first, the page's own metadata where they give nothing.
-  const fields = chooseFields(rules?.fields && !notArticle ? applyFieldRules(doc, rules.fields) : {}, meta);
+  // a page the fallback finds is no article (a listing): its title is the page's, not a post's
+  if (notArticle && fromRules.title) meta = extractMetadata(doc);
+  const fields = chooseFields(notArticle ? {} : fromRules, meta);
   const elapsedMs = performance.now() - started;
 
   const url = meta.spiderUrl ?? (await urlFromFeatures(site, pageId, ctx));

@@ -323,7 +323,12 @@ function normaliseLang(s: string | undefined): string | undefined {
 }
 
 /** The page's metadata. Missing fields are left out. */
-export function extractMetadata(doc: Document): ArticleMetadata {
+export interface MetadataOptions {
+  /** Work out the title (default true); the apply step skips it when the site's field rules give one. */
+  readonly title?: boolean;
+}
+
+export function extractMetadata(doc: Document, options: MetadataOptions = {}): ArticleMetadata {
   const c = collect(doc);
   const meta = (...names: string[]) => {
     for (const n of names) {
@@ -346,12 +351,15 @@ export function extractMetadata(doc: Document): ArticleMetadata {
   }
   // the first title the page gives that a heading shows (an og:title may be the site's, the same on
   // every page); else the first it gives
-  const pageText = lazyPageText(doc);
-  const titles = [ld?.headline, meta('og:title'), meta('twitter:title'), c.title, meta('title', 'dc.title', 'headline')]
-    .filter((v): v is string => !!v)
-    .map((v) => cleanTitle(v, headings, siteName, host, pageText));
+  const given = options.title === false ? [] : [ld?.headline, meta('og:title'), meta('twitter:title'), c.title, meta('title', 'dc.title', 'headline')].filter((v): v is string => !!v);
   const shown = new Set(headings.map(norm));
-  const title = titles.find((v) => shown.has(norm(v))) ?? titles[0] ?? c.h1s[0];
+  let title = given.map((v) => cleanTitle(v, headings, siteName, host)).find((v) => shown.has(norm(v)));
+  if (title === undefined && given.length) {
+    // no heading shows one: weigh the parts against the page's text too (built only now, it costs)
+    const pageText = lazyPageText(doc);
+    title = cleanTitle(given[0], headings, siteName, host, pageText);
+  }
+  if (options.title !== false) title ??= c.h1s[0];
   if (title) out.title = title;
 
   const byline =
