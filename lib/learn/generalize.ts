@@ -6,7 +6,10 @@
  * rest. A hand-written extractor names the body's element instead; the learned equivalent is to
  * add, for the selectors that take the body's paragraphs (`… > div.entry > p`), the other prose
  * children of that same element (`… > div.entry > ul > li`, `… > div.entry > h3`, …), each checked
- * on the training pages: one that takes blocks the learner did not choose there is not added.
+ * on the training pages: one that takes blocks the learner did not choose there, and that say what
+ * other pages say too (a widget's list inside the body element), is not added. A left-out block of
+ * its own page's text (the author's list of links, which the learner leaves out as links) does not
+ * count against it.
  */
 import type { FeatureDocument } from '../types/feature-document';
 import { formatSelector, pathMatches, tagSequence, type SelectorStep, type SelectorSteps } from './consolidate';
@@ -46,8 +49,18 @@ export function generalizeBodySelectors(
   selectors: readonly SelectorSteps[],
   options: GeneralizeOptions = DEFAULT_GENERALIZE_OPTIONS,
 ): Generalized {
+  // on how many pages each text is: a widget's list says the same on every page, an author's list of
+  // links says its own thing (the learner leaves both out as links)
+  const textPages = new Map<string, Set<number>>();
+  docs.forEach((doc, d) =>
+    doc.blocks.forEach((b) => {
+      let pages = textPages.get(b.text);
+      if (!pages) textPages.set(b.text, (pages = new Set()));
+      pages.add(d);
+    }),
+  );
   // blocks by tag sequence, with their chosen flag
-  const blocks = new Map<string, { path: FeatureDocument['blocks'][number]['path']; words: number; chosen: boolean }[]>();
+  const blocks = new Map<string, { path: FeatureDocument['blocks'][number]['path']; words: number; chosen: boolean; own: boolean }[]>();
   let chosenTotal = 0;
   docs.forEach((doc, d) =>
     doc.blocks.forEach((b, i) => {
@@ -55,17 +68,18 @@ export function generalizeBodySelectors(
       let list = blocks.get(key);
       if (!list) blocks.set(key, (list = []));
       const isChosen = chosen[d]?.[i] ?? false;
-      list.push({ path: b.path, words: b.words, chosen: isChosen });
+      list.push({ path: b.path, words: b.words, chosen: isChosen, own: textPages.get(b.text)!.size === 1 });
       if (isChosen) chosenTotal += b.words;
     }),
   );
+  /** Words the candidate takes that were chosen, and that were left out and say what other pages say too. */
   const evaluate = (steps: SelectorSteps) => {
     let mine = 0;
     let other = 0;
     for (const b of blocks.get(steps.map((s) => s.tag).join('>')) ?? []) {
       if (!pathMatches(steps, b.path)) continue;
       if (b.chosen) mine += b.words;
-      else other += b.words;
+      else if (!b.own) other += b.words;
     }
     return { mine, other };
   };

@@ -33,6 +33,16 @@ describe('generalizeBodySelectors', () => {
     expect(out.added).toContain('body > div#main > article.post > div.entry > ol > li');
   });
 
+  it("does not count the author's own list of links, left out on one page, against the body's lists", () => {
+    const links = [
+      { text: 'Working with widgets: what you need to know', path: `${body} > ul:3 > li:1` },
+      { text: 'The ultimate guide to hashtags', path: `${body} > ul:3 > li:2` },
+    ];
+    const docs = [page(1, links), page(2), page(3)];
+    const out = generalizeBodySelectors(docs, chosenParagraphs(docs), [paragraphs]);
+    expect(out.added).toContain('body > div#main > article.post > div.entry > ul > li');
+  });
+
   it('generalizes only from the selector of the body paragraphs, not from a stray one', () => {
     const docs = [page(1), page(2)];
     const stray = parseSelector('body > div#main > aside > p')!;
