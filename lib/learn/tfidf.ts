@@ -2,7 +2,8 @@
  * TF-IDF similarity of text blocks to their page's own description of itself (Zhou & Sun §5).
  *
  * The "documents" for IDF are the site's pages: a term's document frequency is the number of pages
- * whose text (its blocks that are not mostly links, plus its reference text) contains it, and
+ * whose text (its blocks that are not mostly links nor found word for word on other pages, plus its
+ * reference text) contains it, and
  * idf = log(N / df). Boilerplate repeated on every page ("Share this article", the site name in
  * every title) gets idf 0 and so adds nothing to any similarity. With a single page there is
  * nothing to contrast, so idf is 1.
@@ -123,15 +124,18 @@ export interface BlockSimilarities {
 export function blockSimilarities(docs: readonly FeatureDocument[]): BlockSimilarities {
   const blockTerms = docs.map((d) => d.blocks.map((b) => terms(b.text)));
   const refTerms = docs.map((d) => terms(referenceTexts(d.page).join('\n')));
-  // Link lists are left out of the pages' text: a "latest stories" box lists the titles of the
-  // newest articles, the very pages a learn reads, on every page, and would zero their titles' idf.
+  // Link lists, and blocks found word for word on other pages, are left out of the pages' text: a
+  // "latest stories" box lists the titles of the newest articles, the very pages a learn reads, on
+  // every page (as links, or as headings a script makes clickable), and would zero their titles' idf.
+  const repeated = repeatedTexts(docs);
   const table = idfTable(
-    docs.map((d, i) => pageTerms(blockTerms[i].filter((_, k) => !isLinkList(d.blocks[k])), refTerms[i])),
+    docs.map((d, i) => pageTerms(blockTerms[i].filter((_, k) => !isLinkList(d.blocks[k]) && !repeated.has(d.blocks[k].text)), refTerms[i])),
   );
   const vectors = blockTerms.map((page) => page.map((bt) => tfidf(termCounts(bt), table)));
-  const similarity = docs.map((_, i) => {
+  // a block found word for word on other pages is the site's, not this page's: it scores 0
+  const similarity = docs.map((d, i) => {
     const ref = tfidf(termCounts(refTerms[i]), table);
-    return vectors[i].map((v) => (ref.size === 0 || v.size === 0 ? 0 : cosine(v, ref)));
+    return vectors[i].map((v, k) => (ref.size === 0 || v.size === 0 || repeated.has(d.blocks[k].text) ? 0 : cosine(v, ref)));
   });
   return { similarity, vectors, idf: table };
 }
@@ -140,6 +144,21 @@ export function blockSimilarities(docs: readonly FeatureDocument[]): BlockSimila
 export function sumVectors(vectors: Iterable<ReadonlyMap<string, number>>): TermVector {
   const out: TermVector = new Map();
   for (const v of vectors) for (const [t, w] of v) out.set(t, (out.get(t) ?? 0) + w);
+  return out;
+}
+
+/** Block texts found on two pages or more. */
+function repeatedTexts(docs: readonly FeatureDocument[]): Set<string> {
+  const pagesOf = new Map<string, number>();
+  const out = new Set<string>();
+  docs.forEach((d, i) => {
+    for (const b of d.blocks) {
+      if (!b.text) continue;
+      const seen = pagesOf.get(b.text);
+      if (seen === undefined) pagesOf.set(b.text, i);
+      else if (seen !== i) out.add(b.text);
+    }
+  });
   return out;
 }
 

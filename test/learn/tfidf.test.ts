@@ -90,4 +90,23 @@ describe('blockSimilarities and link lists', () => {
     expect(idf.idf('recip')).toBe(0);
     expect(similarity.map((s) => s[0])).toEqual([1, 1, 1].map(() => expect.closeTo(1, 12)));
   });
+
+  it('leaves blocks found word for word on other pages out too, and scores them 0 (a listing of headings, not links)', () => {
+    const titles = ['apple pie', 'cherry tart', 'durian cake'];
+    const docs = titles.map((title, i) =>
+      makeDoc({
+        pageId: String(i),
+        title,
+        blocks: [
+          makeBlock({ text: `${title} recipe`, path: 'main > p' }),
+          ...titles.map((t) => makeBlock({ text: t, path: 'aside > ul > li > h3' })),
+        ],
+      }),
+    );
+    const { similarity, idf } = blockSimilarities(docs);
+    expect(idf.df.get('appl')).toBe(1);
+    expect(similarity.map((s) => s[0])).toEqual([1, 1, 1].map(() => expect.closeTo(1, 12)));
+    // the listing's "apple pie" on page 0 is the site's, though it is page 0's title
+    expect(similarity[0].slice(1)).toEqual([0, 0, 0]);
+  });
 });
