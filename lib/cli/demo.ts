@@ -74,6 +74,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     if (rules) {
       say(`learned rules v${rules.rulesVersion} for ${site} from ${rules.learnedFrom.length} pages (${rules.clusters.length} clusters, ${rules.clusters.filter((c) => c.chosen).length} chosen):`);
       for (const s of rules.content.selectors) say(`  ${s}`);
+      if (rules.content.header?.length) {
+        say('header (between headline and body):');
+        for (const s of rules.content.header) say(`  ${s}`);
+      }
+      if (rules.content.clean.length) {
+        say('cleaned out:');
+        for (const s of rules.content.clean) say(`  ${s}`);
+      }
       say(`self-check on the training pages: precision ${rules.selfCheck.precision.toFixed(3)}, recall ${rules.selfCheck.recall.toFixed(3)}`);
     } else {
       say(`no rules learned for ${site}`);

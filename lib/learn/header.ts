@@ -7,8 +7,9 @@
  *
  * Learned from the pages as the body is: on each training page, the block showing the page's title
  * (a value of its metadata or `<title>`, a site name cut off) and the first chosen block bound the
- * header; a kind of block (its tag path with ids and classes) found there on most pages, whose text differs from page to
- * page (a share bar or "Advertisement" does not), is the header's. Their selectors are built as the
+ * header; a kind of block (its tag path with ids and classes) found there on at least half of the
+ * pages whose headline is of the same kind (a site may have several templates), whose text differs
+ * from page to page (a share bar or "Advertisement" does not), is the header's. Their selectors are built as the
  * body's are, consolidated and self-checked against every other block (the body's included), and
  * kept apart in the rules (`content.header`): apply gives the header as its own part of the
  * article, so the body's text stays the body.
@@ -20,7 +21,7 @@ import { namedPath } from './consolidate';
 export interface HeaderOptions {
   /** Longest header block, in words. */
   readonly maxWords: number;
-  /** Share of the pages with a found headline on which a kind of block must be in the header. */
+  /** Share of the pages with a headline of the same kind (a template) on which a kind of block must be in the header. */
   readonly minPageShare: number;
   /** Longest header block, in words, that may be mostly links (a byline). */
   readonly maxLinkedWords: number;
@@ -64,6 +65,8 @@ export function chooseHeaderBlocks(
 ): HeaderChoice {
   // per page: the header blocks (index, kind, text)
   const headers: Array<Array<{ block: number; kind: string; text: string }>> = [];
+  // the headline's kind per page: the template, for a site of several
+  const headlineKind: Array<string | undefined> = [];
   let pagesWithHeadline = 0;
   docs.forEach((doc, d) => {
     const mask = chosen[d] ?? [];
@@ -80,6 +83,7 @@ export function chooseHeaderBlocks(
     }
     if (headline < 0) return headers.push([]);
     pagesWithHeadline++;
+    headlineKind[d] = namedPath(doc.blocks[order[headline]].path);
     const found: Array<{ block: number; kind: string; text: string }> = [];
     for (let k = headline + 1; k < firstChosen; k++) {
       const b = doc.blocks[order[k]];
@@ -116,8 +120,16 @@ export function chooseHeaderBlocks(
     }
   });
   const kinds: string[] = [];
+  // pages per headline kind: a kind must be in the header of enough of its template's pages
+  const templatePages = new Map<string, number>();
+  for (const h of headlineKind) if (h !== undefined) templatePages.set(h, (templatePages.get(h) ?? 0) + 1);
+  const enough = (pages: ReadonlySet<number>) => {
+    const perTemplate = new Map<string, number>();
+    for (const d of pages) perTemplate.set(headlineKind[d]!, (perTemplate.get(headlineKind[d]!) ?? 0) + 1);
+    return [...perTemplate].some(([h, n]) => n >= 2 && n >= options.minPageShare * templatePages.get(h)!);
+  };
   for (const [kind, k] of byKind) {
-    if (k.pages.size < 2 || k.pages.size < options.minPageShare * pagesWithHeadline) continue;
+    if (!enough(k.pages)) continue;
     let elsewhere = 0;
     let body = false;
     for (const d of k.pages) {
