@@ -59,12 +59,16 @@ beforeAll(async () => {
     navigationTimeoutMs: 10_000,
     renderTimeoutMs: 20_000,
   });
-  // The rate limiter, watched: when it grants each host a slot.
-  const limiter = new MemoryHostLimiter();
+  // The rate limiter, watched: when it grants each host a slot, by the limiter's own clock reading
+  // (a second Date.now() after the await could land a millisecond later than the grant).
+  let lastReading = 0;
+  const limiter = new MemoryHostLimiter(() => (lastReading = Date.now()));
   const watched = {
     acquire: async (host: string, interval: number) => {
-      const r = await limiter.acquire(host, interval);
-      if (r.ok) granted.set(host, [...(granted.get(host) ?? []), Date.now()]);
+      const pending = limiter.acquire(host, interval); // reads the clock before it returns
+      const at = lastReading;
+      const r = await pending;
+      if (r.ok) granted.set(host, [...(granted.get(host) ?? []), at]);
       return r;
     },
     pause: limiter.pause.bind(limiter),
