@@ -92,12 +92,16 @@ export function metadataValues(page: PageMetadata, options: MetadataValueOptions
   return out;
 }
 
+/** Every title the page gives for itself: JSON-LD headlines, Open Graph, Twitter, meta title, `<title>`. */
+export function titleValues(page: PageMetadata): string[] {
+  return [...page.jsonLd.map((j) => j.headline), page.ogTitle, page.twitterTitle, page.metaTitle, page.title].filter((t): t is string => !!t && !!t.trim());
+}
+
 /** Normalised title values (any source) found on two or more of these pages: the site's, not a post's. */
 export function sharedTitles(pages: readonly PageMetadata[]): Set<string> {
   const seen = new Map<string, number>();
   for (const page of pages) {
-    const ld = page.jsonLd.map((j) => j.headline);
-    const values = new Set([...ld, page.ogTitle, page.twitterTitle, page.metaTitle, page.title].filter((t): t is string => !!t).map(normalizeText));
+    const values = new Set(titleValues(page).map(normalizeText));
     for (const v of values) if (v) seen.set(v, (seen.get(v) ?? 0) + 1);
   }
   return new Set([...seen].filter(([, n]) => n >= 2).map(([v]) => v));

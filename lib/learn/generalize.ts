@@ -13,6 +13,7 @@
  */
 import type { FeatureDocument } from '../types/feature-document';
 import { formatSelector, pathMatches, tagSequence, type SelectorStep, type SelectorSteps } from './consolidate';
+import { repeatedTexts } from './text';
 
 /** What else an article body's element holds, as steps below it. */
 const BODY_CHILDREN: readonly (readonly string[])[] = [
@@ -49,16 +50,9 @@ export function generalizeBodySelectors(
   selectors: readonly SelectorSteps[],
   options: GeneralizeOptions = DEFAULT_GENERALIZE_OPTIONS,
 ): Generalized {
-  // on how many pages each text is: a widget's list says the same on every page, an author's list of
-  // links says its own thing (the learner leaves both out as links)
-  const textPages = new Map<string, Set<number>>();
-  docs.forEach((doc, d) =>
-    doc.blocks.forEach((b) => {
-      let pages = textPages.get(b.text);
-      if (!pages) textPages.set(b.text, (pages = new Set()));
-      pages.add(d);
-    }),
-  );
+  // a widget's list says the same on other pages, an author's list of links says its own thing (the
+  // learner leaves both out as links)
+  const repeated = repeatedTexts(docs);
   // blocks by tag sequence, with their chosen flag
   const blocks = new Map<string, { path: FeatureDocument['blocks'][number]['path']; words: number; chosen: boolean; own: boolean }[]>();
   let chosenTotal = 0;
@@ -68,7 +62,7 @@ export function generalizeBodySelectors(
       let list = blocks.get(key);
       if (!list) blocks.set(key, (list = []));
       const isChosen = chosen[d]?.[i] ?? false;
-      list.push({ path: b.path, words: b.words, chosen: isChosen, own: textPages.get(b.text)!.size === 1 });
+      list.push({ path: b.path, words: b.words, chosen: isChosen, own: !repeated.has(b.text) });
       if (isChosen) chosenTotal += b.words;
     }),
   );

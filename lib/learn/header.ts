@@ -15,6 +15,7 @@
  * article, so the body's text stays the body.
  */
 import type { FeatureDocument } from '../types/feature-document';
+import { titleValues } from '../fields/sources';
 import { normalizeText, titleVariants } from '../fields/text';
 import { namedPath } from './consolidate';
 
@@ -36,12 +37,6 @@ export interface HeaderChoice {
   readonly kinds: string[];
   /** Pages on which a headline was found before the body. */
   readonly pagesWithHeadline: number;
-}
-
-/** Titles the page gives for itself: JSON-LD headline, Open Graph, Twitter, meta title, `<title>`. */
-function pageTitles(doc: FeatureDocument): string[] {
-  const p = doc.page;
-  return [...p.jsonLd.map((j) => j.headline), p.ogTitle, p.twitterTitle, p.metaTitle, p.title].filter((t): t is string => !!t && !!t.trim());
 }
 
 /** Whether a block's text shows one of the titles: a variant of it, or one followed by a count ("Headline 211"). */
@@ -73,7 +68,7 @@ export function chooseHeaderBlocks(
     const order = doc.blocks.map((_, i) => i).sort((a, b) => doc.blocks[a].order - doc.blocks[b].order);
     const firstChosen = order.findIndex((i) => mask[i]);
     if (firstChosen <= 0) return headers.push([]);
-    const variants = new Set(pageTitles(doc).flatMap(titleVariants));
+    const variants = new Set(titleValues(doc.page).flatMap(titleVariants));
     let headline = -1;
     for (let k = firstChosen - 1; k >= 0; k--) {
       if (showsTitle(doc.blocks[order[k]].text, variants)) {

@@ -9,7 +9,7 @@
  * nothing to contrast, so idf is 1.
  */
 import type { Block, FeatureDocument, PageMetadata } from '../types/feature-document';
-import { terms } from './text';
+import { repeatedTexts, terms } from './text';
 
 export type TermVector = Map<string, number>;
 
@@ -144,21 +144,6 @@ export function blockSimilarities(docs: readonly FeatureDocument[]): BlockSimila
 export function sumVectors(vectors: Iterable<ReadonlyMap<string, number>>): TermVector {
   const out: TermVector = new Map();
   for (const v of vectors) for (const [t, w] of v) out.set(t, (out.get(t) ?? 0) + w);
-  return out;
-}
-
-/** Block texts found on two pages or more. */
-function repeatedTexts(docs: readonly FeatureDocument[]): Set<string> {
-  const pagesOf = new Map<string, number>();
-  const out = new Set<string>();
-  docs.forEach((d, i) => {
-    for (const b of d.blocks) {
-      if (!b.text) continue;
-      const seen = pagesOf.get(b.text);
-      if (seen === undefined) pagesOf.set(b.text, i);
-      else if (seen !== i) out.add(b.text);
-    }
-  });
   return out;
 }
 

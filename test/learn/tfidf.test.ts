@@ -71,20 +71,22 @@ describe('blockSimilarities', () => {
   });
 });
 
+/** Three recipe pages, each listing the titles of all three in a sidebar (as links, or as headings a script makes clickable). */
+function listingSite(listing: { path: string; link?: boolean }) {
+  const titles = ['apple pie', 'cherry tart', 'durian cake'];
+  return titles.map((title, i) =>
+    makeDoc({
+      pageId: String(i),
+      title,
+      blocks: [makeBlock({ text: `${title} recipe`, path: 'main > p' }), ...titles.map((t) => makeBlock({ text: t, ...listing }))],
+    }),
+  );
+}
+
 describe('blockSimilarities and link lists', () => {
   it('leaves blocks that are mostly links out of the document frequencies', () => {
     // each page links the titles of all three pages: counted, every title word would have idf 0
-    const titles = ['apple pie', 'cherry tart', 'durian cake'];
-    const docs = titles.map((title, i) =>
-      makeDoc({
-        pageId: String(i),
-        title,
-        blocks: [
-          makeBlock({ text: `${title} recipe`, path: 'main > p' }),
-          ...titles.map((t) => makeBlock({ text: t, path: 'aside > ul > li', link: true })),
-        ],
-      }),
-    );
+    const docs = listingSite({ path: 'aside > ul > li', link: true });
     const { similarity, idf } = blockSimilarities(docs);
     expect(idf.df.get('appl')).toBe(1);
     expect(idf.idf('recip')).toBe(0);
@@ -92,17 +94,7 @@ describe('blockSimilarities and link lists', () => {
   });
 
   it('leaves blocks found word for word on other pages out too, and scores them 0 (a listing of headings, not links)', () => {
-    const titles = ['apple pie', 'cherry tart', 'durian cake'];
-    const docs = titles.map((title, i) =>
-      makeDoc({
-        pageId: String(i),
-        title,
-        blocks: [
-          makeBlock({ text: `${title} recipe`, path: 'main > p' }),
-          ...titles.map((t) => makeBlock({ text: t, path: 'aside > ul > li > h3' })),
-        ],
-      }),
-    );
+    const docs = listingSite({ path: 'aside > ul > li > h3' });
     const { similarity, idf } = blockSimilarities(docs);
     expect(idf.df.get('appl')).toBe(1);
     expect(similarity.map((s) => s[0])).toEqual([1, 1, 1].map(() => expect.closeTo(1, 12)));
