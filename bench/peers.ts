@@ -4,6 +4,7 @@
  * same way for all. A peer whose package cannot be loaded is skipped with the reason.
  */
 import { htmlToText } from './html-text';
+import { loadReadability } from './readability';
 
 export interface PeerOutput {
   /** The peer's article as HTML ('' when it found none). */
@@ -27,21 +28,14 @@ export interface PeerLoad {
 export const PEER_NAMES = ['readability', 'postlight', 'extractus', 'defuddle'] as const;
 export type PeerName = (typeof PEER_NAMES)[number];
 
-async function loadReadability(): Promise<Peer> {
-  const { JSDOM, VirtualConsole } = await import('jsdom');
-  const { Readability } = await import('@mozilla/readability');
-  const virtualConsole = new VirtualConsole(); // no listeners: jsdom's CSS and script warnings stay quiet
+async function loadReadabilityPeer(): Promise<Peer> {
+  const parse = await loadReadability();
   return {
     name: 'readability',
     description: 'Mozilla Readability on jsdom',
     async extract(html, url) {
-      const dom = new JSDOM(html, { url, virtualConsole });
-      try {
-        const article = new Readability(dom.window.document).parse();
-        return { html: article?.content ?? '', title: str(article?.title) };
-      } finally {
-        dom.window.close();
-      }
+      const article = parse(html, url);
+      return { html: article?.content ?? '', title: str(article?.title) };
     },
   };
 }
@@ -99,7 +93,7 @@ async function loadDefuddle(): Promise<Peer> {
 const str = (x: unknown): string => (typeof x === 'string' ? x : '');
 
 const LOADERS: Record<PeerName, () => Promise<Peer>> = {
-  readability: loadReadability,
+  readability: loadReadabilityPeer,
   postlight: loadPostlight,
   extractus: loadExtractus,
   defuddle: loadDefuddle,

@@ -1,5 +1,5 @@
 /** The bench's terminal report: overall table, per-site table, timing, and the field table with --fields. */
-import type { FieldsJson } from '../lib/fields/bench-fields';
+import type { FieldsJson } from './fields';
 import type { BenchResult, Figures } from './run';
 
 const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));

@@ -7,13 +7,13 @@
  *   npx tsx bench/rescore.ts ../shared/datasets/dragnet-sites out.json dump/ \
  *     --cut '!@#?\s?\$%\^&\*\s*\(?\)?\s*COMMENTS' --drop-lines '^(Guidelines: Fan feedback|Comments may be no longer)'
  *
- * Prints, per tool, F1 as the bench aggregates it (lib/eval/metric.ts)
+ * Prints, per tool, F1 as the bench aggregates it (lib/metric/metric.ts)
  * against the gold as it is and against the gold so corrected, and the corrected gold's own score
  * against the gold (the ceiling a perfect extractor of the corrected text reaches on the gold as is).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { aggregate, scorePage, type PageScore } from '../lib/eval/metric';
+import { aggregate, scorePage, type PageScore } from '../lib/metric/metric';
 
 interface Args {
   dataset: string;

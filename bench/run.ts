@@ -8,10 +8,10 @@ import path from 'node:path';
 import { applyStep, clearRulesCache } from '../lib/apply/apply-step';
 import { parseHtml } from '../lib/apply/parse';
 import { loadConfig, type Config } from '../lib/config/config';
-import { readDataset, type DatasetEntry } from '../lib/eval/dataset';
-import { aggregateWithBootstrap, scorePage, type AggregateWithStd, type PageScore } from '../lib/eval/metric';
+import { readDataset, type DatasetEntry } from '../lib/dataset/dataset';
+import { scorePage, type PageScore } from '../lib/metric/metric';
 import { METHODS } from '../lib/fallback';
-import { fieldsJson, runFieldsBench, type FieldsJson } from '../lib/fields/bench-fields';
+import { fieldsJson, runFieldsBench, type FieldsJson } from './fields';
 import { learnStep } from '../lib/learn/learn-step';
 import type { Logger, StepContext } from '../lib/pipeline/context';
 import { keys } from '../lib/store/keys';
@@ -22,7 +22,7 @@ import { loadPeers, runPeer, type PeerName } from './peers';
 import { BenchRenderer, placeholderUrl, recordingQueues, type RenderedPage } from './render';
 import { timeLearning, type ScalingResult } from './learn-scaling';
 import { scoredText, type ScoringMode } from './scoring';
-import { mean, median, quantile, round } from './stats';
+import { aggregateWithBootstrap, mean, median, quantile, round, type AggregateWithStd } from './stats';
 
 export interface BenchOptions {
   readonly datasetDir: string;
@@ -49,7 +49,7 @@ export interface BenchOptions {
    * beside the combined fallback; default DEFAULT_METHODS, empty: none.
    */
   readonly methods?: readonly string[];
-  /** Also run the field bench (lib/fields/bench-fields.ts): title, byline, published, ours and Readability.js's. */
+  /** Also run the field bench (bench/fields.ts): title, byline, published, ours and Readability.js's. */
   readonly fields?: boolean;
   /** Config overrides (render settings, learn settings). */
   readonly config?: Partial<Config>;
@@ -204,7 +204,7 @@ export interface BenchResult {
   /**
    * With --fields: `title`, `byline`, `published` ({accuracy, pages, right}) are ours (learned HTML
    * rules alone on pages stripped of their metadata), the same under `ours`, Readability.js's under
-   * `readability`; per-site and per-page rows (lib/fields/bench-fields.ts).
+   * `readability`; per-site and per-page rows (bench/fields.ts).
    */
   fields?: FieldsJson;
   learnScaling?: ScalingResult;

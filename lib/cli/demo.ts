@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/config';
 import { generateSite, serveSite, articlesOf, truthFor, type GeneratedSite, type TemplateId } from '../demo/index';
-import { aggregate, scorePage, type PageScore } from '../eval/metric';
+import { aggregate, scorePage, type PageScore } from '../metric/metric';
 import { EmbeddedPipeline } from '../pipeline/embedded';
 import { keys, pageIdOf, siteOf } from '../store/keys';
 import { getJson } from '../store/store';

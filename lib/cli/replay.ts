@@ -2,7 +2,7 @@
  * `spider replay <dataset>`: queue a dataset's archived pages (manifest.jsonl, pages/, gold/) for
  * rendering at their own URLs; the archived HTML goes through the store, the message carries its key.
  */
-import { readDataset } from '../eval/dataset';
+import { readDataset } from '../dataset/dataset';
 import type { EmbeddedPipeline } from '../pipeline/embedded';
 
 export interface ReplayOptions {

@@ -37,7 +37,7 @@ export interface MethodOutput {
 
 export type Method = (doc: Document, context: MethodContext) => MethodOutput;
 
-/** Every method by name, for comparisons (lib/eval/run-fallback.ts). */
+/** Every method by name, for comparisons (bench/fallback-methods.ts). */
 export const METHODS: Readonly<Record<string, Method>> = {
   'mss-baseline': (doc) => extractMssBaseline(doc),
   mss: (doc, c) => extractMss(doc, (c.model ?? defaultFallbackModel()).naiveBayes as NaiveBayesModel),

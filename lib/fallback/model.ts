@@ -33,7 +33,7 @@ export const HoldoutSchema = z.object({
   sites: z.array(z.string()),
   /** Their pages. */
   pages: z.number().int().nonnegative(),
-  /** The fallback with a model trained without the site, against the site's rules-extracted articles (lib/eval/metric.ts). */
+  /** The fallback with a model trained without the site, against the site's rules-extracted articles (lib/metric/metric.ts). */
   retrained: FiguresSchema,
   /** The fallback with the shipped default model, on the same pages. */
   default: FiguresSchema,

@@ -8,7 +8,7 @@
  * `models/fallback.json`, where the apply step finds it (lib/apply/fallback.ts).
  */
 import { parseHtml } from '../apply/parse';
-import { aggregate, scorePage, type Aggregate } from '../eval/metric';
+import { aggregate, scorePage, type Aggregate } from '../metric/metric';
 import { keys } from '../store/keys';
 import type { Store } from '../store/store';
 import { ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';

@@ -15,7 +15,7 @@ import { formatFields } from '../../bench/report';
 import { DEFAULT_METHODS } from '../../bench/run';
 import { joinTitle, normaliseLine, scoredText, showsTitle } from '../../bench/scoring';
 import { median, quantile } from '../../bench/stats';
-import { fieldsJson, type FieldsBenchResult } from '../../lib/fields/bench-fields';
+import { fieldsJson, type FieldsBenchResult } from '../../bench/fields';
 import { articlesOf, generateSite, pageHtml } from '../../lib/demo/index';
 
 const run = promisify(execFile);

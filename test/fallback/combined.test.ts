@@ -5,7 +5,7 @@ import { generateSite, pageHtml, pagesOf } from '../../lib/demo';
 import { METHODS } from '../../lib/fallback';
 import { analyse, selectBlocks } from '../../lib/fallback/combined';
 import { defaultFallbackModel } from '../../lib/fallback/default-model';
-import { aggregate, scorePage } from '../../lib/eval/metric';
+import { aggregate, scorePage } from '../../lib/metric/metric';
 
 const ORIGIN = 'http://news.example';
 const site = generateSite({ seed: 'fallback-test', pagesPerTemplate: 3, templates: 4 });

@@ -9,7 +9,7 @@ import { clearFallbackModelCache, extractFallback, loadFallbackModel } from '../
 import { parseHtml } from '../../lib/apply/parse';
 import { ConfigSchema } from '../../lib/config/config';
 import { generateSite, pageHtml, pagesOf, type GeneratedSite, type PageTruth } from '../../lib/demo';
-import { aggregate, scorePage } from '../../lib/eval/metric';
+import { aggregate, scorePage } from '../../lib/metric/metric';
 import { defaultFallbackModel } from '../../lib/fallback/default-model';
 import { modelJson, parseModel, type FallbackModel } from '../../lib/fallback/model';
 import { storePages, trainFromStore } from '../../lib/fallback/store-training';

@@ -11,7 +11,7 @@ import { modelJson, parseModel } from '../../lib/fallback/model';
 import { mssTokens } from '../../lib/fallback/mss';
 import { storePages, trainFromStore } from '../../lib/fallback/store-training';
 import { trainModel } from '../../lib/fallback/train';
-import { aggregate, scorePage } from '../../lib/eval/metric';
+import { aggregate, scorePage } from '../../lib/metric/metric';
 import { MemoryStore } from '../../lib/store/memory-store';
 import { keys } from '../../lib/store/keys';
 import { putJson } from '../../lib/store/store';

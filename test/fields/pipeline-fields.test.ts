@@ -12,7 +12,7 @@ import { loadConfig } from '../../lib/config/config';
 import { articlesOf, generateSite, pageHtml, serveSite, truthFor, type ServedSite } from '../../lib/demo/index';
 import { parseMachineDate, sameDate } from '../../lib/fields/dates';
 import { clearFeedAttempts } from '../../lib/fields/feed-refresh';
-import { rawPageMetadata, stripFieldMetadata } from '../../lib/fields/strip';
+import { rawPageMetadata, stripFieldMetadata } from '../../bench/strip-fields';
 import { metadataValues } from '../../lib/fields/sources';
 import { sameByline, sameTitle } from '../../lib/fields/text';
 import { EmbeddedPipeline } from '../../lib/pipeline/embedded';

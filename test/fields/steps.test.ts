@@ -8,7 +8,7 @@ import { ConfigSchema } from '../../lib/config/config';
 import { articlesOf, generateSite, pageHtml, type PageTruth } from '../../lib/demo/index';
 import { parseMachineDate, sameDate } from '../../lib/fields/dates';
 import { learnSiteFields } from '../../lib/fields/learn-fields';
-import { rawPageMetadata, stripFieldMetadata } from '../../lib/fields/strip';
+import { rawPageMetadata, stripFieldMetadata } from '../../bench/strip-fields';
 import { metadataValues } from '../../lib/fields/sources';
 import { sameByline } from '../../lib/fields/text';
 import { silentLogger, type StepContext } from '../../lib/pipeline/context';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config/config';
 import { articlesOf, generateSite, serveSite, truthFor, type ServedSite, type TemplateId, TEMPLATE_IDS } from '../../lib/demo/index';
-import { aggregate, scorePage } from '../../lib/eval/metric';
+import { aggregate, scorePage } from '../../lib/metric/metric';
 import { EmbeddedPipeline } from '../../lib/pipeline/embedded';
 import { keys, pageIdOf } from '../../lib/store/keys';
 import { getJson } from '../../lib/store/store';

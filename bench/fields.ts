@@ -7,7 +7,7 @@
  * and byline, dates as dates), beside Readability.js's title, byline and publishedTime on the same
  * stripped pages (jsdom, at the page's URL).
  *
- *   npx tsx lib/fields/bench-fields.ts <dataset folder> [--train 5] [--json out.json] [--sites a,b] [--no-cache]
+ *   npx tsx bench/fields.ts <dataset folder> [--train 5] [--json out.json] [--sites a,b] [--no-cache]
  *
  * Every page is rendered as it is (the values are the ones the render step reads: the truth), and the
  * test pages again without their values. Renders are cached under `.bench/fields/<dataset>/`
@@ -20,25 +20,26 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { parseHtml } from '../apply/parse';
-import { loadConfig, type Config } from '../config/config';
-import { bySite, readDataset, type DatasetEntry } from '../eval/dataset';
-import { silentLogger } from '../pipeline/context';
-import type { Queues } from '../queue/queue';
-import { Renderer } from '../render/browser';
-import { renderStep } from '../render/render-step';
-import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
-import { MemoryStore } from '../store/memory-store';
-import { FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
-import type { FieldsSection } from '../types/rules-document';
-import { applyFieldRules, type FieldValues } from './apply-fields';
-import { parseMachineDate, sameDate } from './dates';
-import { FIELD_NAMES, type FieldName } from './extract';
-import { DEFAULT_LEARN_FIELDS_OPTIONS } from './learn';
-import { learnSiteFields } from './learn-fields';
-import { metadataValues } from './sources';
-import { stripFieldMetadata } from './strip';
-import { isTitleOf, normalizeText, sameByline, titleVariants } from './text';
+import { parseHtml } from '../lib/apply/parse';
+import { loadConfig, type Config } from '../lib/config/config';
+import { bySite, readDataset, type DatasetEntry } from '../lib/dataset/dataset';
+import { silentLogger } from '../lib/pipeline/context';
+import type { Queues } from '../lib/queue/queue';
+import { Renderer } from '../lib/render/browser';
+import { renderStep } from '../lib/render/render-step';
+import { keys, normalizeUrl, pageIdOf, siteOf } from '../lib/store/keys';
+import { MemoryStore } from '../lib/store/memory-store';
+import { FeatureDocumentSchema, type FeatureDocument } from '../lib/types/feature-document';
+import type { FieldsSection } from '../lib/types/rules-document';
+import { applyFieldRules, type FieldValues } from '../lib/fields/apply-fields';
+import { parseMachineDate, sameDate } from '../lib/fields/dates';
+import { FIELD_NAMES, type FieldName } from '../lib/fields/extract';
+import { DEFAULT_LEARN_FIELDS_OPTIONS } from '../lib/fields/learn';
+import { learnSiteFields } from '../lib/fields/learn-fields';
+import { metadataValues } from '../lib/fields/sources';
+import { loadReadability } from './readability';
+import { stripFieldMetadata } from './strip-fields';
+import { isTitleOf, normalizeText, sameByline, titleVariants } from '../lib/fields/text';
 
 export interface FieldScore {
   accuracy: number;
@@ -110,8 +111,8 @@ export interface FieldsBenchRender {
   readonly cached: boolean;
 }
 
-const DEFAULT_CACHE = fileURLToPath(new URL('../../.bench/fields', import.meta.url));
-const RENDER_SOURCES = ['../render/collector.ts', '../render/browser.ts', '../render/render-step.ts', '../types/feature-document.ts'];
+const DEFAULT_CACHE = fileURLToPath(new URL('../.bench/fields', import.meta.url));
+const RENDER_SOURCES = ['../lib/render/collector.ts', '../lib/render/browser.ts', '../lib/render/render-step.ts', '../lib/types/feature-document.ts'];
 
 type Rendered = FieldsBenchRender;
 
@@ -195,22 +196,15 @@ class CachedRenderer {
 }
 
 /** Readability.js on jsdom: title, byline, publishedTime. */
-async function loadReadability(): Promise<(html: string, url: string) => FieldValues> {
-  const { JSDOM, VirtualConsole } = await import('jsdom');
-  const { Readability } = await import('@mozilla/readability');
-  const virtualConsole = new VirtualConsole();
+async function loadReadabilityFields(): Promise<(html: string, url: string) => FieldValues> {
+  const parse = await loadReadability();
   return (html, url) => {
-    const dom = new JSDOM(html, { url, virtualConsole });
-    try {
-      const a = new Readability(dom.window.document).parse();
-      const out: FieldValues = {};
-      if (a?.title) out.title = a.title;
-      if (a?.byline) out.byline = a.byline;
-      if (a?.publishedTime) out.published = a.publishedTime;
-      return out;
-    } finally {
-      dom.window.close();
-    }
+    const a = parse(html, url);
+    const out: FieldValues = {};
+    if (a?.title) out.title = a.title;
+    if (a?.byline) out.byline = a.byline;
+    if (a?.publishedTime) out.published = a.publishedTime;
+    return out;
   };
 }
 
@@ -245,7 +239,7 @@ export async function runFieldsBench(options: FieldsBenchOptions): Promise<Field
     if (!r.features) hookCounts.failed++;
     return r;
   };
-  const readability = await loadReadability();
+  const readability = await loadReadabilityFields();
 
   const totals = { ours: new Map<FieldName, [number, number]>(), readability: new Map<FieldName, [number, number]>() };
   const add = (m: Map<FieldName, [number, number]>, f: FieldName, right: boolean) => {
@@ -396,7 +390,7 @@ async function main(argv: string[]): Promise<void> {
     else if (a.startsWith('--')) throw new Error(`unknown option ${a}`);
     else datasetDir = a;
   }
-  if (!datasetDir) throw new Error('usage: bench-fields <dataset folder> [--train 5] [--json out.json] [--sites a,b] [--no-cache]');
+  if (!datasetDir) throw new Error('usage: bench/fields.ts <dataset folder> [--train 5] [--json out.json] [--sites a,b] [--no-cache]');
   if (!Number.isInteger(train) || train < 1) throw new Error('--train must be a whole number >= 1');
   const result = await runFieldsBench({ datasetDir, train, sites: sitesFilter, noCache, log: (l) => process.stderr.write(l + '\n') });
   process.stdout.write(formatFieldsReport(result) + '\n');

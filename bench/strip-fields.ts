@@ -1,11 +1,11 @@
 /**
  * A page's machine-readable field values read from its raw HTML (the collector's selectors, without a
  * browser), and the same HTML with those values removed: for measuring what the learned HTML rules
- * find on their own (tests, bench-fields.ts).
+ * find on their own (tests, bench/fields.ts).
  */
-import { elements, parseHtml, textContent } from '../apply/parse';
-import type { JsonLdArticle, PageMetadata } from '../types/feature-document';
-import { collapse } from './text';
+import { elements, parseHtml, textContent } from '../lib/apply/parse';
+import type { JsonLdArticle, PageMetadata } from '../lib/types/feature-document';
+import { collapse } from '../lib/fields/text';
 
 /** `<meta>` names and properties that carry a title, an author or a date (or any Open Graph / Twitter / article value). */
 const FIELD_META = /^(?:og:.*|twitter:.*|article:.*|author|byl|title|date|pubdate|publishdate|publish[-_]date|published[-_]?time|datepublished|datemodified|dc\.(?:creator|date.*|title)|dcterms\.(?:creator|created|date|title|issued|modified)|sailthru\..*|parsely-.*|citation_.*|dc:.*|(?:last-)?modified|original-publish-date)$/i;

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bySite, readDataset } from '../../lib/eval/dataset';
+import { bySite, readDataset } from '../../lib/dataset/dataset';
 
 let dir: string;
 

@@ -4,73 +4,27 @@
  * through every method; time per page is parse included (htmlparser2 for ours, jsdom for
  * Readability), methods interleaved page by page so machine load hits all alike.
  *
- *   npx tsx lib/eval/run-fallback.ts /work/shared/datasets/dragnet-sites
+ *   npx tsx bench/fallback-methods.ts /work/shared/datasets/dragnet-sites
  *     [--methods combined,dragnet,...] [--no-readability] [--limit N] [--worst K] [--json out.json] [--model file.json]
  *
  * Methods: see lib/fallback/index.ts (`combined` is what lib/apply/fallback.ts serves).
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { parseDocument } from 'htmlparser2';
-import { Element, Text, type AnyNode } from 'domhandler';
-import { BLOCK_TAGS } from '../apply/content';
-import { parseHtml } from '../apply/parse';
-import { METHODS, parseModel, type FallbackModel } from '../fallback';
-import { readDataset } from './dataset';
-import { aggregateWithBootstrap, scorePage, type PageScore } from './metric';
-
-const DROP = new Set(['script', 'style', 'template', 'head', 'title']);
-
-/** HTML → text, block elements and <br> starting lines (how Readability's HTML output is scored). */
-export function htmlToText(html: string): string {
-  const doc = parseDocument(html, { decodeEntities: true, lowerCaseTags: true });
-  const lines: string[] = [];
-  let line = '';
-  const breakLine = () => {
-    const t = line.replace(/[ \t\n\r\f\u00a0]+/g, ' ').trim();
-    if (t) lines.push(t);
-    line = '';
-  };
-  const EXIT = 0;
-  const stack: Array<AnyNode | typeof EXIT> = [];
-  for (let i = doc.children.length - 1; i >= 0; i--) stack.push(doc.children[i]);
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (n === EXIT) {
-      breakLine();
-      continue;
-    }
-    if (n instanceof Text) line += n.data;
-    else if (n instanceof Element) {
-      if (DROP.has(n.name)) continue;
-      if (n.name === 'br' || n.name === 'hr') {
-        breakLine();
-        continue;
-      }
-      if (BLOCK_TAGS.has(n.name)) {
-        breakLine();
-        stack.push(EXIT);
-      }
-      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
-    }
-  }
-  breakLine();
-  return lines.join('\n');
-}
+import { parseHtml } from '../lib/apply/parse';
+import { METHODS, parseModel, type FallbackModel } from '../lib/fallback';
+import { readDataset } from '../lib/dataset/dataset';
+import { scorePage, type PageScore } from '../lib/metric/metric';
+import { htmlToText } from './html-text';
+import { loadReadability } from './readability';
+import { aggregateWithBootstrap, median, quantile } from './stats';
 
 type Runner = (html: string, url: string) => Promise<{ text: string; notArticle?: boolean }>;
 
 async function readabilityRunner(): Promise<Runner> {
-  const { JSDOM, VirtualConsole } = await import('jsdom');
-  const { Readability } = await import('@mozilla/readability');
-  const virtualConsole = new VirtualConsole();
+  const parse = await loadReadability();
   return async (html, url) => {
-    const dom = new JSDOM(html, { url, virtualConsole });
-    try {
-      const article = new Readability(dom.window.document).parse();
-      return { text: article?.content ? htmlToText(article.content) : '' };
-    } finally {
-      dom.window.close();
-    }
+    const article = parse(html, url);
+    return { text: article?.content ? htmlToText(article.content) : '' };
   };
 }
 
@@ -81,14 +35,6 @@ interface Row {
   notArticle: boolean;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.floor(s.length / 2)] : NaN;
-};
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN;
-};
 const pageF1 = (s: PageScore) => {
   const p = s.tp + s.fp > 0 ? s.tp / (s.tp + s.fp) : 0;
   const r = s.tp + s.fn > 0 ? s.tp / (s.tp + s.fn) : 0;
@@ -98,7 +44,7 @@ const pageF1 = (s: PageScore) => {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const dir = args.find((a, i) => !a.startsWith('--') && !(i > 0 && ['--methods', '--limit', '--worst', '--json', '--model'].includes(args[i - 1])));
-  if (!dir) throw new Error('usage: run-fallback.ts <dataset dir> [--methods a,b] [--no-readability] [--limit N] [--worst K] [--json out.json] [--model file.json]');
+  if (!dir) throw new Error('usage: bench/fallback-methods.ts <dataset dir> [--methods a,b] [--no-readability] [--limit N] [--worst K] [--json out.json] [--model file.json]');
   const opt = (name: string) => {
     const i = args.indexOf(name);
     return i >= 0 ? args[i + 1] : undefined;
