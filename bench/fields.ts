@@ -23,7 +23,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { parseHtml } from '../lib/apply/parse';
 import { loadConfig, type Config } from '../lib/config/config';
 import { bySite, readDataset, type DatasetEntry } from '../lib/dataset/dataset';
-import { silentLogger } from '../lib/pipeline/context';
+import { silentLogger } from '../lib/step/context';
 import type { Queues } from '../lib/queue/queue';
 import { Renderer } from '../lib/render/browser';
 import { renderStep } from '../lib/render/render-step';

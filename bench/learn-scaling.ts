@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '../lib/config/config';
 import { articlesOf, generateSite, pageHtml } from '../lib/demo/index';
 import { learnRules } from '../lib/learn/learn-rules';
 import { learnStep } from '../lib/learn/learn-step';
-import { silentLogger } from '../lib/pipeline/context';
+import { silentLogger } from '../lib/step/context';
 import { keys } from '../lib/store/keys';
 import { MemoryStore } from '../lib/store/memory-store';
 import { putJson } from '../lib/store/store';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Config } from '../lib/config/config';
-import { silentLogger } from '../lib/pipeline/context';
+import { silentLogger } from '../lib/step/context';
 import type { Queues } from '../lib/queue/queue';
 import { Renderer } from '../lib/render/browser';
 import { renderStep } from '../lib/render/render-step';

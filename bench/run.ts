@@ -13,7 +13,7 @@ import { scorePage, type PageScore } from '../lib/metric/metric';
 import { METHODS } from '../lib/fallback';
 import { fieldsJson, runFieldsBench, type FieldsJson } from './fields';
 import { learnStep } from '../lib/learn/learn-step';
-import type { Logger, StepContext } from '../lib/pipeline/context';
+import type { Logger, StepContext } from '../lib/step/context';
 import { keys } from '../lib/store/keys';
 import { MemoryStore } from '../lib/store/memory-store';
 import { putJson } from '../lib/store/store';

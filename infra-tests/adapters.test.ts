@@ -13,10 +13,10 @@ import { createAwsContext } from '../lib/aws/aws-context';
 import { DeployedStack } from '../lib/aws/deployed-stack';
 import { awsTargetFromEnv, awsTargetFromOutputs } from '../lib/aws/stack-outputs';
 import { generateSite, pageHtml, pagesOf } from '../lib/demo';
-import { silentLogger } from '../lib/pipeline/context';
+import { silentLogger } from '../lib/step/context';
 import { keys } from '../lib/store/keys';
-import { SqsQueueSender, sqsDeduplicationId } from '../lib/queue/sqs-queue';
-import { S3Store } from '../lib/store/s3-store';
+import { SqsQueueSender, sqsDeduplicationId } from '../lib/aws/sqs-queue';
+import { S3Store } from '../lib/aws/s3-store';
 import { PreconditionFailedError, getJson, putJson } from '../lib/store/store';
 import { startEmulator, type Emulator } from './emulator';
 

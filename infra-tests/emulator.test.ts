@@ -11,8 +11,8 @@ import { ReceiveMessageCommand, SendMessageCommand, type Message } from '@aws-sd
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSite, type GeneratedSite } from '../lib/demo/site-generator';
 import { serveSite, type ServedSite } from '../lib/demo/site-server';
-import { SqsQueueSender } from '../lib/queue/sqs-queue';
-import { S3Store } from '../lib/store/s3-store';
+import { SqsQueueSender } from '../lib/aws/sqs-queue';
+import { S3Store } from '../lib/aws/s3-store';
 import { keys, pageIdOf, siteOf } from '../lib/store/keys';
 import { ArticleDocumentSchema } from '../lib/types/article-document';
 import type { ApplyMessage, RenderMessage } from '../lib/types/messages';

@@ -12,7 +12,7 @@ import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command } from '@aw
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { articlesOf, generateSite, serveSite, type ServedSite } from '../lib/demo/index';
-import { SqsQueueSender } from '../lib/queue/sqs-queue';
+import { SqsQueueSender } from '../lib/aws/sqs-queue';
 import type { RenderMessage } from '../lib/types/messages';
 import { startEmulator, type Emulator } from './emulator';
 import { LambdaPoller, queueDepth, runUntilIdle, type SqsHandler } from './lambda-poller';

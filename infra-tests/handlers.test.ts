@@ -8,7 +8,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { DeadlineExceededError, RendererHolder } from '../lib/aws/renderer-holder';
 import { parseMessage, sqsRecordHandler, type DeadLetterSender } from '../lib/aws/sqs-records';
-import { silentLogger } from '../lib/pipeline/context';
+import { silentLogger } from '../lib/step/context';
 import { LearnMessageSchema, RenderMessageSchema } from '../lib/types/messages';
 import { NonRetryableError, isNonRetryable } from '../lib/util/errors';
 

@@ -4,7 +4,7 @@
  * the metadata and write the article document. No browser: parse + extract take milliseconds.
  */
 import { applyFieldRules, chooseFields } from '../fields/apply-fields';
-import type { StepContext } from '../pipeline/context';
+import type { StepContext } from '../step/context';
 import { keys } from '../store/keys';
 import { putJson } from '../store/store';
 import { ARTICLE_DOCUMENT_VERSION, ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';

@@ -11,7 +11,7 @@ import type { Document } from 'domhandler';
 import type { ArticleContent } from './content';
 import { extractCombined } from '../fallback/extract';
 import { parseModel, type FallbackModel } from '../fallback/model';
-import type { StepContext } from '../pipeline/context';
+import type { StepContext } from '../step/context';
 import { keys } from '../store/keys';
 import type { Store, StoredObject } from '../store/store';
 import { describeError } from '../util/errors';

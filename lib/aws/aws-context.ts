@@ -7,10 +7,10 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { loadConfig, type Config } from '../config/config';
-import { silentLogger, type Logger, type StepContext } from '../pipeline/context';
+import { silentLogger, type Logger, type StepContext } from '../step/context';
 import type { QueueSender, Queues } from '../queue/queue';
-import { SqsQueueSender } from '../queue/sqs-queue';
-import { S3Store } from '../store/s3-store';
+import { SqsQueueSender } from './sqs-queue';
+import { S3Store } from './s3-store';
 import type { ApplyMessage, LearnMessage, RenderMessage } from '../types/messages';
 import type { Env } from './clients';
 import { SqsDeadLetterSender, type DeadLetterSender } from './sqs-records';

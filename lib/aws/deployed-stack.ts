@@ -10,9 +10,9 @@
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { SqsQueueSender } from '../queue/sqs-queue';
+import { SqsQueueSender } from './sqs-queue';
 import { keys, pageIdOf, siteOf } from '../store/keys';
-import { S3Store } from '../store/s3-store';
+import { S3Store } from './s3-store';
 import { LearnMessageSchema, RenderMessageSchema, type LearnMessage, type RenderMessage } from '../types/messages';
 import { describeError } from '../util/errors';
 import { AWS_ENV, type AwsTarget } from './stack-outputs';

@@ -1,6 +1,6 @@
 /** Powertools' structured JSON logger, seen through the steps' small Logger interface. */
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
-import type { Logger } from '../pipeline/context';
+import type { Logger } from '../step/context';
 
 export function stepLogger(logger: PowertoolsLogger): Logger {
   return {

@@ -12,7 +12,7 @@
  * before Lambda kills the invocation, and the next render starts a fresh browser.
  */
 import type { Context } from 'aws-lambda';
-import type { Logger } from '../pipeline/context';
+import type { Logger } from '../step/context';
 
 export interface Closable {
   close(): Promise<void>;

@@ -3,7 +3,7 @@
  * of type RSS or Atom) and store them under `feeds/<site>/<feedId>.xml` for learn, at most once per
  * feed URL per interval. A feed that fails or does not parse is logged and skipped, never fatal.
  */
-import type { Logger } from '../pipeline/context';
+import type { Logger } from '../step/context';
 import { feedIdOf, keys } from '../store/keys';
 import type { Store } from '../store/store';
 import type { PageMetadata } from '../types/feature-document';

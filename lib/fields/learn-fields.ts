@@ -3,7 +3,7 @@
  * training posts; their snapshots give the elements; lib/fields/learn.ts gives the rules.
  */
 import { parseHtml } from '../apply/parse';
-import type { Logger } from '../pipeline/context';
+import type { Logger } from '../step/context';
 import { keys } from '../store/keys';
 import type { Store } from '../store/store';
 import type { FeatureDocument } from '../types/feature-document';

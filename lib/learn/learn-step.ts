@@ -3,7 +3,7 @@
  * newest feature documents, write the rules document (versioned, compare-and-swap), and queue its
  * pages for extraction again with the new rules.
  */
-import type { StepContext } from '../pipeline/context';
+import type { StepContext } from '../step/context';
 import { keys, pageIdFromFeaturesKey } from '../store/keys';
 import { PreconditionFailedError, putJson, type StoredObject } from '../store/store';
 import { FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';

@@ -28,7 +28,7 @@ import {
   type LearnMessage,
   type RenderMessage,
 } from '../types/messages';
-import { silentLogger, type Logger, type StepContext } from './context';
+import { silentLogger, type Logger, type StepContext } from '../step/context';
 
 export interface EmbeddedPipelineOptions {
   readonly logger?: Logger;

@@ -8,7 +8,7 @@ import { guardedFeedFetch } from '../net/feed-fetch';
 import { retryAfterOf, RetryLaterError } from '../politeness/errors';
 import { StoreHostLimiter } from '../politeness/host-limiter';
 import { Politeness } from '../politeness/politeness';
-import type { StepContext } from '../pipeline/context';
+import type { StepContext } from '../step/context';
 import { getText } from '../store/store';
 import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
 import { putJson } from '../store/store';

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { applyStep, clearRulesCache } from '../../lib/apply/apply-step';
 import { ConfigSchema } from '../../lib/config/config';
-import type { Logger, StepContext } from '../../lib/pipeline/context';
+import type { Logger, StepContext } from '../../lib/step/context';
 import type { QueueSender, Queues } from '../../lib/queue/queue';
 import { keys } from '../../lib/store/keys';
 import { MemoryStore } from '../../lib/store/memory-store';

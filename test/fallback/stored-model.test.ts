@@ -13,7 +13,7 @@ import { aggregate, scorePage } from '../../lib/metric/metric';
 import { defaultFallbackModel } from '../../lib/fallback/default-model';
 import { modelJson, parseModel, type FallbackModel } from '../../lib/fallback/model';
 import { storePages, trainFromStore } from '../../lib/fallback/store-training';
-import type { Logger, StepContext } from '../../lib/pipeline/context';
+import type { Logger, StepContext } from '../../lib/step/context';
 import type { QueueSender } from '../../lib/queue/queue';
 import { keys } from '../../lib/store/keys';
 import { MemoryStore } from '../../lib/store/memory-store';

@@ -6,7 +6,7 @@ import { generateSite } from '../../lib/demo/index';
 import { clearFeedAttempts, refreshFeeds } from '../../lib/fields/feed-refresh';
 import { fetchFeed, parseFeed } from '../../lib/fields/feeds';
 import { FeedIndex, feedValues, metadataValues, permalinkKey, postValues } from '../../lib/fields/sources';
-import { silentLogger } from '../../lib/pipeline/context';
+import { silentLogger } from '../../lib/step/context';
 import { feedIdOf, keys } from '../../lib/store/keys';
 import { MemoryStore } from '../../lib/store/memory-store';
 import type { PageMetadata } from '../../lib/types/feature-document';

@@ -11,7 +11,7 @@ import { learnSiteFields } from '../../lib/fields/learn-fields';
 import { rawPageMetadata, stripFieldMetadata } from '../../bench/strip-fields';
 import { metadataValues } from '../../lib/fields/sources';
 import { sameByline } from '../../lib/fields/text';
-import { silentLogger, type StepContext } from '../../lib/pipeline/context';
+import { silentLogger, type StepContext } from '../../lib/step/context';
 import type { Queues } from '../../lib/queue/queue';
 import { feedIdOf, keys, pageIdOf } from '../../lib/store/keys';
 import { MemoryStore } from '../../lib/store/memory-store';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema, type Config } from '../../lib/config/config';
 import { learnStep } from '../../lib/learn/learn-step';
-import type { Logger, StepContext } from '../../lib/pipeline/context';
+import type { Logger, StepContext } from '../../lib/step/context';
 import type { QueueSender, Queues } from '../../lib/queue/queue';
 import { keys } from '../../lib/store/keys';
 import { MemoryStore } from '../../lib/store/memory-store';

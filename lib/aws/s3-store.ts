@@ -17,8 +17,8 @@ import {
   S3ServiceException,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { s3Client } from '../aws/clients';
-import { PreconditionFailedError, type ListedObject, type PutOptions, type Store, type StoredObject } from './store';
+import { s3Client } from './clients';
+import { PreconditionFailedError, type ListedObject, type PutOptions, type Store, type StoredObject } from '../store/store';
 
 export interface S3StoreOptions {
   readonly bucket: string;

@@ -16,8 +16,8 @@ import {
   type SendMessageCommandInput,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { sqsClient } from '../aws/clients';
-import type { QueueSender, SendOptions } from './queue';
+import { sqsClient } from './clients';
+import type { QueueSender, SendOptions } from '../queue/queue';
 
 /** SQS's message size cap (bytes), for one message and for one batch. */
 export const MAX_SQS_MESSAGE_BYTES = 256 * 1024;
