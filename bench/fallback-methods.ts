@@ -10,7 +10,7 @@
  * Methods: see lib/fallback/index.ts (`combined` is what lib/apply/fallback.ts serves).
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { parseHtml } from '../lib/apply/parse';
+import { parseHtml } from '../lib/html/parse';
 import { METHODS, parseModel, type FallbackModel } from '../lib/fallback';
 import { readDataset } from '../lib/dataset/dataset';
 import { scorePage, type PageScore } from '../lib/metric/metric';

@@ -20,7 +20,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { parseHtml } from '../lib/apply/parse';
+import { parseHtml } from '../lib/html/parse';
 import { loadConfig, type Config } from '../lib/config/config';
 import { bySite, readDataset, type DatasetEntry } from '../lib/dataset/dataset';
 import { silentLogger } from '../lib/step/context';

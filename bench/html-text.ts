@@ -5,7 +5,7 @@
  */
 import { parseDocument } from 'htmlparser2';
 import { Element, Text, type AnyNode } from 'domhandler';
-import { BLOCK_TAGS } from '../lib/apply/content';
+import { BLOCK_TAGS } from '../lib/html/content';
 
 const DROP = new Set(['script', 'style', 'template', 'head', 'title']);
 

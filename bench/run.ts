@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { applyStep, clearRulesCache } from '../lib/apply/apply-step';
-import { parseHtml } from '../lib/apply/parse';
+import { parseHtml } from '../lib/html/parse';
 import { loadConfig, type Config } from '../lib/config/config';
 import { readDataset, type DatasetEntry } from '../lib/dataset/dataset';
 import { scorePage, type PageScore } from '../lib/metric/metric';

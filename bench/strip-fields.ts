@@ -3,7 +3,7 @@
  * browser), and the same HTML with those values removed: for measuring what the learned HTML rules
  * find on their own (tests, bench/fields.ts).
  */
-import { elements, parseHtml, textContent } from '../lib/apply/parse';
+import { elements, parseHtml, textContent } from '../lib/html/parse';
 import type { JsonLdArticle, PageMetadata } from '../lib/types/feature-document';
 import { collapse } from '../lib/fields/text';
 

@@ -13,8 +13,8 @@ import { RulesDocumentSchema, type DriftMarker, type RulesDocument } from '../ty
 import { NonRetryableError, describeError } from '../util/errors';
 import { extractWithRules } from './extract-with-rules';
 import { extractFallback, loadFallbackModel } from './fallback';
-import { extractMetadata } from './metadata';
-import { parseHtml } from './parse';
+import { extractMetadata } from '../html/metadata';
+import { parseHtml } from '../html/parse';
 
 interface CachedRules {
   readonly etag: string;

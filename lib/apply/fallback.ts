@@ -8,7 +8,7 @@
  * `notArticle` flags pages that look like a listing or a home page (lib/fallback/not-article.ts).
  */
 import type { Document } from 'domhandler';
-import type { ArticleContent } from './content';
+import type { ArticleContent } from '../html/content';
 import { extractCombined } from '../fallback/extract';
 import { parseModel, type FallbackModel } from '../fallback/model';
 import type { StepContext } from '../step/context';
@@ -20,7 +20,7 @@ export interface FallbackOptions {
   readonly baseUrl?: string;
   /** A model retrained from the store (`trainFromStore`); the shipped default when absent. */
   readonly model?: FallbackModel;
-  /** The page's title when the caller has it already (lib/apply/metadata.ts), to save reading it again. */
+  /** The page's title when the caller has it already (lib/html/metadata.ts), to save reading it again. */
   readonly title?: string;
 }
 

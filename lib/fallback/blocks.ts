@@ -1,7 +1,7 @@
 /**
  * Text blocks of a page, as Kohlschütter et al. (WSDM 2010) and Dragnet define them: the page's
  * text cut at every block-level tag (and <br>), so a block is one run of text between two such
- * boundaries. The cut is the same as the clean-HTML output's line breaks (lib/apply/content.ts), so
+ * boundaries. The cut is the same as the clean-HTML output's line breaks (lib/html/content.ts), so
  * a block's text is exactly one line of an extracted article's text: learned rules' output labels
  * blocks by line.
  *
@@ -10,7 +10,7 @@
  * tokens of that element and of all its ancestors, whether an <hr> precedes it, its heading level.
  */
 import { Element, Text, type AnyNode, type Document, type ParentNode } from 'domhandler';
-import { BLOCK_TAGS, SKIP_TAGS, isHidden } from '../apply/content';
+import { BLOCK_TAGS, SKIP_TAGS, isHidden } from '../html/content';
 import { elementTokens, words } from './tokens';
 
 export interface Block {

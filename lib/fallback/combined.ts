@@ -19,7 +19,7 @@
  * 6. Inside the run, blocks no method wants are left out (MSS's cleaning of the extracted block).
  */
 import { Element, type Document } from 'domhandler';
-import { renderContent, type ArticleContent } from '../apply/content';
+import { renderContent, type ArticleContent } from '../html/content';
 import { segmentBlocks, type Block, type Segmentation } from './blocks';
 import { dragnetFeatures, tokenWeigher, type DragnetModel } from './dragnet';
 import { logit, sigmoid } from './logistic';

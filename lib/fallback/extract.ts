@@ -13,7 +13,7 @@ export interface CombinedOptions {
   readonly baseUrl?: string;
   /** The model (default: the shipped one). */
   readonly model?: FallbackModel;
-  /** The article's title when the caller has it (lib/apply/metadata.ts); read from the page otherwise. */
+  /** The article's title when the caller has it (lib/html/metadata.ts); read from the page otherwise. */
   readonly title?: string;
 }
 

@@ -2,7 +2,7 @@
  * Labelled pages from the project's own generated news sites (lib/demo): the generator's truth
  * says which text is the article body, so every page is a training example for free.
  */
-import { parseHtml } from '../apply/parse';
+import { parseHtml } from '../html/parse';
 import { generateSite, pageHtml, pagesOf, type SiteOptions } from '../demo';
 import type { LabelledPage } from './labels';
 

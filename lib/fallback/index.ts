@@ -1,6 +1,6 @@
 /**
  * The single-page fallback's methods, each usable on its own (for comparison), and the combination
- * that lib/apply/fallback.ts serves. All work on the htmlparser2 Document (lib/apply/parse.ts).
+ * that lib/apply/fallback.ts serves. All work on the htmlparser2 Document (lib/html/parse.ts).
  */
 import type { Document } from 'domhandler';
 import { defaultFallbackModel } from './default-model';

@@ -10,7 +10,7 @@
  *   with no more than teasers between them (under 60 words per headline, fewer than 3 long
  *   paragraphs).
  */
-import type { ArticleContent } from '../apply/content';
+import type { ArticleContent } from '../html/content';
 import type { Block } from './blocks';
 import type { Span } from './mss';
 

@@ -12,7 +12,7 @@
  *    density is at least the segments' mean, is added.
  */
 import { Element, Text, type AnyNode, type Document } from 'domhandler';
-import { BLOCK_TAGS, SKIP_TAGS, isHidden } from '../apply/content';
+import { BLOCK_TAGS, SKIP_TAGS, isHidden } from '../html/content';
 import { contentRoot } from './blocks';
 import { elementTokens, lowerWords, words } from './tokens';
 

@@ -9,7 +9,7 @@
  * links, or a stack of linked headlines with teasers.
  */
 import { Element, Text, type AnyNode, type Document, type ParentNode } from 'domhandler';
-import { BLOCK_TAGS, SKIP_TAGS, isHidden, renderContent, type ArticleContent } from '../apply/content';
+import { BLOCK_TAGS, SKIP_TAGS, isHidden, renderContent, type ArticleContent } from '../html/content';
 
 export interface ReadabilityLikeOptions {
   readonly baseUrl?: string;

@@ -7,7 +7,7 @@
  * shipped default. `spider train` (lib/cli/main.ts) runs it and stores the model at
  * `models/fallback.json`, where the apply step finds it (lib/apply/fallback.ts).
  */
-import { parseHtml } from '../apply/parse';
+import { parseHtml } from '../html/parse';
 import { aggregate, scorePage, type Aggregate } from '../metric/metric';
 import { keys } from '../store/keys';
 import type { Store } from '../store/store';

@@ -1,11 +1,11 @@
 /**
  * The article's title, and the heading on the page that shows it. The title itself comes from
- * lib/apply/metadata.ts (JSON-LD headline, og:title, <title>, cut of its " | Site" part where an
+ * lib/html/metadata.ts (JSON-LD headline, og:title, <title>, cut of its " | Site" part where an
  * <h1> agrees); here we only find which heading block carries it, so the extractor can start the
  * article there, and give qRead and the combination the title's words.
  */
 import type { Document } from 'domhandler';
-import { extractMetadata } from '../apply/metadata';
+import { extractMetadata } from '../html/metadata';
 import { lowerWords } from './tokens';
 
 /** The page's title as the metadata extractor reads it ('' when none). */

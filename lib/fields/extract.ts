@@ -4,7 +4,7 @@
  * exactly where its element would have been matched.
  */
 import { Element } from 'domhandler';
-import { elements } from '../apply/parse';
+import { elements } from '../html/parse';
 import { findDate, findDateAllLocales, instantOf, offsetBetween, parseMachineDate, sameDate, type DateLocale, type DateValue } from './dates';
 import { collapse, elementText, extractByline, isTitleOf, normalizeByline, normalizeText, ownText, sameByline, titleVariants } from './text';
 

@@ -4,7 +4,7 @@
  */
 import { parseDocument } from 'htmlparser2';
 import { Element, type AnyNode } from 'domhandler';
-import { textContent } from '../apply/parse';
+import { textContent } from '../html/parse';
 import { collapse } from './text';
 
 /** One entry of a feed: the properties of one post. */

@@ -2,7 +2,7 @@
  * The learn step's part for article fields: the site's stored feeds and its pages' metadata give
  * training posts; their snapshots give the elements; lib/fields/learn.ts gives the rules.
  */
-import { parseHtml } from '../apply/parse';
+import { parseHtml } from '../html/parse';
 import type { Logger } from '../step/context';
 import { keys } from '../store/keys';
 import type { Store } from '../store/store';

@@ -13,7 +13,7 @@
  * Pure: parsed pages and values in, the rules document's `fields` section out.
  */
 import type { Element } from 'domhandler';
-import { elements } from '../apply/parse';
+import { elements } from '../html/parse';
 import type { FieldRule, FieldRules, FieldsSection } from '../types/rules-document';
 import { DATE_LOCALES, localeOrder, offsetBetween, type DateLocale } from './dates';
 import { extractFrom, FIELD_NAMES, isValue, matchingLocales, MAX_TEXT, prefilter, type FieldName, type FieldTruth } from './extract';

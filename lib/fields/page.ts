@@ -7,8 +7,8 @@
  * number the element's 1-based position among its parent's element children (CSS `:nth-child`).
  */
 import { Element, type Document, type ParentNode } from 'domhandler';
-import { compileSelector } from '../apply/extract-with-rules';
-import { elements, headAndBody } from '../apply/parse';
+import { compileSelector } from '../html/selector';
+import { elements, headAndBody } from '../html/parse';
 
 export type RuleKind = 'path' | 'class' | 'id' | 'selector';
 

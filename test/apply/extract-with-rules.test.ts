@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compileSelector, extractWithRules, isValidSelector, subjectTag } from '../../lib/apply/extract-with-rules';
-import { parseHtml } from '../../lib/apply/parse';
+import { extractWithRules } from '../../lib/apply/extract-with-rules';
+import { compileSelector, isValidSelector, subjectTag } from '../../lib/html/selector';
+import { parseHtml } from '../../lib/html/parse';
 
 const page = `<!DOCTYPE html><html><head><title>T</title><script>var inHead = 1;</script></head><body>
 <header class="top"><a href="/">Home</a></header>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFallback } from '../../lib/apply/fallback';
-import { parseHtml } from '../../lib/apply/parse';
+import { parseHtml } from '../../lib/html/parse';
 
 const sentence = (i: number) =>
   `Paragraph ${i} of the story explains, in some detail, what happened in the town, why it matters, and what comes next for the people who live there.`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFallback } from '../../lib/apply/fallback';
-import { parseHtml } from '../../lib/apply/parse';
+import { parseHtml } from '../../lib/html/parse';
 import { generateSite, pageHtml, pagesOf } from '../../lib/demo';
 import { METHODS } from '../../lib/fallback';
 import { analyse, selectBlocks } from '../../lib/fallback/combined';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHtml } from '../../lib/apply/parse';
+import { parseHtml } from '../../lib/html/parse';
 import { segmentBlocks } from '../../lib/fallback/blocks';
 import { cetrFeatures, DRAGNET_FEATURES, dragnetFeatures, extractDragnet, gaussianSmooth, linkDensity, textDensity, tokenWeigher } from '../../lib/fallback/dragnet';
 import { countTokens, emptyTokenCounts, PRIOR_TOKEN_WEIGHTS, tokenWeights } from '../../lib/fallback/id-class';

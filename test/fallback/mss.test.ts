@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHtml } from '../../lib/apply/parse';
+import { parseHtml } from '../../lib/html/parse';
 import { baselineScores, cutAtFirstHr, extractMss, extractMssBaseline, maxSubsequence, mssTokens, tokenFeatures } from '../../lib/fallback/mss';
 import { addExample, emptyNaiveBayes } from '../../lib/fallback/naive-bayes';
 

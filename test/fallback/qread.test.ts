@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHtml } from '../../lib/apply/parse';
+import { parseHtml } from '../../lib/html/parse';
 import { chooseSegments, cosine, extractQRead, qreadLines, segmentLines, termCounts } from '../../lib/fallback/qread';
 
 describe('qRead segmentation', () => {

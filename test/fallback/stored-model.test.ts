@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { applyStep, clearRulesCache } from '../../lib/apply/apply-step';
 import { clearFallbackModelCache, extractFallback, loadFallbackModel } from '../../lib/apply/fallback';
-import { parseHtml } from '../../lib/apply/parse';
+import { parseHtml } from '../../lib/html/parse';
 import { ConfigSchema } from '../../lib/config/config';
 import { generateSite, pageHtml, pagesOf, type GeneratedSite, type PageTruth } from '../../lib/demo';
 import { aggregate, scorePage } from '../../lib/metric/metric';

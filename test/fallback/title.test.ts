@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHtml } from '../../lib/apply/parse';
+import { parseHtml } from '../../lib/html/parse';
 import { findTitleBlock, pageTitle, titleBlocks, titleMatch, titleVariants } from '../../lib/fallback/title';
 
 describe('title', () => {

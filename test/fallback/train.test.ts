@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { extractFallback } from '../../lib/apply/fallback';
-import { parseHtml } from '../../lib/apply/parse';
+import { parseHtml } from '../../lib/html/parse';
 import { generateSite, pageHtml, pagesOf } from '../../lib/demo';
 import { segmentBlocks } from '../../lib/fallback/blocks';
 import { defaultFallbackModel } from '../../lib/fallback/default-model';

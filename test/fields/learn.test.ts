@@ -1,7 +1,7 @@
 /** Filters and rule induction (Gkotsis et al., steps 2 and 3, Algorithm 1) on hand-built pages. */
 import { describe, expect, it } from 'vitest';
-import { compileSelector } from '../../lib/apply/extract-with-rules';
-import { elements, parseHtml } from '../../lib/apply/parse';
+import { compileSelector } from '../../lib/html/selector';
+import { elements, parseHtml } from '../../lib/html/parse';
 import { applyFieldRules } from '../../lib/fields/apply-fields';
 import { truthOf, type FieldTruth } from '../../lib/fields/extract';
 import { candidateRules, generateFilters, learnFieldRules, scoreRules, type TrainingPost } from '../../lib/fields/learn';

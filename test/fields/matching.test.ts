@@ -11,7 +11,7 @@ import {
   type DateValue,
 } from '../../lib/fields/dates';
 import { extractByline, isTitleOf, normalizeText, ownText, sameByline, sameTitle, titleVariants, elementText, cleanAuthorValue } from '../../lib/fields/text';
-import { elements, parseHtml } from '../../lib/apply/parse';
+import { elements, parseHtml } from '../../lib/html/parse';
 
 describe('titles', () => {
   it('match exactly after normalisation: case, white space, typographic quotes and dashes, a final period', () => {

@@ -9,7 +9,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isValidSelector } from '../../lib/apply/extract-with-rules';
+import { isValidSelector } from '../../lib/html/selector';
 import { loadConfig } from '../../lib/config/config';
 import { EmbeddedPipeline } from '../../lib/pipeline/embedded';
 import { Renderer } from '../../lib/render/browser';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cleanTitle, extractMetadata, toIsoDate } from '../../lib/apply/metadata';
-import { parseHtml } from '../../lib/apply/parse';
+import { cleanTitle, extractMetadata, toIsoDate } from '../../lib/html/metadata';
+import { parseHtml } from '../../lib/html/parse';
 
 const meta = (head: string, body = '', htmlAttrs = '') =>
   extractMetadata(parseHtml(`<!DOCTYPE html><html${htmlAttrs}><head>${head}</head><body>${body}</body></html>`));

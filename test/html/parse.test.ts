@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Element } from 'domhandler';
-import { headAndBody, parseHtml, textContent } from '../../lib/apply/parse';
+import { headAndBody, parseHtml, textContent } from '../../lib/html/parse';
 
 describe('parseHtml', () => {
   it('parses a browser snapshot as is', () => {

@@ -1,0 +1,154 @@
+/**
+ * CSS selectors on htmlparser2 trees (css-select): compiled once and cached, grouped by the tag their
+ * subject must have, and the outermost matches under a root in document order. Rule application,
+ * field learning and field application share them.
+ */
+import { compile } from 'css-select';
+import { Element, type AnyNode, type Document } from 'domhandler';
+
+export type Matcher = (el: Element) => boolean;
+
+/** Compiled selectors by selector string; `null` for a selector css-select can't compile. */
+const compiled = new Map<string, Matcher | null>();
+const MAX_CACHED = 10_000;
+
+/** The compiled matcher of a selector, or undefined when css-select can't compile it (cached either way). */
+export function compileSelector(selector: string): Matcher | undefined {
+  let m = compiled.get(selector);
+  if (m === undefined) {
+    try {
+      const query = compile<AnyNode, Element>(selector);
+      m = (el: Element) => query(el);
+    } catch {
+      m = null;
+    }
+    if (compiled.size >= MAX_CACHED) compiled.clear();
+    compiled.set(selector, m);
+  }
+  return m ?? undefined;
+}
+
+/**
+ * The tag name a selector's subject must have (`p` for `body > div.x > p.y`), or undefined when it
+ * can match any tag (no tag in the last compound, a selector group, functional pseudo-classes).
+ * Lets apply test each element only against the selectors that can match its tag.
+ */
+export function subjectTag(selector: string): string | undefined {
+  let start = 0; // start of the last compound
+  let depth = 0; // inside [...] or (...)
+  let quote = '';
+  let lastWasSpace = false;
+  const s = selector.trim();
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '\\') {
+      // An escape: hex digits and one optional white space, or any single character.
+      let j = i + 1;
+      let k = 0;
+      while (k < 6 && j < s.length && /[0-9a-f]/i.test(s[j])) j++, k++;
+      if (k > 0) {
+        if (j < s.length && /\s/.test(s[j])) j++;
+        i = j - 1;
+      } else i++;
+      lastWasSpace = false;
+      continue;
+    }
+    if (quote) {
+      if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '[') depth++;
+    else if (c === ']') depth--;
+    else if (c === '(' || c === ')' || (depth === 0 && (c === ',' || c === '|'))) return undefined;
+    else if (depth === 0 && (c === '>' || c === '+' || c === '~' || /\s/.test(c))) {
+      start = i + 1;
+      lastWasSpace = true;
+      continue;
+    }
+    lastWasSpace = false;
+  }
+  if (lastWasSpace || quote || depth !== 0) return undefined;
+  const m = /^[a-z][a-z0-9-]*/i.exec(s.slice(start));
+  return m ? m[0].toLowerCase() : undefined;
+}
+
+/** True when css-select can compile the selector. */
+export function isValidSelector(selector: string): boolean {
+  return compileSelector(selector) !== undefined;
+}
+
+function safeMatch(m: Matcher, el: Element): boolean {
+  try {
+    return m(el);
+  } catch {
+    return false;
+  }
+}
+
+/** Compiled selectors grouped by the tag their subject must have; `any` holds those that can match any tag. */
+export interface MatcherIndex {
+  readonly byTag: ReadonlyMap<string, readonly Matcher[]>;
+  readonly any: readonly Matcher[];
+  readonly size: number;
+}
+
+export function indexSelectors(selectors: readonly string[], invalid?: string[]): MatcherIndex {
+  const byTag = new Map<string, Matcher[]>();
+  const any: Matcher[] = [];
+  let size = 0;
+  for (const s of selectors) {
+    const m = compileSelector(s);
+    if (!m) {
+      invalid?.push(s);
+      continue;
+    }
+    size++;
+    const tag = subjectTag(s);
+    if (tag === undefined || tag === '*') any.push(m);
+    else {
+      let list = byTag.get(tag);
+      if (!list) byTag.set(tag, (list = []));
+      list.push(m);
+    }
+  }
+  return { byTag, any, size };
+}
+
+/** True when any selector of the index matches the element. */
+export function matchesAny(index: MatcherIndex, el: Element): boolean {
+  const tagged = index.byTag.get(el.name);
+  if (tagged) for (const m of tagged) if (safeMatch(m, el)) return true;
+  for (const m of index.any) if (safeMatch(m, el)) return true;
+  return false;
+}
+
+/**
+ * The outermost elements under `root` that any selector of the index matches, in document order;
+ * with `until`, only those before that node (the walk stops there).
+ */
+export function selectOutermost(root: Document | Element, index: MatcherIndex, until?: AnyNode): Element[] {
+  const taken: Element[] = [];
+  if (index.size === 0) return taken;
+  const stack: AnyNode[] = [];
+  for (let i = root.children.length - 1; i >= 0; i--) stack.push(root.children[i]);
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node === until) break;
+    if (!(node instanceof Element)) continue;
+    if (matchesAny(index, node)) {
+      if (until && isAncestorOrSelf(node, until)) break; // it holds `until`: what follows comes after
+      taken.push(node);
+      continue; // nested matches come with their ancestor
+    }
+    const children = node.children;
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+  return taken;
+}
+
+/** Whether `a` is `b` or one of its ancestors. */
+function isAncestorOrSelf(a: AnyNode, b: AnyNode): boolean {
+  for (let n: AnyNode | null = b; n; n = n.parent) if (n === a) return true;
+  return false;
+}
