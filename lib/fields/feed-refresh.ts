@@ -8,7 +8,8 @@ import { feedIdOf, keys } from '../store/keys';
 import type { Store } from '../store/store';
 import type { PageMetadata } from '../types/feature-document';
 import { describeError } from '../util/errors';
-import { DEFAULT_FEED_MAX_BYTES, DEFAULT_FEED_TIMEOUT_MS, fetchFeed, parseFeed, type FetchFeedOptions, type FetchedFeed } from './feeds';
+import { DEFAULT_FEED_MAX_BYTES, DEFAULT_FEED_TIMEOUT_MS, type FeedFetcher } from '../net/feed-fetch';
+import { parseFeed } from './feeds';
 
 export interface FeedRefreshOptions {
   /** Fetch feeds at all. Default true. */
@@ -20,8 +21,8 @@ export interface FeedRefreshOptions {
   /** Feeds fetched per page (the first ones the page links to). Default 2. */
   readonly maxFeedsPerPage?: number;
   readonly userAgent?: string;
-  /** The fetcher (tests; a guarded fetch later). Default `fetchFeed`. */
-  readonly fetch?: (url: string, options: FetchFeedOptions) => Promise<FetchedFeed>;
+  /** The fetcher, required: the render step passes `guardedFeedFetch` (the egress guard); tests pass a stub. */
+  readonly fetch: FeedFetcher;
   /** The clock (tests). */
   readonly now?: () => number;
 }
@@ -49,7 +50,7 @@ export async function refreshFeeds(
   page: Pick<PageMetadata, 'feeds'>,
   store: Store,
   logger: Logger,
-  options: FeedRefreshOptions = {},
+  options: FeedRefreshOptions,
 ): Promise<FeedRefreshOutcome> {
   const outcome: FeedRefreshOutcome = { stored: [], skipped: [], failed: [] };
   if (options.enabled === false) return outcome;
@@ -72,7 +73,7 @@ export async function refreshFeeds(
     if (attempts.size >= MAX_ATTEMPTS_REMEMBERED) attempts.clear();
     attempts.set(key, now());
     try {
-      const fetched = await (options.fetch ?? fetchFeed)(url, {
+      const fetched = await options.fetch(url, {
         timeoutMs: options.timeoutMs ?? DEFAULT_FEED_TIMEOUT_MS,
         maxBytes: options.maxBytes ?? DEFAULT_FEED_MAX_BYTES,
         userAgent: options.userAgent,

@@ -19,8 +19,8 @@ import type { Renderer } from './browser';
 
 export interface RenderContext extends StepContext {
   readonly renderer: Renderer;
-  /** Fetching the feeds pages link to, for field learning (lib/fields/feed-refresh.ts); defaults apply when absent. */
-  readonly feeds?: FeedRefreshOptions;
+  /** Fetching the feeds pages link to, for field learning (lib/fields/feed-refresh.ts); defaults apply when absent, the fetcher is the egress-guarded one unless given. */
+  readonly feeds?: Partial<FeedRefreshOptions>;
   /**
    * robots.txt and the per-host rate limit (lib/politeness). The embedded runner passes its own; when
    * absent (Lambda), one per store is made whose rate limit is shared through the store, so that
