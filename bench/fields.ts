@@ -32,14 +32,14 @@ import { MemoryStore } from '../lib/store/memory-store';
 import { FeatureDocumentSchema, type FeatureDocument } from '../lib/types/feature-document';
 import type { FieldsSection } from '../lib/types/rules-document';
 import { applyFieldRules, type FieldValues } from '../lib/fields/apply-fields';
-import { parseMachineDate, sameDate } from '../lib/fields/dates';
+import { parseMachineDate, sameDate } from '../lib/text/dates';
 import { FIELD_NAMES, type FieldName } from '../lib/fields/extract';
 import { DEFAULT_LEARN_FIELDS_OPTIONS } from '../lib/fields/learn';
 import { learnSiteFields } from '../lib/fields/learn-fields';
 import { metadataValues } from '../lib/fields/sources';
 import { loadReadability } from './readability';
 import { stripFieldMetadata } from './strip-fields';
-import { isTitleOf, normalizeText, sameByline, titleVariants } from '../lib/fields/text';
+import { isTitleOf, normalizeText, sameByline, headlineVariants } from '../lib/text/match';
 
 export interface FieldScore {
   accuracy: number;
@@ -214,7 +214,7 @@ async function loadReadabilityFields(): Promise<(html: string, url: string) => F
  */
 export function fieldRight(field: FieldName, got: string | undefined, truth: string): boolean {
   if (!got) return false;
-  if (field === 'title') return isTitleOf(got, titleVariants(truth));
+  if (field === 'title') return isTitleOf(got, headlineVariants(truth));
   if (field === 'byline') return sameByline(got, truth);
   return sameDate(parseMachineDate(got), parseMachineDate(truth));
 }

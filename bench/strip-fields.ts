@@ -5,7 +5,7 @@
  */
 import { elements, parseHtml, textContent } from '../lib/html/parse';
 import type { JsonLdArticle, PageMetadata } from '../lib/types/feature-document';
-import { collapse } from '../lib/fields/text';
+import { collapse } from '../lib/text/match';
 
 /** `<meta>` names and properties that carry a title, an author or a date (or any Open Graph / Twitter / article value). */
 const FIELD_META = /^(?:og:.*|twitter:.*|article:.*|author|byl|title|date|pubdate|publishdate|publish[-_]date|published[-_]?time|datepublished|datemodified|dc\.(?:creator|date.*|title)|dcterms\.(?:creator|created|date|title|issued|modified)|sailthru\..*|parsely-.*|citation_.*|dc:.*|(?:last-)?modified|original-publish-date)$/i;

@@ -15,7 +15,7 @@
 import { Element, Text, type AnyNode, type Document } from 'domhandler';
 import { stemmer } from 'stemmer';
 import { BLOCK_TAGS, SKIP_TAGS, isHidden } from '../html/content';
-import { STOP_WORDS } from '../learn/text';
+import { STOP_WORDS } from '../text/terms';
 import { contentRoot } from './blocks';
 import { compileNaiveBayes, naiveBayesLogOdds, type NaiveBayesModel, type NaiveBayesScorer } from './naive-bayes';
 

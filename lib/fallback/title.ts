@@ -42,7 +42,7 @@ const SEPARATOR = /\s+[|\-–—:«»·\/\\•~]+\s+|:\s+/g;
  * The title, and what lies before and after each separator in it (" | Site", "Blog: Post",
  * "Post « Blog"), parts of two words or more.
  */
-export function titleVariants(title: string): string[] {
+export function titleParts(title: string): string[] {
   const out = [title];
   SEPARATOR.lastIndex = 0;
   for (let m = SEPARATOR.exec(title); m; m = SEPARATOR.exec(title)) {
@@ -64,7 +64,7 @@ export interface HeadingCandidate {
 function titleScores(title: string, candidates: readonly HeadingCandidate[], maxWords: number): number[] {
   const out = new Array<number>(candidates.length).fill(0);
   if (!title) return out;
-  const variants = titleVariants(title);
+  const variants = titleParts(title);
   for (let i = 0; i < candidates.length; i++) {
     const c = candidates[i];
     if (c.text.length > title.length * 2 + 40) continue;
@@ -91,7 +91,7 @@ export function titleBlocks(title: string, candidates: readonly HeadingCandidate
  */
 export function findTitleBlock(title: string, candidates: readonly HeadingCandidate[], maxWords = 40): number {
   if (!title) return -1;
-  const variants = titleVariants(title);
+  const variants = titleParts(title);
   let best = -1;
   let bestKey = -Infinity;
   for (let i = 0; i < candidates.length; i++) {

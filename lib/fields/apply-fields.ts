@@ -1,7 +1,7 @@
 /** Applying a site's field rules to a parsed page: title, byline and published date (ISO 8601). */
 import type { Document } from 'domhandler';
 import type { FieldRules, FieldsSection } from '../types/rules-document';
-import { localeOrder, toIso } from './dates';
+import { localeOrder, toIso } from '../text/dates';
 import { extractFrom, FIELD_NAMES, type FieldName } from './extract';
 import { FieldPage } from './page';
 

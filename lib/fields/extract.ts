@@ -5,8 +5,9 @@
  */
 import { Element } from 'domhandler';
 import { elements } from '../html/parse';
-import { findDate, findDateAllLocales, instantOf, offsetBetween, parseMachineDate, sameDate, type DateLocale, type DateValue } from './dates';
-import { collapse, elementText, extractByline, isTitleOf, normalizeByline, normalizeText, ownText, sameByline, titleVariants } from './text';
+import { findDate, findDateAllLocales, instantOf, offsetBetween, parseMachineDate, sameDate, type DateLocale, type DateValue } from '../text/dates';
+import { elementText, ownText } from '../html/element-text';
+import { collapse, extractByline, isTitleOf, normalizeByline, normalizeText, sameByline, headlineVariants } from '../text/match';
 
 export const FIELD_NAMES = ['title', 'byline', 'published'] as const;
 export type FieldName = (typeof FIELD_NAMES)[number];
@@ -152,7 +153,7 @@ export function truthOf(field: FieldName, value: string | undefined): FieldTruth
     return date ? { field, text, date } : undefined;
   }
   if (field === 'title') {
-    const variants = titleVariants(text);
+    const variants = headlineVariants(text);
     return variants.length ? { field, text, variants } : undefined;
   }
   return { field, text };

@@ -5,7 +5,7 @@
 import { parseDocument } from 'htmlparser2';
 import { Element, type AnyNode } from 'domhandler';
 import { textContent } from '../html/parse';
-import { collapse } from './text';
+import { collapse } from '../text/match';
 
 /** One entry of a feed: the properties of one post. */
 export interface FeedEntry {

@@ -15,10 +15,11 @@
 import type { Element } from 'domhandler';
 import { elements } from '../html/parse';
 import type { FieldRule, FieldRules, FieldsSection } from '../types/rules-document';
-import { DATE_LOCALES, localeOrder, offsetBetween, type DateLocale } from './dates';
+import { DATE_LOCALES, localeOrder, offsetBetween, type DateLocale } from '../text/dates';
 import { extractFrom, FIELD_NAMES, isValue, matchingLocales, MAX_TEXT, prefilter, type FieldName, type FieldTruth } from './extract';
 import { classesOf, cssEscape, FieldPage, pathOf, selectorOf, type RuleKind, type RuleRef } from './page';
-import { elementText, normalizeText, ownText, SKIPPED_TAGS } from './text';
+import { elementText, ownText, SKIPPED_TAGS } from '../html/element-text';
+import { normalizeText } from '../text/match';
 
 /** A page a source gives values for. */
 export interface TrainingPost {

@@ -6,7 +6,7 @@
 import type { FeatureDocument, PageMetadata } from '../types/feature-document';
 import type { FieldName } from './extract';
 import type { FeedEntry } from './feeds';
-import { cleanAuthorValue, collapse, normalizeText } from './text';
+import { cleanAuthorValue, collapse, normalizeText } from '../text/match';
 
 export type ValueSource = 'feed' | 'metadata';
 

@@ -14,7 +14,7 @@
  *   learner may leave out but a reader reads), unless that selector would take a chosen block too.
  */
 import type { FeatureDocument } from '../types/feature-document';
-import { normalizeText } from '../fields/text';
+import { normalizeText } from '../text/match';
 import { formatSelector, intersectPaths, pathMatches, tagSequence, type SelectorSteps } from './consolidate';
 
 export interface Cleaned {

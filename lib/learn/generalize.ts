@@ -13,7 +13,7 @@
  */
 import type { FeatureDocument } from '../types/feature-document';
 import { formatSelector, pathMatches, tagSequence, type SelectorStep, type SelectorSteps } from './consolidate';
-import { repeatedTexts } from './text';
+import { repeatedTexts } from './repeated-texts';
 
 /** What else an article body's element holds, as steps below it. */
 const BODY_CHILDREN: readonly (readonly string[])[] = [

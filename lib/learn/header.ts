@@ -16,7 +16,7 @@
  */
 import type { FeatureDocument } from '../types/feature-document';
 import { titleValues } from '../fields/sources';
-import { normalizeText, titleVariants } from '../fields/text';
+import { normalizeText, headlineVariants } from '../text/match';
 import { namedPath } from './consolidate';
 
 export interface HeaderOptions {
@@ -68,7 +68,7 @@ export function chooseHeaderBlocks(
     const order = doc.blocks.map((_, i) => i).sort((a, b) => doc.blocks[a].order - doc.blocks[b].order);
     const firstChosen = order.findIndex((i) => mask[i]);
     if (firstChosen <= 0) return headers.push([]);
-    const variants = new Set(titleValues(doc.page).flatMap(titleVariants));
+    const variants = new Set(titleValues(doc.page).flatMap(headlineVariants));
     let headline = -1;
     for (let k = firstChosen - 1; k >= 0; k--) {
       if (showsTitle(doc.blocks[order[k]].text, variants)) {

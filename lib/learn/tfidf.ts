@@ -9,7 +9,8 @@
  * nothing to contrast, so idf is 1.
  */
 import type { Block, FeatureDocument, PageMetadata } from '../types/feature-document';
-import { repeatedTexts, terms } from './text';
+import { terms } from '../text/terms';
+import { repeatedTexts } from './repeated-texts';
 
 export type TermVector = Map<string, number>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseHtml } from '../../lib/html/parse';
-import { findTitleBlock, pageTitle, titleBlocks, titleMatch, titleVariants } from '../../lib/fallback/title';
+import { findTitleBlock, pageTitle, titleBlocks, titleMatch, titleParts } from '../../lib/fallback/title';
 
 describe('title', () => {
   it('reads the title through the metadata extractor (JSON-LD headline, og:title, <title> agreeing with <h1>)', () => {
@@ -13,7 +13,7 @@ describe('title', () => {
   });
 
   it('splits a title at its separators', () => {
-    expect(titleVariants('Blog Name: The Post Title « Site')).toEqual(['Blog Name: The Post Title « Site', 'Blog Name', 'The Post Title « Site', 'Blog Name: The Post Title', 'Site'].filter((v) => v !== 'Site'));
+    expect(titleParts('Blog Name: The Post Title « Site')).toEqual(['Blog Name: The Post Title « Site', 'Blog Name', 'The Post Title « Site', 'Blog Name: The Post Title', 'Site'].filter((v) => v !== 'Site'));
   });
 
   it('matches headings that show the title, whole or in part', () => {

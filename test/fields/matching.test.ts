@@ -9,8 +9,9 @@ import {
   sameDate,
   toIso,
   type DateValue,
-} from '../../lib/fields/dates';
-import { extractByline, isTitleOf, normalizeText, ownText, sameByline, sameTitle, titleVariants, elementText, cleanAuthorValue } from '../../lib/fields/text';
+} from '../../lib/text/dates';
+import { elementText, ownText } from '../../lib/html/element-text';
+import { extractByline, isTitleOf, normalizeText, sameByline, sameTitle, headlineVariants, cleanAuthorValue } from '../../lib/text/match';
 import { elements, parseHtml } from '../../lib/html/parse';
 
 describe('titles', () => {
@@ -24,13 +25,13 @@ describe('titles', () => {
   });
 
   it('a title value may carry a short site name after or before a separator', () => {
-    expect(titleVariants("Romney's 'all' proved not enough - CNN.com")).toContain("romney's 'all' proved not enough");
-    expect(titleVariants('Who will win the election? « Healthcare Economist')).toContain('who will win the election?');
-    expect(titleVariants('Site Name | The headline of the post')).toContain('the headline of the post');
+    expect(headlineVariants("Romney's 'all' proved not enough - CNN.com")).toContain("romney's 'all' proved not enough");
+    expect(headlineVariants('Who will win the election? « Healthcare Economist')).toContain('who will win the election?');
+    expect(headlineVariants('Site Name | The headline of the post')).toContain('the headline of the post');
     // Not a site name: a long part after a dash belongs to the headline.
-    expect(titleVariants('Labour made its point about the EU – now make the case for it')).toEqual(['labour made its point about the eu - now make the case for it']);
-    expect(titleVariants('US elections: Turnout appears high')).toEqual(['us elections: turnout appears high']);
-    expect(isTitleOf("Romney's 'all' proved not enough", titleVariants("Romney's 'all' proved not enough - CNN.com"))).toBe(true);
+    expect(headlineVariants('Labour made its point about the EU – now make the case for it')).toEqual(['labour made its point about the eu - now make the case for it']);
+    expect(headlineVariants('US elections: Turnout appears high')).toEqual(['us elections: turnout appears high']);
+    expect(isTitleOf("Romney's 'all' proved not enough", headlineVariants("Romney's 'all' proved not enough - CNN.com"))).toBe(true);
   });
 });
 

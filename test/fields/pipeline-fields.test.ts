@@ -10,11 +10,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config/config';
 import { articlesOf, generateSite, pageHtml, serveSite, truthFor, type ServedSite } from '../../lib/demo/index';
-import { parseMachineDate, sameDate } from '../../lib/fields/dates';
+import { parseMachineDate, sameDate } from '../../lib/text/dates';
 import { clearFeedAttempts } from '../../lib/fields/feed-refresh';
 import { rawPageMetadata, stripFieldMetadata } from '../../bench/strip-fields';
 import { metadataValues } from '../../lib/fields/sources';
-import { sameByline, sameTitle } from '../../lib/fields/text';
+import { sameByline, sameTitle } from '../../lib/text/match';
 import { EmbeddedPipeline } from '../../lib/pipeline/embedded';
 import { feedIdOf, keys, pageIdOf, siteOf } from '../../lib/store/keys';
 import { MemoryStore } from '../../lib/store/memory-store';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isStopWord, stem, terms, tokenize } from '../../lib/learn/text';
+import { isStopWord, stem, terms, tokenize } from '../../lib/text/terms';
 
 describe('tokenize', () => {
   it('lowercases and splits on everything but letters, digits and inner apostrophes', () => {

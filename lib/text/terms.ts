@@ -5,7 +5,6 @@
  * the n-gram approach the paper proposes for other languages (§8.2).
  */
 import { stemmer } from 'stemmer';
-import type { FeatureDocument } from '../types/feature-document';
 
 /**
  * English stop words: the Snowball stop list (the one the Porter stemmer's author published),
@@ -109,20 +108,5 @@ export function terms(text: string): string[] {
     if (word.length < 2 && !NO_SPACE_CHAR.test(word)) continue;
     out.push(stem(word));
   }
-  return out;
-}
-
-/** Block texts found word for word on two pages or more: the site's, not one page's. */
-export function repeatedTexts(docs: readonly FeatureDocument[]): Set<string> {
-  const pagesOf = new Map<string, number>();
-  const out = new Set<string>();
-  docs.forEach((d, i) => {
-    for (const b of d.blocks) {
-      if (!b.text) continue;
-      const seen = pagesOf.get(b.text);
-      if (seen === undefined) pagesOf.set(b.text, i);
-      else if (seen !== i) out.add(b.text);
-    }
-  });
   return out;
 }

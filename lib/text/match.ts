@@ -1,12 +1,8 @@
 /**
  * Text matching of article fields (Gkotsis et al., section 2.4): normalisation, the title's exact
- * match, the author's partial match ("By X", "Posted by X", "Written by X | date"), and the text of
- * an element as the matcher sees it.
+ * match, the author's partial match ("By X", "Posted by X", "Written by X | date"). The text of
+ * an element as the matcher sees it is lib/html/element-text.ts.
  */
-import { Element, Text, type AnyNode } from 'domhandler';
-
-/** Elements whose text is never a field's text. */
-export const SKIPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'head', 'title', 'select', 'textarea', 'button', 'option']);
 
 /** White space collapsed, trimmed. */
 export function collapse(s: string): string {
@@ -42,7 +38,7 @@ const TITLE_SEPARATOR = /\s+(?:[|\-\u00b7•"]|::)\s+/;
  * "Pure Space Shuttle Porn | Autopia | Wired.com" is also "pure space shuttle porn | autopia" and
  * "pure space shuttle porn".
  */
-export function titleVariants(value: string): string[] {
+export function headlineVariants(value: string): string[] {
   const full = normalizeText(value);
   const out = new Set<string>(full ? [full] : []);
   const words = (s: string) => s.split(' ').filter(Boolean).length;
@@ -142,44 +138,4 @@ export function cleanAuthorValue(s: string | undefined): string | undefined {
   if (!s) return undefined;
   const t = stripPrefix(collapse(s)).trim();
   return plausibleName(t) ? t : undefined;
-}
-
-/**
- * The visible text of an element as the field matcher sees it: text nodes in document order,
- * `<br>` and block boundaries as a space, skipped elements (scripts, styles, form controls) left out.
- * Stops once the collapsed text is longer than `maxChars` (the result is then longer than
- * `maxChars`: a long text is never cut so that it looks short).
- */
-export function elementText(node: AnyNode, maxChars = Infinity): string {
-  let out = '';
-  const stack: AnyNode[] = [node];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (n instanceof Text) {
-      out += n.data;
-      if (out.length > maxChars + 200) {
-        // Long only because of white space? Collapse what we have and go on; else it is too long.
-        out = out.replace(/[\s\u00a0\u200b\u2060\ufeff]+/g, ' ');
-        if (out.trim().length > maxChars) break;
-      }
-    } else if (n instanceof Element) {
-      if (n !== node && SKIPPED_TAGS.has(n.name)) continue;
-      if (n.name === 'br') {
-        out += ' ';
-        continue;
-      }
-      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
-    }
-  }
-  return collapse(out);
-}
-
-/** An element's own text: its text nodes, not its child elements' (`<h1>Title <span>date</span></h1>` → "Title"). */
-export function ownText(el: Element): string {
-  let out = '';
-  for (const c of el.children) {
-    if (c instanceof Text) out += c.data;
-    else if (c instanceof Element && c.name === 'br') out += ' ';
-  }
-  return collapse(out);
 }

@@ -1,0 +1,46 @@
+/** The text of an element as the field matcher sees it (lib/fields), white space collapsed. */
+import { Element, Text, type AnyNode } from 'domhandler';
+import { collapse } from '../text/match';
+
+/** Elements whose text is never a field's text. */
+export const SKIPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'head', 'title', 'select', 'textarea', 'button', 'option']);
+
+/**
+ * The visible text of an element as the field matcher sees it: text nodes in document order,
+ * `<br>` and block boundaries as a space, skipped elements (scripts, styles, form controls) left out.
+ * Stops once the collapsed text is longer than `maxChars` (the result is then longer than
+ * `maxChars`: a long text is never cut so that it looks short).
+ */
+export function elementText(node: AnyNode, maxChars = Infinity): string {
+  let out = '';
+  const stack: AnyNode[] = [node];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n instanceof Text) {
+      out += n.data;
+      if (out.length > maxChars + 200) {
+        // Long only because of white space? Collapse what we have and go on; else it is too long.
+        out = out.replace(/[\s\u00a0\u200b\u2060\ufeff]+/g, ' ');
+        if (out.trim().length > maxChars) break;
+      }
+    } else if (n instanceof Element) {
+      if (n !== node && SKIPPED_TAGS.has(n.name)) continue;
+      if (n.name === 'br') {
+        out += ' ';
+        continue;
+      }
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+    }
+  }
+  return collapse(out);
+}
+
+/** An element's own text: its text nodes, not its child elements' (`<h1>Title <span>date</span></h1>` → "Title"). */
+export function ownText(el: Element): string {
+  let out = '';
+  for (const c of el.children) {
+    if (c instanceof Text) out += c.data;
+    else if (c instanceof Element && c.name === 'br') out += ' ';
+  }
+  return collapse(out);
+}
