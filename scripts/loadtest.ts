@@ -72,7 +72,12 @@ function browserProcesses(profile: string | undefined): number[] {
   const all = new Set(roots);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, ppid] of tree) if (!all.has(pid) && all.has(ppid)) (all.add(pid), (grew = true));
+    for (const [pid, ppid] of tree) {
+      if (!all.has(pid) && all.has(ppid)) {
+        all.add(pid);
+        grew = true;
+      }
+    }
   }
   return [...all];
 }

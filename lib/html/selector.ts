@@ -45,7 +45,10 @@ export function subjectTag(selector: string): string | undefined {
       // An escape: hex digits and one optional white space, or any single character.
       let j = i + 1;
       let k = 0;
-      while (k < 6 && j < s.length && /[0-9a-f]/i.test(s[j])) j++, k++;
+      while (k < 6 && j < s.length && /[0-9a-f]/i.test(s[j])) {
+        j++;
+        k++;
+      }
       if (k > 0) {
         if (j < s.length && /\s/.test(s[j])) j++;
         i = j - 1;

@@ -3,7 +3,7 @@ import { selectAll, selectOne } from 'css-select';
 import { hasChildren, isText, type AnyNode } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSite, TEMPLATE_IDS, type GeneratedSite, type TemplateId } from '../../lib/demo/site-generator';
+import { generateSite, TEMPLATE_IDS, type TemplateId } from '../../lib/demo/site-generator';
 import { serveSite, type ServedSite } from '../../lib/demo/site-server';
 import { TEMPLATES } from '../../lib/demo/templates';
 import { articlesOf, pageHtml, pagesOf, truthFor, urlsOf } from '../../lib/demo/truth';

@@ -93,7 +93,7 @@ describe('selectClusters', () => {
   });
 
   it('does not take text found word for word on another page as the article’s (a rotating ad)', () => {
-    const ad = (id: string): Spec => ({ path: 'main:1 > div.body:1 > h3.ad:5', bbox: [100, 152, 800, 6], words: 3, label: 9, sim: 0, terms: ['topic'] });
+    const ad = (_id: string): Spec => ({ path: 'main:1 > div.body:1 > h3.ad:5', bbox: [100, 152, 800, 6], words: 3, label: 9, sim: 0, terms: ['topic'] });
     const pages = [page('a', [...article, ad('a')]), page('b', [...article, ad('b')])];
     // the same text on both pages
     pages[1].doc.blocks[5].text = pages[0].doc.blocks[5].text;
