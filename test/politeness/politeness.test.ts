@@ -75,7 +75,7 @@ describe('robots.txt', () => {
   it('reads a gzip-compressed robots.txt, with a Content-Encoding or without one', async () => {
     robotsStatus = 200;
     const rules = gzipSync('User-agent: *\nDisallow: /private\n');
-    for (const headers of [{ 'content-encoding': 'gzip' }, {}]) {
+    for (const headers of [{ 'content-encoding': 'gzip' }, {}] as Record<string, string>[]) {
       robotsHeaders = headers;
       robotsBody = rules;
       const error = await politeness().admit(`${origin}/private/a.html`).catch((e) => e);
