@@ -27,7 +27,10 @@ import { RenderMessageSchema } from '../lib/types/messages';
  * ids and store writes, and changes often for other reasons (feeds), so it is left out: after
  * changing how it builds the document, run with --no-cache (or bump CACHE_VERSION).
  */
-const RENDER_SOURCES = ['../lib/render/collector.ts', '../lib/render/browser.ts', '../lib/types/feature-document.ts'];
+const RENDER_SOURCES = [
+  '../lib/render/collector.ts', '../lib/render/browser.ts', '../lib/render/readability-in-page.ts', '../lib/render/served.ts',
+  '../lib/types/feature-document.ts',
+];
 const CACHE_VERSION = 1;
 
 /** Errors that say the browser itself went away, not that the page failed. */
@@ -42,6 +45,8 @@ export interface RenderedPage {
   readonly pageId: string;
   readonly features?: FeatureDocument;
   readonly snapshot?: string;
+  /** The HTML as served, as the render step stored it (served.html). */
+  readonly served?: string;
   /** Render time as the render step reports it (Chromium load + collect + snapshot). */
   readonly renderMs?: number;
   readonly error?: string;
@@ -57,6 +62,7 @@ interface CacheFile {
   readonly renderMs?: number;
   readonly features?: FeatureDocument;
   readonly snapshot?: string;
+  readonly served?: string;
   readonly error?: string;
 }
 
@@ -126,7 +132,7 @@ export class BenchRenderer {
       const hit = await readCache(file, key);
       if (hit) {
         this.fromCache++;
-        return { id, renderUrl: hit.renderUrl, site: hit.site, pageId: hit.pageId, features: hit.features, snapshot: hit.snapshot, renderMs: hit.renderMs, error: hit.error, cached: true };
+        return { id, renderUrl: hit.renderUrl, site: hit.site, pageId: hit.pageId, features: hit.features, snapshot: hit.snapshot, served: hit.served, renderMs: hit.renderMs, error: hit.error, cached: true };
       }
     }
     const page = await this.renderFresh(id, url, html);
@@ -134,7 +140,7 @@ export class BenchRenderer {
     // Failures are cached too (a page that times out does so every run, and the cache key changes
     // with the render code); only a browser that died under the page is tried again next run.
     if (file && (page.features || !BROWSER_DIED.test(page.error ?? ''))) {
-      const entry: CacheFile = { key, renderUrl: page.renderUrl, site: page.site, pageId: page.pageId, renderMs: page.renderMs, features: page.features, snapshot: page.snapshot, error: page.error };
+      const entry: CacheFile = { key, renderUrl: page.renderUrl, site: page.site, pageId: page.pageId, renderMs: page.renderMs, features: page.features, snapshot: page.snapshot, served: page.served, error: page.error };
       await mkdir(path.dirname(file), { recursive: true });
       const tmp = `${file}.${process.pid}.tmp`;
       await writeFile(tmp, gzipSync(JSON.stringify(entry), { level: 3 }));
@@ -164,7 +170,8 @@ export class BenchRenderer {
       const snapshotObj = await store.get(keys.snapshot(outcome.site, outcome.pageId));
       if (!featuresObj || !snapshotObj) throw new Error('the render step stored no feature document or snapshot');
       const features = FeatureDocumentSchema.parse(JSON.parse(featuresObj.body.toString('utf8')));
-      return { id, renderUrl: url, site: outcome.site, pageId: outcome.pageId, features, snapshot: snapshotObj.body.toString('utf8'), renderMs: outcome.elapsedMs, cached: false };
+      const servedObj = features.served ? await store.get(features.served.key) : undefined;
+      return { id, renderUrl: url, site: outcome.site, pageId: outcome.pageId, features, snapshot: snapshotObj.body.toString('utf8'), served: servedObj?.body.toString('utf8'), renderMs: outcome.elapsedMs, cached: false };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return { id, renderUrl: url, site, pageId, error: message, cached: false };

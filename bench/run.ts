@@ -69,6 +69,9 @@ interface Run {
   readonly ms?: number;
   readonly error?: string;
   readonly notArticle?: boolean;
+  /** Ours: the article's body and header apart, to score the other way too (`PageResult.otherScoring`). */
+  readonly body?: string;
+  readonly header?: string;
 }
 
 export interface PageResult {
@@ -86,6 +89,8 @@ export interface PageResult {
   readonly peers: Record<string, PageFigures & { readonly ms: number; readonly error?: string }>;
   /** Fallback pages: each of the fallback's methods alone on the same snapshot (parse included), scored with our title. */
   readonly methods?: Record<string, PageFigures & { readonly ms: number; readonly notArticle?: boolean; readonly error?: string }>;
+  /** F1 of ours and each peer scored the other way (body alone when `scoring` is title+body, and the reverse), for pooled figures of both from one run. */
+  readonly otherScoring?: { readonly scoring: ScoringMode; readonly ours: PageFigures; readonly peers: Record<string, PageFigures> };
 }
 
 export interface PageFigures {
@@ -363,15 +368,19 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     const started = performance.now();
     const snapshotKey = keys.snapshot(r.site, r.pageId);
     await applyStore.put(snapshotKey, r.snapshot, { contentType: 'text/html; charset=utf-8' });
+    // the HTML as served, beside the snapshot, as the render step leaves it
+    const servedKey = keys.served(r.site, r.pageId);
+    if (r.served !== undefined) await applyStore.put(servedKey, r.served, { contentType: 'text/html; charset=utf-8' });
     try {
       const article = await applyStep({ v: 1, site: r.site, pageId: r.pageId, reason: 'rendered' }, applyCtx);
       // as a reader sees the article: the header (dek, byline and dateline line) between title and body
       const text = scoring === 'title+body' && article.header ? `${article.header}\n${article.text}` : article.text;
-      return { text, title: article.title, method: article.method, notArticle: article.notArticle, ms: article.elapsedMs };
+      return { text, title: article.title, method: article.method, notArticle: article.notArticle, ms: article.elapsedMs, body: article.text, header: article.header };
     } catch (error) {
       return { text: '', error: error instanceof Error ? error.message : String(error) };
     } finally {
       await applyStore.delete(snapshotKey);
+      await applyStore.delete(servedKey);
       await applyStore.delete(keys.article(r.site, r.pageId));
       applySeconds += (performance.now() - started) / 1000;
     }
@@ -443,8 +452,12 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     const s = scorePage(text(ours), gold);
     ourScores.set(entry.id, s);
     const peerFigures: PageResult['peers'] = {};
+    const otherMode: ScoringMode = scoring === 'body' ? 'title+body' : 'body';
+    const oursOther = ours.body === undefined ? ours : { ...ours, text: otherMode === 'title+body' && ours.header ? `${ours.header}\n${ours.body}` : ours.body };
+    const other = { scoring: otherMode, ours: pageFigures(scorePage(scoredText(otherMode, oursOther.title, oursOther.text), gold)), peers: {} as Record<string, PageFigures> };
     for (const peer of peers) {
       const run = peerRuns.get(peer.name)!.get(entry.id)!;
+      other.peers[peer.name] = pageFigures(scorePage(scoredText(otherMode, run.title, run.text), gold));
       const ps = scorePage(text(run), gold);
       peerScores.get(peer.name)!.set(entry.id, ps);
       peerFigures[peer.name] = { ...pageFigures(ps), ms: round(run.ms, 2) ?? 0, ...(run.error ? { error: run.error } : {}) };
@@ -478,6 +491,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       ours: pageFigures(s),
       peers: peerFigures,
       ...(methodFigures ? { methods: methodFigures } : {}),
+      otherScoring: other,
     });
   }
   const idsOf = (g?: Group) => scored.filter((x) => !g || x.plan.group === g).map((x) => x.entry.id);

@@ -27,9 +27,11 @@ import { egressPolicyFor, type EgressPolicy, type Resolver } from '../net/egress
 import { BLOCKED_HEADER, EgressProxy, type EgressEvent, type EgressProxyOptions } from '../net/egress-proxy';
 import { RetryLaterError } from '../politeness/errors';
 import { parseRetryAfter } from '../politeness/retry-after';
-import type { CollectedPage } from '../types/feature-document';
+import type { CollectedPage, InPageReadability } from '../types/feature-document';
 import { NonRetryableError } from '../util/errors';
 import { collectPage, type CollectOptions } from './collector';
+import { READABILITY_TITLE_META, readabilityExpression } from './readability-in-page';
+import { RENDERED_TEXT_META, SERVED_TEXT_META, ServedCapture, renderedTextExpression, servedTextExpression } from './served';
 
 /**
  * @sparticuz/chromium defaults this project will not run with: the two that weaken the web's security
@@ -88,7 +90,30 @@ export interface RenderResult {
   readonly collected: CollectedPage;
   /** The rendered DOM, serialized with its doctype. */
   readonly snapshot: string;
+  /** The HTML as served (the main document's response body, or the archived copy), when it could be read. */
+  readonly served?: string;
+  /** Text length of the served HTML's body, counted as the rendered one's (lib/render/served.ts). */
+  readonly servedTextLength?: number;
+  /** Mozilla Readability's result in the page (its marks are in the snapshot); absent when it could not run. */
+  readonly readability?: InPageReadability;
+  /**
+   * `no-script`: the page's scripts took the main frame off its document (an error page), so the
+   * served HTML was rendered again with JavaScript off.
+   */
+  readonly renderMode?: 'no-script';
   readonly elapsedMs: number;
+}
+
+interface RenderInOptions {
+  /** Run the page's scripts (default true). */
+  readonly javaScript?: boolean;
+}
+
+/** The main frame ended somewhere other than an http(s) document (a script navigated it to an error page). */
+class EndedOffDocumentError extends Error {
+  constructor(message: string, readonly served: string | undefined) {
+    super(message);
+  }
 }
 
 export class Renderer {
@@ -120,9 +145,22 @@ export class Renderer {
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`render of ${request.url} exceeded ${this.config.renderTimeoutMs} ms`)), this.config.renderTimeoutMs);
     });
-    const work = (async () => {
+    const work = (async (): Promise<Omit<RenderResult, 'elapsedMs'>> => {
       const page = await context.newPage();
-      return this.renderIn(page, request, guard);
+      try {
+        return await this.renderIn(page, request, guard);
+      } catch (error) {
+        // The page's own scripts took it off its document: the page as served, rendered again
+        // without them, is the page as sent (answered from the served HTML when it could be read
+        // before the scripts navigated away; else requested again).
+        if (!(error instanceof EndedOffDocumentError)) throw error;
+        guard.throwIfAborted();
+        await page.close().catch(() => undefined);
+        const again = await context.newPage();
+        const retry: RenderRequest = error.served === undefined ? request : { url: request.url, archivedHtml: error.served };
+        const result = await this.renderIn(again, retry, guard, { javaScript: false });
+        return { ...result, renderMode: 'no-script' };
+      }
     })();
     work.catch(() => undefined); // when the deadline or a cap wins, the abandoned work may still reject
     try {
@@ -219,10 +257,11 @@ export class Renderer {
     return this.browser;
   }
 
-  private async renderIn(page: Page, request: RenderRequest, guard: RenderGuard): Promise<Omit<RenderResult, 'elapsedMs'>> {
+  private async renderIn(page: Page, request: RenderRequest, guard: RenderGuard, options: RenderInOptions = {}): Promise<Omit<RenderResult, 'elapsedMs'>> {
     const { config } = this;
     const cdp = await page.createCDPSession();
     guard.onDispose(() => void cdp.detach().catch(() => undefined));
+    if (options.javaScript === false) await page.setJavaScriptEnabled(false);
     await page.setUserAgent({ userAgent: config.userAgent });
     await page.setViewport({ width: config.viewportWidth, height: config.viewportHeight });
     await page.evaluateOnNewDocument(NO_SERVICE_WORKERS);
@@ -292,8 +331,12 @@ export class Renderer {
     // only this response tells why. Kept for every navigation of the main frame (redirects by script too).
     let documentResponse: HTTPResponse | undefined;
     let failedNavigation: { url: string; error: string } | undefined;
+    const served = new ServedCapture();
     page.on('response', (res) => {
-      if (res.request().isNavigationRequest() && res.frame() === page.mainFrame()) documentResponse = res;
+      if (res.request().isNavigationRequest() && res.frame() === page.mainFrame()) {
+        documentResponse = res;
+        if (request.archivedHtml === undefined) served.onDocumentResponse(res);
+      }
     });
     page.on('requestfailed', (req) => {
       if (req.isNavigationRequest() && req.frame() === page.mainFrame()) failedNavigation = { url: req.url(), error: req.failure()?.errorText ?? 'failed' };
@@ -356,18 +399,30 @@ export class Renderer {
     // Collected in an isolated world: the page's scripts cannot tamper with the collector's built-ins.
     const world = await isolatedWorld(cdp);
     const where = (await evaluateIn(cdp, world, 'location.href', 5000)) as string;
+    const servedHtml = await served.html(request.archivedHtml);
     if (!/^https?:/i.test(where) && !(request.archivedHtml !== undefined && where === request.url)) {
-      throw new Error(`the page ended on ${where} instead of an http(s) document: ${request.url}`);
+      const message = `the page ended on ${where} instead of an http(s) document: ${request.url}`;
+      if (options.javaScript === false) throw new Error(message);
+      throw new EndedOffDocumentError(message, servedHtml);
     }
     const elements = (await evaluateIn(cdp, world, `document.getElementsByTagName('*').length`, 10_000)) as number;
     if (elements > config.maxElements) throw new NonRetryableError(`rendered page has ${elements} elements, more than the ${config.maxElements} cap: ${request.url}`);
 
-    const options: CollectOptions = { maxBlocks: config.maxBlocks };
+    // Mozilla Readability on a clone of the document; it marks the elements whose text it keeps, so
+    // it runs before the collector (which counts the marks) and the snapshot (which carries them).
+    // A page it fails on is still rendered.
+    const readability = (await evaluateIn(cdp, world, readabilityExpression(), READABILITY_TIMEOUT_MS).catch(() => undefined)) as InPageReadability | undefined;
+    const servedTextLength = servedHtml === undefined
+      ? undefined
+      : ((await evaluateIn(cdp, world, servedTextExpression(servedHtml), 10_000).catch(() => undefined)) as number | undefined);
+    const renderedTextLength = (await evaluateIn(cdp, world, renderedTextExpression(), 10_000).catch(() => undefined)) as number | undefined;
+
+    const collectOptions: CollectOptions = { maxBlocks: config.maxBlocks };
     // Bundlers may wrap named functions in a `__name(...)` helper; give the page a no-op one.
     const collected = (await evaluateIn(
       cdp,
       world,
-      `(() => { const __name = (f) => f; return (${collectPage.toString()})(document, null, ${JSON.stringify(options)}); })()`,
+      `(() => { const __name = (f) => f; return (${collectPage.toString()})(document, null, ${JSON.stringify(collectOptions)}); })()`,
       config.renderTimeoutMs,
     )) as CollectedPage;
     // The snapshot carries the page's URL so apply needs no second read to know it.
@@ -376,10 +431,18 @@ export class Renderer {
       world,
       `(() => {
         const head = document.head || document.documentElement;
-        const meta = document.createElement('meta');
-        meta.setAttribute('name', 'spider:url');
-        meta.setAttribute('content', ${JSON.stringify(request.url)});
-        head.insertBefore(meta, head.firstChild);
+        const metas = ${JSON.stringify([
+          ['spider:url', request.url],
+          ...(servedTextLength !== undefined ? [[SERVED_TEXT_META, String(servedTextLength)]] : []),
+          ...(renderedTextLength !== undefined ? [[RENDERED_TEXT_META, String(renderedTextLength)]] : []),
+          ...(readability?.title ? [[READABILITY_TITLE_META, readability.title]] : []),
+        ].reverse())};
+        for (const [name, content] of metas) {
+          const meta = document.createElement('meta');
+          meta.setAttribute('name', name);
+          meta.setAttribute('content', content);
+          head.insertBefore(meta, head.firstChild);
+        }
         const dt = document.doctype ? '<!DOCTYPE ' + document.doctype.name + '>' : '';
         const html = document.documentElement.outerHTML;
         return html.length > ${config.maxHtmlBytes} ? null : dt + html;
@@ -389,7 +452,12 @@ export class Renderer {
     if (snapshot === null || Buffer.byteLength(snapshot) > config.maxHtmlBytes) {
       throw new NonRetryableError(`rendered page is larger than ${config.maxHtmlBytes} bytes: ${request.url}`);
     }
-    return { finalUrl: page.url(), status, collected, snapshot };
+    return {
+      finalUrl: page.url(), status, collected, snapshot,
+      ...(servedHtml !== undefined ? { served: servedHtml } : {}),
+      ...(servedTextLength !== undefined ? { servedTextLength } : {}),
+      ...(readability ? { readability } : {}),
+    };
   }
 
   /** Counts bytes as they arrive: the document against maxHtmlBytes, everything against maxTransferBytes. */
@@ -422,6 +490,9 @@ export class Renderer {
     await cdp.send('Network.enable');
   }
 }
+
+/** Mozilla Readability in the page: a few hundred ms on a large page; past this it is left out. */
+const READABILITY_TIMEOUT_MS = 5000;
 
 /** Aborts a render from event handlers (crash, caps, browser exit), once. */
 class RenderGuard {

@@ -91,7 +91,9 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
   if (body) for (const p of CSS_PROPERTIES) bodyCss[p] = layout.style(body, p);
 
   // Walk text nodes in document order; attach each to its closest block-level ancestor.
-  interface Acc { el: Element; parts: string[]; linkChars: number; linkWords: number }
+  interface Acc { el: Element; parts: string[]; linkChars: number; linkWords: number; keptChars: number }
+  // Marked by the in-page Readability (readability-in-page.ts READABILITY_MARK) when it ran first.
+  const KEPT = 'data-spider-readability';
   const blocks = new Map<Element, Acc>();
   const blockOf = new Map<Element, Element>();
   const visibleCache = new Map<Element, boolean>();
@@ -134,7 +136,7 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
       }
       if (!acc) {
         if (blocks.size >= options.maxBlocks) continue;
-        acc = { el: block, parts: [], linkChars: 0, linkWords: 0 };
+        acc = { el: block, parts: [], linkChars: 0, linkWords: 0, keptChars: 0 };
         blocks.set(block, acc);
       }
       const text = raw.replace(/\s+/g, ' ');
@@ -142,6 +144,7 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
       const prev = node.previousSibling;
       if (acc.parts.length && prev && prev.nodeType === 1 && (prev as Element).tagName === 'BR') acc.parts.push('\n');
       acc.parts.push(text);
+      if (parent.hasAttribute(KEPT)) acc.keptChars += text.trim().length;
       if (inLink) {
         acc.linkChars += text.trim().length;
         acc.linkWords += countWords(text);
@@ -172,6 +175,7 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
       linkWords: acc.linkWords,
       chars: text.length,
       linkChars: acc.linkChars,
+      ...(acc.keptChars ? { readabilityChars: Math.min(acc.keptChars, text.length) } : {}),
     });
   }
 

@@ -92,6 +92,7 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
     throw error;
   }
   const snapshotKey = keys.snapshot(site, pageId);
+  const servedKey = keys.served(site, pageId);
   const doc: FeatureDocument = FeatureDocumentSchema.parse({
     version: FEATURE_DOCUMENT_VERSION,
     pageId,
@@ -103,9 +104,15 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
     snapshotKey,
     source: archivedHtml === undefined ? 'live' : 'archive',
     ...result.collected,
+    ...(result.readability ? { readability: result.readability } : {}),
+    ...(result.served !== undefined
+      ? { served: { key: servedKey, bytes: Buffer.byteLength(result.served), textLength: result.servedTextLength ?? 0 } }
+      : {}),
+    ...(result.renderMode ? { renderMode: result.renderMode } : {}),
   });
 
-  // Snapshot first: a feature document always has its snapshot.
+  // Snapshot (and the HTML as served) first: a feature document always has its snapshot.
+  if (result.served !== undefined) await ctx.store.put(servedKey, result.served, { contentType: 'text/html; charset=utf-8' });
   await ctx.store.put(snapshotKey, result.snapshot, { contentType: 'text/html; charset=utf-8' });
   await putJson(ctx.store, keys.features(site, pageId), doc);
   // The feeds the page links to, for learning its site's field rules; before learn is signalled, so

@@ -5,6 +5,7 @@
  *   archive/<site>/<pageId>.html          archived HTML submitted with a URL (input to render)
  *   pages/<site>/<pageId>/features.json    feature document (render → learn)
  *   pages/<site>/<pageId>/snapshot.html    rendered DOM, serialized (render → apply)
+ *   pages/<site>/<pageId>/served.html      the HTML as served, the main document's response body (render → apply)
  *   rules/<site>.json                      the site's rules document (learn → apply)
  *   articles/<site>/<pageId>.json          article document (apply → users)
  *   feeds/<site>/<feedId>.xml              a feed the site's pages link to, as fetched (render → learn)
@@ -41,6 +42,8 @@ export const keys = {
   pagePrefix: (site: string) => `pages/${segment(site)}/`,
   features: (site: string, pageId: string) => `pages/${segment(site)}/${pageId}/features.json`,
   snapshot: (site: string, pageId: string) => `pages/${segment(site)}/${pageId}/snapshot.html`,
+  /** The HTML as served (apply extracts from it when the page's scripts took the article away). */
+  served: (site: string, pageId: string) => `pages/${segment(site)}/${pageId}/served.html`,
   rules: (site: string) => `rules/${segment(site)}.json`,
   rulesPrefix: () => 'rules/',
   articlePrefix: (site?: string) => (site ? `articles/${segment(site)}/` : 'articles/'),

@@ -41,6 +41,11 @@ export const BlockSchema = z.object({
   linkWords: z.number().int().nonnegative(),
   chars: z.number().int().nonnegative(),
   linkChars: z.number().int().nonnegative(),
+  /**
+   * Characters of the block's text held by elements whose own text the in-page Readability kept
+   * (`data-spider-readability` in the snapshot); absent when none (or Readability did not run).
+   */
+  readabilityChars: z.number().int().nonnegative().optional(),
 });
 export type Block = z.infer<typeof BlockSchema>;
 
@@ -78,6 +83,37 @@ export const PageMetadataSchema = z.object({
 });
 export type PageMetadata = z.infer<typeof PageMetadataSchema>;
 
+/**
+ * Mozilla Readability's result on the rendered page (lib/render/readability-in-page.ts), format
+ * version 1. The elements whose own text it kept carry `data-spider-readability="1"` in the snapshot.
+ */
+export const InPageReadabilitySchema = z.object({
+  version: z.literal(1),
+  /** Readability found an article (false: it returned nothing, or failed: `error`). */
+  ok: z.boolean(),
+  error: z.string().optional(),
+  title: z.string().optional(),
+  byline: z.string().optional(),
+  excerpt: z.string().optional(),
+  siteName: z.string().optional(),
+  publishedTime: z.string().optional(),
+  /** Characters of the article's text (white space collapsed). */
+  length: z.number().int().nonnegative(),
+  /** Elements of the rendered document marked as holding kept text. */
+  marked: z.number().int().nonnegative(),
+});
+export type InPageReadability = z.infer<typeof InPageReadabilitySchema>;
+
+/** The HTML as served (the main document's response body), stored beside the snapshot. */
+export const ServedSchema = z.object({
+  /** Store key: pages/<site>/<pageId>/served.html. */
+  key: z.string(),
+  bytes: z.number().int().nonnegative(),
+  /** Characters of its <body>'s text, scripts, styles and templates left out, white space collapsed. */
+  textLength: z.number().int().nonnegative(),
+});
+export type Served = z.infer<typeof ServedSchema>;
+
 export const FeatureDocumentSchema = z.object({
   version: z.literal(FEATURE_DOCUMENT_VERSION),
   pageId: z.string(),
@@ -94,6 +130,15 @@ export const FeatureDocumentSchema = z.object({
   /** Computed style of <body>, the reference the blocks' `css` differs from. */
   bodyCss: z.record(z.string(), z.string()),
   blocks: z.array(BlockSchema),
+  /** Mozilla Readability run in the rendered page; absent when it did not run. */
+  readability: InPageReadabilitySchema.optional(),
+  /** The HTML as served, when the render kept it. */
+  served: ServedSchema.optional(),
+  /**
+   * `no-script`: the page's own scripts took it off its document (it ended on an error page), so it
+   * was rendered again from its served HTML with JavaScript off; absent: rendered normally.
+   */
+  renderMode: z.enum(['no-script']).optional(),
 });
 export type FeatureDocument = z.infer<typeof FeatureDocumentSchema>;
 

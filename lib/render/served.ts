@@ -1,0 +1,72 @@
+/**
+ * The HTML as served: the main document's response body, kept beside the rendered snapshot
+ * (`pages/<site>/<pageId>/served.html`, docs/storage-layout.md). A page's own scripts can take the
+ * article away (an error handler replacing the document with a banner, a consent or paywall
+ * overlay, a failed hydration); apply then extracts from the served HTML instead
+ * (lib/apply/served-choice.ts). To tell, the snapshot carries the text length of both documents:
+ * `<meta name="spider:served-text">` and `<meta name="spider:rendered-text">` (SERVED_TEXT_META,
+ * RENDERED_TEXT_META), counted alike by `textLength` below.
+ */
+import type { HTTPResponse } from 'puppeteer-core';
+
+export const SERVED_TEXT_META = 'spider:served-text';
+export const RENDERED_TEXT_META = 'spider:rendered-text';
+
+/**
+ * Runs in the page (serialized with Function.prototype.toString). Characters of a document's
+ * <body> text, white space collapsed, without scripts, styles, templates and <noscript> (a page
+ * rendered with scripts does not show it; one parsed as served does not run them either).
+ */
+export function textLength(doc: Document): number {
+  const body = doc.body;
+  if (!body) return 0;
+  const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+  let n = 0;
+  let space = true;
+  const walker = doc.createTreeWalker(body, 4 /* NodeFilter.SHOW_TEXT */);
+  outer: for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let el = node.parentElement; el && el !== body; el = el.parentElement) if (SKIP.has(el.tagName.toUpperCase())) continue outer;
+    for (const ch of node.nodeValue ?? '') {
+      const isSpace = ch === ' ' || ch === '\n' || ch === '\t' || ch === '\r' || ch === '\f';
+      if (isSpace) {
+        if (!space) n++;
+        space = true;
+      } else {
+        n++;
+        space = false;
+      }
+    }
+  }
+  return space && n > 0 ? n - 1 : n;
+}
+
+/** The expression giving the text length of served HTML, parsed in the page (DOMParser runs no script). */
+export function servedTextExpression(html: string): string {
+  return `(() => { const __name = (f) => f; const d = new DOMParser().parseFromString(${JSON.stringify(html)}, 'text/html'); return (${textLength.toString()})(d); })()`;
+}
+
+/** The expression giving the rendered document's text length. */
+export function renderedTextExpression(): string {
+  return `(() => { const __name = (f) => f; return (${textLength.toString()})(document); })()`;
+}
+
+/**
+ * Keeps the body of the main frame's latest successful (2xx) document response, read as soon as
+ * it arrives (a later navigation, to an error page say, would take it out of the browser's buffers).
+ */
+export class ServedCapture {
+  private latest?: Promise<string | undefined>;
+
+  /** Call from the page's `response` handler with main-frame document responses. */
+  onDocumentResponse(res: HTTPResponse): void {
+    const status = res.status();
+    if (status < 200 || status >= 300) return;
+    this.latest = res.text().then((t) => t, () => undefined);
+  }
+
+  /** The served HTML: the archived copy when the page was answered from one, else the captured body. */
+  async html(archivedHtml: string | undefined): Promise<string | undefined> {
+    if (archivedHtml !== undefined) return archivedHtml;
+    return this.latest;
+  }
+}
