@@ -27,7 +27,7 @@ import { egressPolicyFor, type EgressPolicy, type Resolver } from '../net/egress
 import { BLOCKED_HEADER, EgressProxy, type EgressEvent, type EgressProxyOptions } from '../net/egress-proxy';
 import { RetryLaterError } from '../politeness/errors';
 import { parseRetryAfter } from '../politeness/retry-after';
-import type { CollectedPage, InPageReadability } from '../types/feature-document';
+import { READABILITY_MARK, SNAPSHOT_META, type CollectedPage, type InPageReadability } from '../types/feature-document';
 import { NonRetryableError } from '../util/errors';
 import { collectPage, type CollectOptions } from './collector';
 import { READABILITY_TITLE_META, readabilityExpression } from './readability-in-page';
@@ -417,7 +417,7 @@ export class Renderer {
       : ((await evaluateIn(cdp, world, servedTextExpression(servedHtml), 10_000).catch(() => undefined)) as number | undefined);
     const renderedTextLength = (await evaluateIn(cdp, world, renderedTextExpression(), 10_000).catch(() => undefined)) as number | undefined;
 
-    const collectOptions: CollectOptions = { maxBlocks: config.maxBlocks };
+    const collectOptions: CollectOptions = { maxBlocks: config.maxBlocks, readabilityMark: READABILITY_MARK };
     // Bundlers may wrap named functions in a `__name(...)` helper; give the page a no-op one.
     const collected = (await evaluateIn(
       cdp,
@@ -432,7 +432,7 @@ export class Renderer {
       `(() => {
         const head = document.head || document.documentElement;
         const metas = ${JSON.stringify([
-          ['spider:url', request.url],
+          [SNAPSHOT_META.url, request.url],
           ...(servedTextLength !== undefined ? [[SERVED_TEXT_META, String(servedTextLength)]] : []),
           ...(renderedTextLength !== undefined ? [[RENDERED_TEXT_META, String(renderedTextLength)]] : []),
           ...(readability?.title ? [[READABILITY_TITLE_META, readability.title]] : []),

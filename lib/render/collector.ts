@@ -20,6 +20,8 @@ export interface LayoutSeam {
 
 export interface CollectOptions {
   readonly maxBlocks: number;
+  /** The attribute the in-page Readability marks the elements whose text it kept with (READABILITY_MARK); counted per block. */
+  readonly readabilityMark?: string;
 }
 
 /** Runs in the page. Everything it uses is defined inside it. */
@@ -92,8 +94,8 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
 
   // Walk text nodes in document order; attach each to its closest block-level ancestor.
   interface Acc { el: Element; parts: string[]; linkChars: number; linkWords: number; keptChars: number }
-  // Marked by the in-page Readability (readability-in-page.ts READABILITY_MARK) when it ran first.
-  const KEPT = 'data-spider-readability';
+  // Marked by the in-page Readability (readability-in-page.ts) when it ran first.
+  const KEPT = options.readabilityMark;
   const blocks = new Map<Element, Acc>();
   const blockOf = new Map<Element, Element>();
   const visibleCache = new Map<Element, boolean>();
@@ -144,7 +146,7 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
       const prev = node.previousSibling;
       if (acc.parts.length && prev && prev.nodeType === 1 && (prev as Element).tagName === 'BR') acc.parts.push('\n');
       acc.parts.push(text);
-      if (parent.hasAttribute(KEPT)) acc.keptChars += text.trim().length;
+      if (KEPT && parent.hasAttribute(KEPT)) acc.keptChars += text.trim().length;
       if (inLink) {
         acc.linkChars += text.trim().length;
         acc.linkWords += countWords(text);

@@ -14,12 +14,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { InPageReadability } from '../types/feature-document';
+import { READABILITY_MARK, SNAPSHOT_META, type InPageReadability } from '../types/feature-document';
 
-/** The attribute marking, in the snapshot, the elements whose own text Readability kept. */
-export const READABILITY_MARK = 'data-spider-readability';
+export { READABILITY_MARK };
 /** The snapshot's `<meta name>` holding Readability's title of the page (apply's title when the page's own evidence is weak). */
-export const READABILITY_TITLE_META = 'spider:readability-title';
+export const READABILITY_TITLE_META = SNAPSHOT_META.readabilityTitle;
 /** Numbers the clone's elements while Readability runs; never reaches the live document. */
 const INDEX_ATTR = 'data-spider-i';
 

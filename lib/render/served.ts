@@ -8,9 +8,10 @@
  * RENDERED_TEXT_META), counted alike by `textLength` below.
  */
 import type { HTTPResponse } from 'puppeteer-core';
+import { SNAPSHOT_META } from '../types/feature-document';
 
-export const SERVED_TEXT_META = 'spider:served-text';
-export const RENDERED_TEXT_META = 'spider:rendered-text';
+export const SERVED_TEXT_META = SNAPSHOT_META.servedText;
+export const RENDERED_TEXT_META = SNAPSHOT_META.renderedText;
 
 /**
  * Runs in the page (serialized with Function.prototype.toString). Characters of a document's

@@ -6,6 +6,23 @@ import { z } from 'zod';
 
 export const FEATURE_DOCUMENT_VERSION = 1 as const;
 
+/**
+ * What the render step writes into the snapshot beside the page (docs/feature-document.md#snapshot):
+ * `<meta name>`s at the top of <head>, and the attribute marking the elements whose own text the
+ * in-page Readability kept.
+ */
+export const SNAPSHOT_META = {
+  /** The page's URL. */
+  url: 'spider:url',
+  /** Text length of the HTML as served (lib/render/served.ts counts both alike). */
+  servedText: 'spider:served-text',
+  /** Text length of the rendered document. */
+  renderedText: 'spider:rendered-text',
+  /** Mozilla Readability's title of the page. */
+  readabilityTitle: 'spider:readability-title',
+} as const;
+export const READABILITY_MARK = 'data-spider-readability';
+
 export const BoundingBoxSchema = z.object({
   x: z.number(),
   y: z.number(),
