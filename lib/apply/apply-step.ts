@@ -13,6 +13,7 @@ import { RulesDocumentSchema, type DriftMarker, type RulesDocument } from '../ty
 import { NonRetryableError, describeError } from '../util/errors';
 import { extractWithRules } from './extract-with-rules';
 import { extractFallback, loadFallbackModel } from './fallback';
+import { preferServed, readabilityTitle, servedSuspicion, snapshotEvidence } from './served-choice';
 import { extractMetadata } from '../html/metadata';
 import { parseHtml } from '../html/parse';
 
@@ -109,6 +110,8 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
   const baseUrl = meta.spiderUrl ?? meta.canonical;
 
   let method: ArticleDocument['method'] = 'fallback';
+  let body: 'served' | undefined;
+  let storeMs = 0;
   let content: { text: string; html: string; wordCount: number; header?: string } | undefined;
   let notArticle: boolean | undefined;
   if (rules) {
@@ -134,16 +137,40 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
       await reportDrift(site, pageId, rules, ctx);
     }
   }
+  const evidence = snapshotEvidence(doc);
   if (!content) {
     const fb = extractFallback(doc, { baseUrl, model });
     content = fb;
     notArticle = fb.notArticle;
+    // The page's own scripts may have taken the article away: the HTML as served, when the evidence says so.
+    const suspicion = servedSuspicion(evidence, doc, fb);
+    if (suspicion) {
+      const readStarted = performance.now();
+      const served = await ctx.store.get(keys.served(site, pageId));
+      storeMs = performance.now() - readStarted;
+      if (served) {
+        const servedDoc = parseHtml(served.body.toString('utf8'));
+        const fromServed = extractFallback(servedDoc, { baseUrl, model });
+        if (preferServed(fb, fromServed)) {
+          ctx.logger.info('extracted from the HTML as served', { site, pageId, suspicion, renderedWords: fb.wordCount, servedWords: fromServed.wordCount });
+          content = fromServed;
+          notArticle = fromServed.notArticle;
+          body = 'served';
+          meta = extractMetadata(servedDoc, { title: !fromRules.title });
+        }
+      }
+    }
   }
   // Title, byline and date: the site's field rules first, the page's own metadata where they give nothing.
   // a page the fallback finds is no article (a listing): its title is the page's, not a post's
   if (notArticle && fromRules.title) meta = extractMetadata(doc);
-  const fields = chooseFields(notArticle ? {} : fromRules, meta);
-  const elapsedMs = performance.now() - started;
+  let fields = chooseFields(notArticle ? {} : fromRules, meta);
+  // The fallback's page: Readability's title (from the render) where the page's own title evidence is weak.
+  if (method === 'fallback' && fields.sources.title !== 'rules' && !body) {
+    const better = readabilityTitle(doc, fields.values.title, evidence.readabilityTitle);
+    if (better) fields = { values: { ...fields.values, title: better }, sources: { ...fields.sources, title: 'metadata' } };
+  }
+  const elapsedMs = performance.now() - started - storeMs;
 
   const url = meta.spiderUrl ?? (await urlFromFeatures(site, pageId, ctx));
   if (!url) throw new NonRetryableError(`page ${pageId} of ${site} has no URL: no spider:url in its snapshot, no feature document`);
@@ -165,7 +192,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     ...(notArticle ? { notArticle: true } : {}),
     extractedAt: new Date().toISOString(),
     elapsedMs: Math.round(elapsedMs * 100) / 100,
-    ...(Object.keys(fields.sources).length ? { sources: fields.sources } : {}),
+    ...(Object.keys(fields.sources).length || body ? { sources: { ...fields.sources, ...(body ? { body } : {}) } } : {}),
   });
   await putJson(ctx.store, keys.article(site, pageId), article);
   ctx.logger.info('applied', {

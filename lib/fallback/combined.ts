@@ -18,7 +18,8 @@
  *    text after the title holds a positive run of its own, that one is the article.
  * 6. Inside the run, blocks no method wants are left out (MSS's cleaning of the extracted block).
  */
-import { Element, type Document } from 'domhandler';
+import { Element, type Document, type Text } from 'domhandler';
+import { READABILITY_MARK } from '../types/feature-document';
 import { renderContent, type ArticleContent } from '../html/content';
 import { segmentBlocks, type Block, type Segmentation } from './blocks';
 import { dragnetFeatures, tokenWeigher, type DragnetModel } from './dragnet';
@@ -29,6 +30,12 @@ import { findTitleBlock, titleBlocks } from './title';
 
 /** Weight of the DOM heuristic's strict attempt, of its kept result, and of the classifier. */
 export const VOTE_WEIGHTS = { strict: 0.25, kept: 0.25, classifier: 0.5 } as const;
+/**
+ * The same when the snapshot carries Mozilla Readability's marks (render ran it in the page): its
+ * choice is a vote of its own, the share of a block's text it kept. It is the strongest single
+ * method on pages it was not tuned on, so it weighs as much as our own heuristic's two votes.
+ */
+export const VOTE_WEIGHTS_WITH_READABILITY = { strict: 0.15, kept: 0.15, readability: 0.3, classifier: 0.4 } as const;
 /** Score threshold of the maximum subsequence. */
 export const THRESHOLD = 0.4;
 /** Words between the title and the run that the title still bridges (or 10% of the run). */
@@ -46,6 +53,10 @@ export interface CombinedAnalysis extends Segmentation {
   /** Block in the heuristic's strict attempt / its kept result. */
   readonly strict: boolean[];
   readonly kept: boolean[];
+  /** Share of each block's text the in-page Readability kept (all 0 when the page has no marks). */
+  readonly readability: number[];
+  /** The page carries the in-page Readability's marks. */
+  readonly hasReadability: boolean;
   /** Combined score per block (q). */
   readonly score: number[];
   readonly title: string;
@@ -75,26 +86,47 @@ export function inRegion(blocks: readonly Block[], region: Region | undefined): 
 
 /** Steps 1-3 for a page: blocks, probabilities, votes, scores. */
 export function analyse(doc: Document, dragnet: DragnetModel, title: string): CombinedAnalysis {
-  const seg = segmentBlocks(doc, { tokenWeight: tokenWeigher(dragnet.tokens) });
+  const textBlock = new Map<Text, number>();
+  const seg = segmentBlocks(doc, { tokenWeight: tokenWeigher(dragnet.tokens), textBlock });
+  const readability = readabilityShares(seg.blocks, textBlock);
+  const hasReadability = readability.some((r) => r > 0);
   const probability = dragnetFeatures(seg.blocks).map((row) => sigmoid(logit(dragnet.classifier, row)));
   const attempts = readabilityAttempts(doc);
   let kept: Region | undefined;
   for (const a of attempts) if (!kept || a.chars > kept.chars) kept = a;
   const strictRegion = inRegion(seg.blocks, attempts[0]);
   const keptRegion = kept === attempts[0] ? strictRegion : inRegion(seg.blocks, kept);
-  const score = probability.map(
-    (p, i) => VOTE_WEIGHTS.strict * (strictRegion[i] ? 1 : 0) + VOTE_WEIGHTS.kept * (keptRegion[i] ? 1 : 0) + VOTE_WEIGHTS.classifier * p,
+  const w = VOTE_WEIGHTS_WITH_READABILITY;
+  const score = probability.map((p, i) =>
+    hasReadability
+      ? w.strict * (strictRegion[i] ? 1 : 0) + w.kept * (keptRegion[i] ? 1 : 0) + w.readability * readability[i] + w.classifier * p
+      : VOTE_WEIGHTS.strict * (strictRegion[i] ? 1 : 0) + VOTE_WEIGHTS.kept * (keptRegion[i] ? 1 : 0) + VOTE_WEIGHTS.classifier * p,
   );
   return {
     ...seg,
     probability,
     strict: strictRegion,
     kept: keptRegion,
+    readability,
+    hasReadability,
     score,
     title,
     titleBlock: findTitleBlock(title, seg.blocks),
     titleCandidates: titleBlocks(title, seg.blocks),
   };
+}
+
+/** Share of each block's visible text whose element the in-page Readability marked (READABILITY_MARK). */
+export function readabilityShares(blocks: readonly Block[], textBlock: ReadonlyMap<Text, number>): number[] {
+  const kept = blocks.map(() => 0);
+  for (const [text, b] of textBlock) {
+    const parent = text.parent;
+    if (parent instanceof Element && parent.attribs[READABILITY_MARK] !== undefined) kept[b] += text.data.replace(/\s+/g, '').length;
+  }
+  return blocks.map((block, i) => {
+    const total = block.text.replace(/\s+/g, '').length;
+    return total ? Math.min(1, kept[i] / total) : 0;
+  });
 }
 
 export interface Selection {

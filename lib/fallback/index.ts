@@ -11,6 +11,7 @@ import { extractMss, extractMssBaseline } from './mss';
 import type { NaiveBayesModel } from './naive-bayes';
 import { extractQRead } from './qread';
 import { extractReadabilityLike } from './readability-like';
+import { extractReadabilityMarks } from './readability-marks';
 import { pageTitle } from './title';
 
 export { extractCombined, type CombinedOptions, type CombinedResult } from './extract';
@@ -18,6 +19,7 @@ export { extractDragnet, scoreBlocks, dragnetFeatures, textDensity, cetrFeatures
 export { extractQRead, qreadLines, segmentLines } from './qread';
 export { extractMss, extractMssBaseline, maxSubsequence, cutAtFirstHr, mssTokens } from './mss';
 export { extractReadabilityLike } from './readability-like';
+export { extractReadabilityMarks } from './readability-marks';
 export { segmentBlocks, type Block } from './blocks';
 export { trainModel } from './train';
 export { trainFromStore, storePages } from './store-training';
@@ -44,5 +46,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
   qread: (doc) => extractQRead(doc, { title: pageTitle(doc) }),
   dragnet: (doc, c) => extractDragnet(doc, (c.model ?? defaultFallbackModel()).dragnet),
   'readability-like': (doc, c) => extractReadabilityLike(doc, { baseUrl: c.baseUrl }),
+  /** Mozilla Readability's choice as the render step marked it in the snapshot (nothing on a page without marks). */
+  'readability-marks': (doc, c) => extractReadabilityMarks(doc, { baseUrl: c.baseUrl }),
   combined: (doc, c) => extractCombined(doc, { baseUrl: c.baseUrl, model: c.model }),
 };

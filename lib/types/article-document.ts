@@ -40,12 +40,17 @@ export const ArticleDocumentSchema = z.object({
   extractedAt: z.string(),
   /** Milliseconds apply took, parse included. */
   elapsedMs: z.number().nonnegative(),
-  /** Where title, byline and published came from: the site's learned field rules, or the page's own metadata. */
+  /** Where title, byline and published came from (the site's learned field rules, or the page's own metadata), and the body when not from the rendered page. */
   sources: z
     .object({
       title: FieldSourceSchema.optional(),
       byline: FieldSourceSchema.optional(),
       published: FieldSourceSchema.optional(),
+      /**
+       * `served`: the body was extracted from the HTML as served, because the rendered page lost it
+       * to the page's own scripts (lib/apply/served-choice.ts); absent: from the rendered snapshot.
+       */
+      body: z.enum(['served']).optional(),
     })
     .optional(),
 });
