@@ -94,7 +94,8 @@ export class SpiderStack extends Stack {
       batchSize: s.renderBatchSize,
       maxConcurrency: s.renderMaxConcurrency,
       // Its brotli-compressed Chromium in bin/ cannot be bundled: install the package beside the bundle.
-      nodeModules: ['@sparticuz/chromium'],
+      // Readability.js is evaluated in the rendered page from the package's own file (lib/render/readability-in-page.ts).
+      nodeModules: ['@sparticuz/chromium', '@mozilla/readability'],
     });
     const learn = new QueueConsumer(this, 'Learn', {
       ...common,

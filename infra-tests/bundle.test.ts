@@ -66,6 +66,8 @@ describe('npx cdk synth', () => {
     expect(existsSync(path.join(chromium, 'bin/chromium.br'))).toBe(true);
     expect(existsSync(path.join(chromium, 'bin/al2023.tar.br'))).toBe(true);
     expect(existsSync(path.join(chromium, 'node_modules')) || existsSync(path.join(dir, 'node_modules/tar-fs'))).toBe(true);
+    // Readability.js, evaluated in the rendered page from the package's own file.
+    expect(existsSync(path.join(dir, 'node_modules/@mozilla/readability/Readability.js'))).toBe(true);
     const bundle = readFileSync(path.join(dir, 'index.mjs'), 'utf8');
     expect(bundle).toMatch(/from\s*["']@sparticuz\/chromium["']/);
     expect(bundle).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
