@@ -1,5 +1,4 @@
-import { NonRetryableError } from '../util/errors';
-import { RetryLaterError } from './errors';
+import { NonRetryableError, RetryLaterError } from '../util/errors';
 import { parseRetryAfter } from './retry-after';
 
 /** How long a 429 without a usable Retry-After holds the host. */

@@ -5,8 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_429_DELAY_MS, httpStatusError } from '../../lib/politeness/http-status';
-import { deferralOf, retryAfterOf } from '../../lib/politeness/errors';
-import { isNonRetryable } from '../../lib/util/errors';
+import { deferralOf, isNonRetryable, retryAfterOf } from '../../lib/util/errors';
 
 const URL_ = 'https://example.org/a';
 
