@@ -6,6 +6,7 @@
 import { Element, type AnyNode, type Document } from 'domhandler';
 import { toIsoDate } from '../text/dates';
 import { textContent } from './parse';
+import { ARTICLE_TYPE } from './schema-types';
 
 export interface ArticleMetadata {
   title?: string;
@@ -44,7 +45,6 @@ interface Collected {
   canonical?: string;
 }
 
-const ARTICLE_TYPE = /Article|BlogPosting|SocialMediaPosting|Report/i;
 const SEPARATORS = /\s+[|\-–—:»·\/\\•~]+\s+|:\s+/;
 const URLISH = /^(?:https?:)?\/\//i;
 
