@@ -25,8 +25,7 @@ import puppeteer, { type Browser, type BrowserContext, type CDPSession, type HTT
 import type { Config } from '../config/config';
 import { egressPolicyFor, type EgressPolicy, type Resolver } from '../net/egress-policy';
 import { BLOCKED_HEADER, EgressProxy, type EgressEvent, type EgressProxyOptions } from '../net/egress-proxy';
-import { RetryLaterError } from '../politeness/errors';
-import { parseRetryAfter } from '../politeness/retry-after';
+import { httpStatusError } from '../politeness/http-status';
 import type { CollectedPage } from '../types/feature-document';
 import { NonRetryableError } from '../util/errors';
 import { collectPage, type CollectOptions } from './collector';
@@ -308,11 +307,8 @@ export class Renderer {
       const blocked = res?.headers()[BLOCKED_HEADER];
       if (blocked !== undefined) throw new NonRetryableError(`blocked by the egress guard: ${decodeURIComponent(blocked)} (${res!.url()})`);
       const status = res?.status() ?? 200;
-      const retryAfter = parseRetryAfter(res?.headers()['retry-after']);
-      if (status === 429) throw new RetryLaterError(`HTTP 429 for ${request.url}`, retryAfter ?? 60_000);
-      if (status === 503 && retryAfter !== undefined) throw new RetryLaterError(`HTTP 503 for ${request.url}`, retryAfter);
-      if (status >= 400 && status < 500) throw new NonRetryableError(`HTTP ${status} for ${request.url}`);
-      if (status >= 500) throw new Error(`HTTP ${status} for ${request.url}`);
+      const statusError = httpStatusError(status, res?.headers()['retry-after'], request.url);
+      if (statusError) throw statusError;
       const contentType = res?.headers()['content-type'] ?? 'text/html';
       if (!/html|xml/i.test(contentType)) throw new NonRetryableError(`not an HTML page (${contentType}): ${request.url}`);
       return status;

@@ -5,8 +5,6 @@
  */
 import { refreshFeeds, type FeedRefreshOptions } from '../fields/feed-refresh';
 import { guardedFeedFetch } from '../net/feed-fetch';
-import { EgressBlockedError } from '../net/safe-fetch';
-import { retryAfterOf, RetryLaterError } from '../politeness/errors';
 import { StoreHostLimiter } from '../politeness/host-limiter';
 import { Politeness } from '../politeness/politeness';
 import type { StepContext } from '../step/context';
@@ -15,7 +13,7 @@ import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
 import { putJson } from '../store/store';
 import { FEATURE_DOCUMENT_VERSION, FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
 import type { RenderMessage } from '../types/messages';
-import { NonRetryableError } from '../util/errors';
+import { EgressBlockedError, NonRetryableError, retryAfterOf, RetryLaterError } from '../util/errors';
 import type { Renderer } from './browser';
 
 export interface RenderContext extends StepContext {
