@@ -18,6 +18,7 @@ import type { Construct } from 'constructs';
 import { AWS_ENV, STACK_OUTPUTS } from '../lib/aws/stack-outputs';
 import { envName } from '../lib/config/config';
 import { keyPrefixes as K, keys } from '../lib/store/keys';
+import { SpiderDashboard } from './dashboard';
 import { DataBucket } from './data-bucket';
 import { NODE_RUNTIME, QueueConsumer } from './queue-consumer';
 import type { Settings } from './settings';
@@ -63,6 +64,7 @@ export interface SpiderStackProps extends StackProps {
 export class SpiderStack extends Stack {
   readonly data: DataBucket;
   readonly consumers: Readonly<Record<Step, QueueConsumer>>;
+  readonly dashboard: SpiderDashboard;
 
   constructor(scope: Construct, id: string, props: SpiderStackProps) {
     super(scope, id, props);
@@ -136,6 +138,14 @@ export class SpiderStack extends Stack {
       });
     }
 
+    this.dashboard = new SpiderDashboard(this, 'Monitoring', {
+      consumers: this.consumers,
+      queueAgeAlarmSeconds: s.queueAgeAlarmSeconds,
+      errorsAlarmThreshold: s.errorsAlarmThreshold,
+      alarmActions,
+    });
+
+    new CfnOutput(this, STACK_OUTPUTS.dashboardName, { value: this.dashboard.dashboard.dashboardName, description: 'CloudWatch dashboard of the queues, functions and pipeline metrics' });
     new CfnOutput(this, STACK_OUTPUTS.bucket, { value: bucket.bucketName, description: 'Data bucket (SPIDER_BUCKET)' });
     new CfnOutput(this, STACK_OUTPUTS.renderQueueUrl, { value: render.queue.queueUrl, description: 'Render queue: submit URLs here (SPIDER_RENDER_QUEUE_URL)' });
     new CfnOutput(this, STACK_OUTPUTS.learnQueueUrl, { value: learn.queue.queueUrl, description: 'Learn queue, FIFO (SPIDER_LEARN_QUEUE_URL)' });

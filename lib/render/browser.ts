@@ -74,6 +74,11 @@ export interface RenderRequest {
   readonly url: string;
   /** Archived HTML answered for the document request at `url`, instead of fetching it live. */
   readonly archivedHtml?: string;
+  /**
+   * Asked before each further document the main frame navigates to (a redirect hop, a refresh, a
+   * script's navigation): a reason to refuse it (robots.txt disallows it), or undefined to go on.
+   */
+  readonly admitNavigation?: (url: string) => Promise<string | undefined>;
 }
 
 export interface RenderResult {
@@ -237,6 +242,7 @@ export class Renderer {
     await page.setRequestInterception(true);
     let documentAnswered = false;
     let blockedNavigation: string | undefined;
+    let firstDocumentAsked = false;
     page.on('request', (req: HTTPRequest) => {
       if (req.isInterceptResolutionHandled()) return;
       const isNavigation = req.isNavigationRequest();
@@ -250,6 +256,23 @@ export class Renderer {
         void req.abort('blockedbyclient');
         return;
       }
+      // The first document was admitted before the render; every later one the main frame asks for
+      // (a redirect hop included) is admitted here, before it is requested.
+      if (isMainDocument && firstDocumentAsked && request.admitNavigation && request.archivedHtml === undefined) {
+        void request.admitNavigation(req.url()).then(
+          (refused) => {
+            if (refused === undefined) return req.continue();
+            blockedNavigation ??= refused;
+            return req.abort('blockedbyclient');
+          },
+          (error: unknown) => {
+            blockedNavigation ??= `could not check ${req.url()}: ${error instanceof Error ? error.message : String(error)}`;
+            return req.abort('blockedbyclient');
+          },
+        ).catch(() => undefined);
+        return;
+      }
+      if (isMainDocument) firstDocumentAsked = true;
       if (request.archivedHtml !== undefined) {
         if (isMainDocument && !documentAnswered) {
           documentAnswered = true;
