@@ -17,7 +17,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { AWS_ENV, STACK_OUTPUTS } from '../lib/aws/stack-outputs';
 import { envName } from '../lib/config/config';
-import { keys } from '../lib/store/keys';
+import { keyPrefixes as K, keys } from '../lib/store/keys';
 import { SpiderDashboard } from './dashboard';
 import { DataBucket } from './data-bucket';
 import { NODE_RUNTIME, QueueConsumer } from './queue-consumer';
@@ -45,13 +45,13 @@ export const ACCESS: Readonly<Record<Step, StepAccess>> = {
   // feeds/: the feeds a site's pages link to, fetched by render (lib/fields/feed-refresh.ts: it lists
   // the key to see its age, never reads it), read by learn for the field rules (lib/fields/learn-fields.ts).
   // politeness/: per-host rate-limit slots shared by the render containers (lib/politeness/host-limiter.ts).
-  render: { reads: ['archive/', 'politeness/'], writes: ['pages/', 'feeds/', 'politeness/'], deletes: [], sendsTo: ['apply', 'learn'] },
+  render: { reads: [K.archive, K.politeness], writes: [K.pages, K.feeds, K.politeness], deletes: [], sendsTo: ['apply', 'learn'] },
   // drift/: markers apply leaves where a site's rules selected nothing; learn counts them and deletes
   // those of older rules versions (lib/learn/learn-step.ts).
-  learn: { reads: ['pages/', 'rules/', 'feeds/', 'drift/'], writes: ['rules/'], deletes: ['drift/'], sendsTo: ['apply'] },
+  learn: { reads: [K.pages, K.rules, K.feeds, K.drift], writes: [K.rules], deletes: [K.drift], sendsTo: ['apply'] },
   // models/fallback.json: the fallback's model retrained by `spider train` (run by a user, not a function).
   // A drift marker also asks the learn queue to relearn the site.
-  apply: { reads: ['pages/', 'rules/', keys.fallbackModel()], writes: ['articles/', 'drift/'], deletes: [], sendsTo: ['learn'] },
+  apply: { reads: [K.pages, K.rules, keys.fallbackModel()], writes: [K.articles, K.drift], deletes: [], sendsTo: ['learn'] },
 };
 
 const isPrefix = (p: string) => p.endsWith('/');

@@ -2,11 +2,15 @@
  * Node-side fetches (robots.txt, feeds) under the same egress policy as the browser: every hop of a
  * redirect chain is checked, the host is resolved once and the connection goes to the checked address
  * (pinned through the request's `lookup`), the body is capped, and the whole fetch has a deadline.
+ * A body sent with a Content-Encoding (gzip, deflate, br: asked for, and some servers send it anyway)
+ * is decoded, and the cap counts decoded bytes, so a small compressed body cannot grow past it.
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupAddress } from 'node:dns';
-import { NonRetryableError } from '../util/errors';
+import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { EgressBlockedError, NonRetryableError } from '../util/errors';
 import type { EgressPolicy, ResolvedAddress } from './egress-policy';
 
 export interface SafeFetchOptions {
@@ -28,13 +32,6 @@ export interface SafeFetchResponse {
   readonly url: string;
   readonly redirects: readonly string[];
   readonly truncated: boolean;
-}
-
-/** The egress policy refused a destination: never retried. */
-export class EgressBlockedError extends NonRetryableError {
-  constructor(readonly url: string, readonly reason: string) {
-    super(`blocked by the egress guard: ${reason} (${url})`);
-  }
 }
 
 export async function safeFetch(input: string, options: SafeFetchOptions): Promise<SafeFetchResponse> {
@@ -89,7 +86,7 @@ function request(
       url,
       {
         method: options.method ?? 'GET',
-        headers: { 'user-agent': options.userAgent, accept: '*/*', ...options.headers },
+        headers: { 'user-agent': options.userAgent, accept: '*/*', 'accept-encoding': 'gzip, deflate, br', ...options.headers },
         lookup: pinned as never,
         timeout: remaining,
         agent: false,
@@ -98,13 +95,16 @@ function request(
         const chunks: Buffer[] = [];
         let size = 0;
         let truncated = false;
-        res.on('data', (chunk: Buffer) => {
+        const decoder = decoderFor(res.headers['content-encoding']);
+        const body: Readable = decoder ? res.pipe(decoder) : res;
+        body.on('data', (chunk: Buffer) => {
           if (truncated) return;
           size += chunk.length;
           if (size > maxBytes) {
             chunks.push(chunk.subarray(0, chunk.length - (size - maxBytes)));
             truncated = true;
             res.destroy();
+            decoder?.destroy();
             finish();
             return;
           }
@@ -117,10 +117,15 @@ function request(
           clearTimeout(timer);
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), truncated });
         };
-        res.on('end', finish);
-        res.on('error', (error) => {
-          if (!truncated) reject(error);
-        });
+        body.on('end', finish);
+        for (const stream of new Set([res, body])) {
+          stream.on('error', (error) => {
+            if (truncated || done) return;
+            done = true;
+            clearTimeout(timer);
+            reject(stream === res ? error : new Error(`could not decode the ${res.headers['content-encoding']} body of ${url}: ${error.message}`));
+          });
+        }
       },
     );
     const timer = setTimeout(() => req.destroy(new Error(`fetch of ${url} timed out`)), remaining);
@@ -131,4 +136,19 @@ function request(
     });
     req.end();
   });
+}
+
+/** A decoder for a response's Content-Encoding, or none for identity (and encodings we did not ask for). */
+function decoderFor(encoding: string | undefined): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined {
+  switch (encoding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip();
+    case 'deflate':
+      return zlib.createInflate();
+    case 'br':
+      return zlib.createBrotliDecompress();
+    default:
+      return undefined;
+  }
 }

@@ -15,11 +15,10 @@
  */
 import type { Config } from '../config/config';
 import { egressPolicyFor, type EgressPolicy, type Resolver } from '../net/egress-policy';
-import { EgressBlockedError, safeFetch, type SafeFetchResponse } from '../net/safe-fetch';
-import { NonRetryableError } from '../util/errors';
-import { HostBusyError } from './errors';
+import { safeFetch, type SafeFetchResponse } from '../net/safe-fetch';
+import { EgressBlockedError, HostBusyError, NonRetryableError } from '../util/errors';
 import { MemoryHostLimiter, type HostLimiter } from './host-limiter';
-import { ROBOTS_MAX_BYTES, RobotsTxt } from './robots';
+import { ROBOTS_MAX_BYTES, RobotsTxt, type RobotsVerdict } from './robots';
 
 export type PolitenessConfig = Pick<
   Config,
@@ -93,6 +92,12 @@ export class Politeness {
       if (this.now() + turn.retryInMs > waitUntil) throw new HostBusyError(host, turn.retryInMs);
       await this.sleep(turn.retryInMs);
     }
+  }
+
+  /** robots.txt's verdict on a URL (always allowed when robots.txt is not respected); no turn taken. */
+  async checkRobots(pageUrl: string): Promise<RobotsVerdict> {
+    if (!this.config.respectRobotsTxt) return { allowed: true, source: 'disabled' };
+    return this.robots.check(pageUrl);
   }
 
   /** The site said "come back later": hold the host back (capped at maxRetryAfterSeconds). */

@@ -11,10 +11,17 @@
  *                  robotsRetrySeconds
  *
  * The RFC asks crawlers to parse at least 500 KiB; longer files are cut there.
+ *
+ * Paths are compared as RFC 9309 §2.2.2 asks, percent-encoded alike on both sides: an encoded
+ * unreserved character means the character itself (`/p/%70rivate` is `/p/private`), and the hex of
+ * the other escapes is upper case, in the rules and in the URL asked about (robots-parser encodes
+ * the rules' other characters, `new URL` the URL's). A file that is gzip data (a server that
+ * compresses it without saying so) is unpacked; a Content-Encoding is decoded by the fetch.
  */
+import { constants, gunzipSync } from 'node:zlib';
 import robotsParser from 'robots-parser';
 import type { SafeFetchResponse } from '../net/safe-fetch';
-import { EgressBlockedError } from '../net/safe-fetch';
+import { EgressBlockedError } from '../util/errors';
 
 export const ROBOTS_MAX_BYTES = 500 * 1024;
 
@@ -62,9 +69,10 @@ export class RobotsTxt {
     }
     if (entry.kind === 'unavailable') return { allowed: true, source: 'unavailable' };
     const robot = entry.robot!;
-    const allowed = robot.isAllowed(url.toString(), this.options.userAgent) !== false;
+    const asked = normalisePercentEncoding(url.toString());
+    const allowed = robot.isAllowed(asked, this.options.userAgent) !== false;
     if (!allowed) {
-      const line = robot.getMatchingLineNumber(url.toString(), this.options.userAgent);
+      const line = robot.getMatchingLineNumber(asked, this.options.userAgent);
       return { allowed: false, retryable: false, reason: `disallowed by robots.txt for ${this.token} (${url.origin}/robots.txt line ${line}): ${url}` };
     }
     return { allowed: true, crawlDelaySeconds: robot.getCrawlDelay(this.options.userAgent), source: 'rules' };
@@ -103,7 +111,7 @@ export class RobotsTxt {
       return { kind: 'unreachable', expiresAt: retry, detail: error instanceof Error ? error.message : String(error) };
     }
     if (res.status >= 200 && res.status < 300) {
-      const text = res.body.subarray(0, ROBOTS_MAX_BYTES).toString('utf8');
+      const text = normaliseRules(unpacked(res.body).subarray(0, ROBOTS_MAX_BYTES).toString('utf8'));
       // Rules are matched against the URL's own origin, whatever host a redirect ended on.
       return { kind: 'rules', expiresAt: keep, robot: robotsParser(robotsUrl, text), detail: `HTTP ${res.status}` };
     }
@@ -112,4 +120,36 @@ export class RobotsTxt {
     // Redirects past the limit, or other oddities: unavailable, per RFC 9309 §2.3.1.2 after 5 hops.
     return { kind: 'unavailable', expiresAt: keep, detail: `HTTP ${res.status}` };
   }
+}
+
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+
+/** `%XX` escapes made comparable: an unreserved character's escape becomes the character, other hex goes upper case. */
+export function normalisePercentEncoding(text: string): string {
+  return text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
+  });
+}
+
+/** The Allow and Disallow paths of a robots.txt with their escapes made comparable (comments and other lines as they are). */
+function normaliseRules(text: string): string {
+  return text.replace(/^(\s*(?:allow|disallow)\s*:)([^#\r\n]*)/gim, (_, key: string, value: string) => key + normalisePercentEncoding(value));
+}
+
+/** A body that is gzip data (magic bytes 1f 8b) unpacked, up to the size the RFC asks to parse; anything else as it is. */
+function unpacked(body: Buffer): Buffer {
+  if (body.length < 2 || body[0] !== 0x1f || body[1] !== 0x8b) return body;
+  try {
+    return gunzipSync(body, { maxOutputLength: ROBOTS_MAX_BYTES });
+  } catch (error) {
+    if (!(error instanceof RangeError)) return body;
+  }
+  // Longer than the RFC's limit once unpacked: parse what fits, as for a long plain file. Growing
+  // prefixes of the compressed bytes bound the work (a byte of deflate unpacks to at most ~1 KiB).
+  let text = Buffer.alloc(0);
+  for (let take = 1024; text.length < ROBOTS_MAX_BYTES && take < body.length * 2; take *= 2) {
+    text = gunzipSync(body.subarray(0, take), { finishFlush: constants.Z_SYNC_FLUSH });
+  }
+  return text.subarray(0, ROBOTS_MAX_BYTES);
 }

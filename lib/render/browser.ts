@@ -25,8 +25,7 @@ import puppeteer, { type Browser, type BrowserContext, type CDPSession, type HTT
 import type { Config } from '../config/config';
 import { egressPolicyFor, type EgressPolicy, type Resolver } from '../net/egress-policy';
 import { BLOCKED_HEADER, EgressProxy, type EgressEvent, type EgressProxyOptions } from '../net/egress-proxy';
-import { RetryLaterError } from '../politeness/errors';
-import { parseRetryAfter } from '../politeness/retry-after';
+import { httpStatusError } from '../politeness/http-status';
 import type { CollectedPage } from '../types/feature-document';
 import { NonRetryableError } from '../util/errors';
 import { collectPage, type CollectOptions } from './collector';
@@ -75,6 +74,11 @@ export interface RenderRequest {
   readonly url: string;
   /** Archived HTML answered for the document request at `url`, instead of fetching it live. */
   readonly archivedHtml?: string;
+  /**
+   * Asked before each further document the main frame navigates to (a redirect hop, a refresh, a
+   * script's navigation): a reason to refuse it (robots.txt disallows it), or undefined to go on.
+   */
+  readonly admitNavigation?: (url: string) => Promise<string | undefined>;
 }
 
 export interface RenderResult {
@@ -238,6 +242,7 @@ export class Renderer {
     await page.setRequestInterception(true);
     let documentAnswered = false;
     let blockedNavigation: string | undefined;
+    let firstDocumentAsked = false;
     page.on('request', (req: HTTPRequest) => {
       if (req.isInterceptResolutionHandled()) return;
       const isNavigation = req.isNavigationRequest();
@@ -251,6 +256,23 @@ export class Renderer {
         void req.abort('blockedbyclient');
         return;
       }
+      // The first document was admitted before the render; every later one the main frame asks for
+      // (a redirect hop included) is admitted here, before it is requested.
+      if (isMainDocument && firstDocumentAsked && request.admitNavigation && request.archivedHtml === undefined) {
+        void request.admitNavigation(req.url()).then(
+          (refused) => {
+            if (refused === undefined) return req.continue();
+            blockedNavigation ??= refused;
+            return req.abort('blockedbyclient');
+          },
+          (error: unknown) => {
+            blockedNavigation ??= `could not check ${req.url()}: ${error instanceof Error ? error.message : String(error)}`;
+            return req.abort('blockedbyclient');
+          },
+        ).catch(() => undefined);
+        return;
+      }
+      if (isMainDocument) firstDocumentAsked = true;
       if (request.archivedHtml !== undefined) {
         if (isMainDocument && !documentAnswered) {
           documentAnswered = true;
@@ -285,11 +307,8 @@ export class Renderer {
       const blocked = res?.headers()[BLOCKED_HEADER];
       if (blocked !== undefined) throw new NonRetryableError(`blocked by the egress guard: ${decodeURIComponent(blocked)} (${res!.url()})`);
       const status = res?.status() ?? 200;
-      const retryAfter = parseRetryAfter(res?.headers()['retry-after']);
-      if (status === 429) throw new RetryLaterError(`HTTP 429 for ${request.url}`, retryAfter ?? 60_000);
-      if (status === 503 && retryAfter !== undefined) throw new RetryLaterError(`HTTP 503 for ${request.url}`, retryAfter);
-      if (status >= 400 && status < 500) throw new NonRetryableError(`HTTP ${status} for ${request.url}`);
-      if (status >= 500) throw new Error(`HTTP ${status} for ${request.url}`);
+      const statusError = httpStatusError(status, res?.headers()['retry-after'], request.url);
+      if (statusError) throw statusError;
       const contentType = res?.headers()['content-type'] ?? 'text/html';
       if (!/html|xml/i.test(contentType)) throw new NonRetryableError(`not an HTML page (${contentType}): ${request.url}`);
       return status;

@@ -39,6 +39,8 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
     'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE', 'TBODY', 'TD', 'TFOOT', 'TH', 'THEAD', 'TR', 'UL', 'CAPTION', 'CENTER',
   ]);
   const WORD = /[\p{L}\p{N}_]+/gu;
+  // JSON-LD nodes recorded: lib/html/schema-types.ts COLLECTED_JSONLD_TYPE (a copy: this runs in the page).
+  const JSONLD_TYPE = /Article|Posting|Report|WebPage/i;
 
   const win = doc.defaultView as (Window & typeof globalThis) | null;
   const layout: LayoutSeam = seam ?? {
@@ -191,7 +193,7 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
     const o = node as Record<string, unknown>;
     if (Array.isArray(o['@graph'])) visit(o['@graph'], depth + 1);
     const type = ([] as unknown[]).concat(o['@type'] ?? []).map(String);
-    if (type.some((t) => /Article|Posting|Report|NewsArticle|WebPage/i.test(t)) && (o.headline || o.name || o.datePublished)) {
+    if (type.some((t) => JSONLD_TYPE.test(t)) && (o.headline || o.name || o.datePublished)) {
       const str = (v: unknown) => (typeof v === 'string' ? clean(v) || undefined : undefined);
       const entry: CollectedPage['page']['jsonLd'][number] = { type: type.join(',') };
       const headline = str(o.headline) ?? str(o.name);

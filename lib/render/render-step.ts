@@ -5,7 +5,6 @@
  */
 import { refreshFeeds, type FeedRefreshOptions } from '../fields/feed-refresh';
 import { guardedFeedFetch } from '../net/feed-fetch';
-import { retryAfterOf, RetryLaterError } from '../politeness/errors';
 import { StoreHostLimiter } from '../politeness/host-limiter';
 import { Politeness } from '../politeness/politeness';
 import type { StepContext } from '../step/context';
@@ -14,7 +13,7 @@ import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
 import { putJson } from '../store/store';
 import { FEATURE_DOCUMENT_VERSION, FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
 import type { RenderMessage } from '../types/messages';
-import { NonRetryableError } from '../util/errors';
+import { EgressBlockedError, NonRetryableError, retryAfterOf, RetryLaterError } from '../util/errors';
 import type { Renderer } from './browser';
 
 export interface RenderContext extends StepContext {
@@ -67,7 +66,19 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
   await politeness?.admit(url);
   let result;
   try {
-    result = await ctx.renderer.render({ url, archivedHtml });
+    result = await ctx.renderer.render({
+      url,
+      archivedHtml,
+      // A redirect (or a script) taking the page elsewhere: that URL's robots.txt is asked too.
+      // A host the egress guard refuses is refused by the proxy with its own reason.
+      admitNavigation: politeness && (async (next) => {
+        const verdict = await politeness.checkRobots(next).catch((error: unknown) => {
+          if (error instanceof EgressBlockedError) return undefined;
+          throw error;
+        });
+        return verdict === undefined || verdict.allowed ? undefined : verdict.reason;
+      }),
+    });
   } catch (error) {
     // 429 / 503 with Retry-After: the whole host waits, and so does this message.
     const retryAfter = retryAfterOf(error);

@@ -1,6 +1,6 @@
 /**
  * Politeness in the embedded runner, with real Chromium: robots.txt disallow becomes a dead letter
- * with that reason (the page is never requested), an unreachable robots.txt keeps the host's pages
+ * with that reason (the page is never requested, nor one a redirect leads to), an unreachable robots.txt keeps the host's pages
  * back and retries, Crawl-delay spaces page requests, 429 + Retry-After holds the host, the user agent
  * is ours, and a message that waits for its host's turn is handed back without counting as a failure.
  */
@@ -35,6 +35,7 @@ beforeAll(async () => {
     '/robots.txt': (req) => {
       const host = String(req.headers.host).split(':')[0];
       if (host === 'down.localhost') return { status: 500, body: 'oops', type: 'text/plain' };
+      if (host === 'moving.localhost') return { type: 'text/plain', body: 'User-agent: *\nDisallow: /private/\n' };
       if (host === 'polite.localhost') return { type: 'text/plain', body: 'User-agent: spider-test\nDisallow: /private/\nCrawl-delay: 1\n' };
       return { status: 404, body: 'none', type: 'text/plain' };
     },
@@ -46,6 +47,7 @@ beforeAll(async () => {
       return { body: article(`Page on ${host} ${req.url}`) };
     },
     '/private/secret.html': { body: article('Secret') },
+    '/moved': { status: 302, body: '', headers: { location: '/private/secret.html' } },
   });
   port = Number(new URL(server.origin).port);
   const config = loadConfig({
@@ -91,7 +93,8 @@ describe('politeness in the embedded runner (real Chromium)', () => {
     const secret = url('polite.localhost', '/private/secret.html');
     const down = url('down.localhost', '/page?d=1');
     const busy = url('busy.localhost', '/page?b=1');
-    const report = await pipeline.submit([...polite, secret, down, busy, ...other].map((u) => ({ url: u })));
+    const moved = url('moving.localhost', '/moved'); // allowed, but redirects into a disallowed path
+    const report = await pipeline.submit([...polite, secret, down, busy, moved, ...other].map((u) => ({ url: u })));
     expect(report.rejected).toEqual([]);
     const events: string[] = [];
     await pipeline.run({ onEvent: (e) => events.push(`${e.outcome} ${(e.message as { url?: string }).url}`) });
@@ -100,11 +103,13 @@ describe('politeness in the embedded runner (real Chromium)', () => {
     const dead = new Map(pipeline.deadLetters().map((d) => [(d.body as { url: string }).url, d.reason]));
     expect(dead.get(secret)).toMatch(/disallowed by robots\.txt for spider-test/);
     expect(dead.get(down)).toMatch(/robots\.txt of http:\/\/down\.localhost:\d+ is unreachable \(HTTP 500\)/);
-    expect(dead.size).toBe(2);
+    expect(dead.get(moved)).toMatch(/disallowed by robots\.txt for spider-test \(http:\/\/moving\.localhost:\d+\/robots\.txt line 2\)/);
+    expect(dead.size).toBe(3);
     for (const u of [...polite, ...other, busy]) {
       expect(await pipeline.store.get(keys.features(siteOf(u), pageIdOf(u))), u).toBeDefined();
     }
-    expect(server.hits.get('/private/secret.html')).toBeUndefined(); // never requested
+    expect(server.hits.get('/moved')).toBe(1);
+    expect(server.hits.get('/private/secret.html')).toBeUndefined(); // never requested, not even by a redirect
     expect(arrivals.get('down.localhost')).toBeUndefined();
 
     // Crawl-delay: 1 (above the 300 ms default) between the polite host's page requests; the other

@@ -5,14 +5,14 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config/config';
-import { HostBusyError } from '../../lib/politeness/errors';
 import { MemoryHostLimiter, StoreHostLimiter } from '../../lib/politeness/host-limiter';
 import { Politeness } from '../../lib/politeness/politeness';
 import { parseRetryAfter } from '../../lib/politeness/retry-after';
 import { FsStore } from '../../lib/store/fs-store';
-import { isNonRetryable } from '../../lib/util/errors';
+import { HostBusyError, isNonRetryable } from '../../lib/util/errors';
 import { serveRoutes, type TestServer } from '../helpers/http-server';
 
 const UA = 'spider/0.1 (+https://example.org/spider-contact)';
@@ -26,7 +26,8 @@ function fakeClock(start = 1_000_000) {
 describe('robots.txt', () => {
   let site: TestServer;
   let robotsStatus = 200;
-  let robotsBody = '';
+  let robotsBody: string | Buffer = '';
+  let robotsHeaders: Record<string, string> = {};
   const userAgents: string[] = [];
   let origin = '';
 
@@ -34,7 +35,7 @@ describe('robots.txt', () => {
     site = await serveRoutes({
       '/robots.txt': (req) => {
         userAgents.push(String(req.headers['user-agent']));
-        return { status: robotsStatus, type: 'text/plain', body: robotsBody };
+        return { status: robotsStatus, type: 'text/plain', body: robotsBody, headers: robotsHeaders };
       },
     });
     origin = site.origin;
@@ -54,6 +55,33 @@ describe('robots.txt', () => {
     await expect(p.admit(`${origin}/private/public-part/a.html`)).resolves.toBeUndefined();
     await expect(p.admit(`${origin}/nothing-for-all/a.html`)).resolves.toBeUndefined(); // the spider group applies, not *
     expect(userAgents.at(-1)).toBe(UA);
+  });
+
+  it('compares paths percent-encoded alike (RFC 9309 2.2.2): an escaped unreserved character is the character', async () => {
+    robotsStatus = 200;
+    robotsHeaders = {};
+    robotsBody = 'User-agent: *\nDisallow: /p/private\nDisallow: /q/%70rivate\nDisallow: /r/caf%c3%a9\n';
+    const p = politeness();
+    for (const asked of ['/p/%70rivate/a.html', '/p/%70%72ivate', '/q/private/b.html', '/r/café', '/r/caf%C3%A9']) {
+      const error = await p.admit(`${origin}${asked}`).catch((e) => e);
+      expect(isNonRetryable(error), asked).toBe(true);
+      expect(error.message).toMatch(/disallowed by robots\.txt/);
+    }
+    // An escaped reserved character is not the character: /p%2Fprivate is one segment, not /p/private.
+    await expect(p.admit(`${origin}/p%2Fprivate`)).resolves.toBeUndefined();
+  });
+
+  it('reads a gzip-compressed robots.txt, with a Content-Encoding or without one', async () => {
+    robotsStatus = 200;
+    const rules = gzipSync('User-agent: *\nDisallow: /private\n');
+    for (const headers of [{ 'content-encoding': 'gzip' }, {}] as Record<string, string>[]) {
+      robotsHeaders = headers;
+      robotsBody = rules;
+      const error = await politeness().admit(`${origin}/private/a.html`).catch((e) => e);
+      expect(isNonRetryable(error), JSON.stringify(headers)).toBe(true);
+      await expect(politeness().admit(`${origin}/public/a.html`)).resolves.toBeUndefined();
+    }
+    robotsHeaders = {};
   });
 
   it('is fetched once per origin and kept up to 24 hours', async () => {
