@@ -158,7 +158,8 @@ export class BenchRenderer {
       this.renderer ??= new Renderer(this.options.config);
       const outcome = await renderStep(
         { ...message, archiveKey },
-        { store, queues: recordingQueues(), config: this.options.config, logger: silentLogger, renderer: this.renderer },
+        // No feed fetching: the scratch store's feeds would be thrown away (with SPIDER_ARCHIVE_ALLOW_SUBRESOURCES the step would fetch them).
+        { store, queues: recordingQueues(), config: this.options.config, logger: silentLogger, renderer: this.renderer, feeds: { enabled: false } },
       );
       const featuresObj = await store.get(keys.features(outcome.site, outcome.pageId));
       const snapshotObj = await store.get(keys.snapshot(outcome.site, outcome.pageId));

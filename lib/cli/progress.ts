@@ -21,9 +21,10 @@ export type ProgressMode = 'live' | 'lines' | 'quiet';
 export interface Tally {
   rendered: number;
   learned: number;
+  /** Extractions, re-extractions after a learn included. */
   extracted: number;
-  /** Articles by extraction method. */
-  articles: Record<string, number>;
+  /** Each page with an article (`site/pageId`) and the method of its latest extraction. */
+  articles: Map<string, string>;
   retried: number;
   dead: number;
   /** Dead letters per queue. */
@@ -41,8 +42,12 @@ export interface FinalTally {
   readonly outcomes: {
     readonly rendered: number;
     readonly learned: number;
+    /** Extractions, re-extractions of a page after its site was learned included. */
     readonly extracted: number;
-    readonly articles: Record<string, number>;
+    /** Pages with an article. */
+    readonly articles: number;
+    /** Those articles by the method of their latest extraction. */
+    readonly articlesByMethod: Record<string, number>;
     readonly retried: number;
     readonly deadLetters: number;
     readonly deadLettersByQueue: Record<string, number>;
@@ -84,7 +89,7 @@ export function createProgress(options: ProgressOptions) {
   const out = options.out ?? process.stderr;
   const now = options.now ?? Date.now;
   const started = now();
-  const tally: Tally = { rendered: 0, learned: 0, extracted: 0, articles: {}, retried: 0, dead: 0, deadByQueue: {} };
+  const tally: Tally = { rendered: 0, learned: 0, extracted: 0, articles: new Map(), retried: 0, dead: 0, deadByQueue: {} };
   const reasons = new Map<FailureKind, { count: number; examples: string[] }>();
   const live = options.mode === 'live' ? createLogUpdate(out as NodeJS.WriteStream) : undefined;
   let stopped = false;
@@ -112,7 +117,7 @@ export function createProgress(options: ProgressOptions) {
     const remaining = total - done;
     const eta = remaining === 0 ? 'ETA 0s' : rate > 0 ? `ETA ${formatDuration(remaining / rate)}` : 'ETA ?';
     const pending = counts ? ` · pending render ${waiting('render')} learn ${waiting('learn')} apply ${waiting('apply')}` : '';
-    return `${done}/${total} URLs · ${tally.extracted} articles · ${tally.dead} dead letters${pending} · ${rate.toFixed(1)} pages/s · ${eta} · ${formatDuration(seconds)}`;
+    return `${done}/${total} URLs · ${tally.articles.size} articles · ${tally.dead} dead letters${pending} · ${rate.toFixed(1)} pages/s · ${eta} · ${formatDuration(seconds)}`;
   };
 
   const redraw = () => {
@@ -159,8 +164,7 @@ export function createProgress(options: ProgressOptions) {
       }
     } else if (event.queue === 'apply') {
       tally.extracted++;
-      const method = String(r?.method ?? 'unknown');
-      tally.articles[method] = (tally.articles[method] ?? 0) + 1;
+      tally.articles.set(`${r?.site ?? m?.site}/${r?.pageId ?? m?.pageId}`, String(r?.method ?? 'unknown'));
       say(`extracted ${r?.url ?? subject} (${r?.method}, ${r?.wordCount} words)`);
     }
   };
@@ -182,7 +186,8 @@ export function createProgress(options: ProgressOptions) {
         rendered: tally.rendered,
         learned: tally.learned,
         extracted: tally.extracted,
-        articles: { ...tally.articles },
+        articles: tally.articles.size,
+        articlesByMethod: byMethod(tally.articles),
         retried: tally.retried,
         deadLetters: tally.dead,
         deadLettersByQueue: { ...tally.deadByQueue },
@@ -197,10 +202,10 @@ export function createProgress(options: ProgressOptions) {
     if (live && !stopped) live.clear();
     stopped = true;
     const t = final();
-    const methods = Object.entries(t.outcomes.articles).map(([m, n]) => `${n} ${m}`).join(', ');
+    const methods = Object.entries(t.outcomes.articlesByMethod).map(([m, n]) => `${n} ${m}`).join(', ');
     const kinds = t.deadLetterReasons.map((r) => `${r.count} ${r.kind}`).join(', ');
     const line =
-      `done: ${t.outcomes.rendered} rendered, ${t.outcomes.learned} learns, ${t.outcomes.extracted} extracted${methods ? ` (${methods})` : ''}, ` +
+      `done: ${t.outcomes.rendered} rendered, ${t.outcomes.learned} learns, ${t.outcomes.articles} articles${methods ? ` (${methods})` : ''} from ${t.outcomes.extracted} extractions, ` +
       `${t.outcomes.retried} retries, ${t.outcomes.deadLetters} dead letters${kinds ? ` (${kinds})` : ''} ` +
       `in ${formatDuration(t.wallSeconds)}, ${t.pagesPerSecond.toFixed(1)} pages/s`;
     return { tally: t, line };
@@ -210,3 +215,9 @@ export function createProgress(options: ProgressOptions) {
 }
 
 export type Progress = ReturnType<typeof createProgress>;
+
+function byMethod(articles: ReadonlyMap<string, string>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const method of articles.values()) out[method] = (out[method] ?? 0) + 1;
+  return out;
+}

@@ -5,6 +5,7 @@
  */
 import { Element, type AnyNode, type Document } from 'domhandler';
 import { toIsoDate } from '../text/dates';
+import { titleCuts, titlePieces } from '../text/titles';
 import { textContent } from './parse';
 import { ARTICLE_TYPE } from './schema-types';
 
@@ -45,7 +46,6 @@ interface Collected {
   canonical?: string;
 }
 
-const SEPARATORS = /\s+[|\-–—:»·\/\\•~]+\s+|:\s+/;
 const URLISH = /^(?:https?:)?\/\//i;
 
 const clean = (s: string | undefined | null): string => (s ?? '').replace(/\s+/g, ' ').trim();
@@ -234,13 +234,7 @@ export function cleanTitle(title: string, headings: readonly string[], siteName?
   const t = clean(title);
   const site = siteName ? norm(siteName) : undefined;
   const words = (s: string) => s.split(' ').filter(Boolean).length;
-  const cuts: Array<{ keep: string; cut: string }> = [];
-  const re = new RegExp(SEPARATORS.source, 'g');
-  for (let m = re.exec(t); m; m = re.exec(t)) {
-    const before = t.slice(0, m.index);
-    const after = t.slice(m.index + m[0].length);
-    cuts.push({ keep: before, cut: after }, { keep: after, cut: before });
-  }
+  const cuts = titleCuts(t).flatMap(({ before, after }) => [{ keep: before, cut: after }, { keep: after, cut: before }]);
   if (cuts.length === 0) return t;
   const shown = new Set(headings.map(norm).filter(Boolean));
   if (shown.has(norm(t))) return t;
@@ -271,7 +265,7 @@ export function cleanTitle(title: string, headings: readonly string[], siteName?
     // (the site's name in its masthead: "This is London")
     if (!isSite(cut)) {
       if (heading && words(nk) < words(norm(cut))) score = 0;
-      if (text && cut.split(new RegExp(SEPARATORS.source)).some((p) => words(norm(p)) > words(nk))) score = 0;
+      if (text && titlePieces(cut).some((p) => words(norm(p)) > words(nk))) score = 0;
     }
     if (score <= 0) continue;
     if (!best || score > best.score || (score === best.score && keep.length > best.keep.length)) best = { keep, score };
