@@ -26,7 +26,7 @@ import type { Config } from '../config/config';
 import { egressPolicyFor, type EgressPolicy, type Resolver } from '../net/egress-policy';
 import { BLOCKED_HEADER, EgressProxy, type EgressEvent, type EgressProxyOptions } from '../net/egress-proxy';
 import { httpStatusError } from '../politeness/http-status';
-import type { CollectedPage } from '../types/feature-document';
+import { MAX_PATH_STEPS, MAX_SELECTOR_CHARS, type CollectedPage } from '../types/feature-document';
 import { NonRetryableError } from '../util/errors';
 import { collectPage, type CollectOptions } from './collector';
 
@@ -374,7 +374,7 @@ export class Renderer {
     const elements = (await evaluateIn(cdp, world, `document.getElementsByTagName('*').length`, 10_000)) as number;
     if (elements > config.maxElements) throw new NonRetryableError(`rendered page has ${elements} elements, more than the ${config.maxElements} cap: ${request.url}`);
 
-    const options: CollectOptions = { maxBlocks: config.maxBlocks };
+    const options: CollectOptions = { maxBlocks: config.maxBlocks, maxPathSteps: MAX_PATH_STEPS, maxSelectorChars: MAX_SELECTOR_CHARS };
     // Bundlers may wrap named functions in a `__name(...)` helper; give the page a no-op one.
     const collected = (await evaluateIn(
       cdp,
