@@ -4,6 +4,7 @@
  * them. Every metric carries the `service` dimension (spider-render, spider-learn, spider-apply);
  * the ones with `dimension` also carry that one.
  */
+import { ArticleDocumentSchema } from '../types/article-document';
 import { FAILURE_KINDS } from '../util/errors';
 
 export const METRICS_NAMESPACE = 'Spider';
@@ -31,7 +32,8 @@ export const METRIC = {
     name: 'ArticlesExtracted',
     step: 'apply',
     unit: 'Count',
-    dimension: { name: 'method', values: ['rules', 'fallback'] },
+    // The article document's own list of methods: a new extraction path gets its line on the dashboard.
+    dimension: { name: 'method', values: ArticleDocumentSchema.shape.method.options },
     description: "articles written, by method: the site's learned rules or the single-page fallback",
   },
   applyMs: { name: 'ApplyMs', step: 'apply', unit: 'Milliseconds', description: 'time to extract one article (parse included)' },
