@@ -54,6 +54,11 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
 
   let archivedHtml: string | undefined;
   if (message.archiveKey) {
+    // A message names only its own URL's archived copy: never another stored object (rules, articles,
+    // another page's snapshot) to be rendered as a page.
+    if (message.archiveKey !== keys.archive(site, pageId)) {
+      throw new NonRetryableError(`archiveKey ${JSON.stringify(message.archiveKey)} is not the archived copy of ${url} (${keys.archive(site, pageId)})`);
+    }
     archivedHtml = await getText(ctx.store, message.archiveKey);
     if (archivedHtml === undefined) throw new NonRetryableError(`archived copy ${message.archiveKey} is not in the store`);
     if (Buffer.byteLength(archivedHtml) > ctx.config.maxHtmlBytes) {

@@ -13,6 +13,7 @@
  *   politeness/hosts/<host>.json           a host's last request and pause, for the shared rate limit (render)
  */
 import { createHash } from 'node:crypto';
+import { hostProblem } from '../types/messages';
 
 /** Site of a URL: its hostname, lowercased, without a leading `www.`. */
 export function siteOf(url: string): string {
@@ -33,7 +34,8 @@ export function pageIdOf(url: string): string {
 
 /** Sites become path segments: keep them to a safe alphabet. */
 function segment(site: string): string {
-  if (!/^[a-z0-9.-]+$/i.test(site) || site.startsWith('.')) throw new Error(`not a valid site name: ${JSON.stringify(site)}`);
+  const problem = site ? hostProblem(site) : 'empty';
+  if (problem) throw new Error(`not a valid site name: ${JSON.stringify(site)} (${problem})`);
   return site.toLowerCase();
 }
 
