@@ -18,6 +18,7 @@ import type { FeatureDocument } from '../types/feature-document';
 import { titleValues } from '../fields/sources';
 import { normalizeText, headlineVariants } from '../text/match';
 import { namedPath } from './consolidate';
+import { PageTexts } from './repeated-texts';
 
 export interface HeaderOptions {
   /** Longest header block, in words. */
@@ -93,15 +94,9 @@ export function chooseHeaderBlocks(
   });
 
   // a header block's text is its page's own: one found on another page is a share bar or a label
-  const textPages = new Map<string, Set<number>>();
-  headers.forEach((found, d) => {
-    for (const h of found) {
-      let pages = textPages.get(h.text);
-      if (!pages) textPages.set(h.text, (pages = new Set()));
-      pages.add(d);
-    }
-  });
-  const own = headers.map((found) => found.filter((h) => textPages.get(h.text)!.size === 1));
+  const candidates = new Set(headers.flatMap((found, d) => found.map((h) => `${d}:${h.block}`)));
+  const texts = new PageTexts(docs, (d, block) => candidates.has(`${d}:${block}`));
+  const own = headers.map((found) => found.filter((h) => !texts.repeated(h.text)));
 
   // kinds in the header on enough pages, and not more often elsewhere on those pages (a list of
   // teasers with their dates), nor of the body's own kind (the body's selectors take those)
