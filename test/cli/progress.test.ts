@@ -22,7 +22,7 @@ async function spider(...args: string[]): Promise<{ stdout: string; stderr: stri
   try {
     const { stdout, stderr } = await run('npx', ['tsx', 'lib/cli/main.ts', '--data-dir', dataDir, ...args], {
       env: { ...process.env, SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '', SPIDER_LEARN_MIN_PAGES: '3' },
-      timeout: 150_000,
+      timeout: 240_000,
     });
     return { stdout, stderr, code: 0 };
   } catch (error) {
@@ -38,7 +38,7 @@ beforeAll(async () => {
 afterAll(() => served?.close());
 
 describe('spider run without a terminal', () => {
-  it('prints summary lines at the interval, dead letters one line each, no per-event lines, and the final tally; --json writes it', { timeout: 200_000 }, async () => {
+  it('prints summary lines at the interval, dead letters one line each, no per-event lines, and the final tally; --json writes it', { timeout: 300_000 }, async () => {
     const urls = articlesOf(site).map((p) => served.url(p.path));
     const missing = served.url('/no-such-page.html');
     const tallyFile = path.join(dataDir, 'tally.json');
@@ -94,7 +94,7 @@ describe('spider run without a terminal', () => {
     expect(text).toMatch(/progress\.localhost {2}rules v\d+, learned \S+, \d+ pages/);
   });
 
-  it('--verbose adds one line per event', { timeout: 120_000 }, async () => {
+  it('--verbose adds one line per event', { timeout: 180_000 }, async () => {
     const url = served.url(articlesOf(site)[0].path);
     const result = await spider('--verbose', 'run', url);
     expect(result.stderr).toMatch(new RegExp(`^rendered  ${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+ blocks`, 'm'));
