@@ -23,6 +23,7 @@ import type { Block, BoundingBox, FeatureDocument, PathStep } from '../types/fea
 import { NOISE } from './dbscan';
 import { namedLikeBoilerplate } from './names';
 import { PageTexts } from './repeated-texts';
+import type { WeakLabels } from './weak-labels';
 import { isLinkList, sumVectors, type TermVector } from './tfidf';
 
 export interface BlockRef {
@@ -76,6 +77,11 @@ export interface SelectOptions {
    * lower (0.13 against 0.64 on the demo site).
    */
   readonly secondaryTopShare?: number;
+  /**
+   * With weak labels (weak-labels.ts): share of words a page's label must keep of the top clusters'
+   * for the page to judge, and of a cluster's words inside for the cluster to stay (default 0.5).
+   */
+  readonly minLabelAgreement?: number;
 }
 
 /** Per document, per block: the block's TF-IDF vector (tfidf.ts blockSimilarities). */
@@ -125,12 +131,14 @@ export function selectClusters(
   similarity: readonly (readonly number[])[],
   options: SelectOptions,
   vectors?: BlockVectors,
+  weak?: WeakLabels,
 ): Selection {
   const scoring = new Scoring(docs, similarity, options.minWords);
   const { clusters, noiseBlocks } = scoredClusters(docs, labels, scoring, options);
   const tops = chooseTopClusters(docs, clusters, scoring, options);
-  const evidence = new RegionEvidence(docs, scoring, options, vectors);
+  const evidence = new RegionEvidence(docs, scoring, options, vectors, weak);
   evidence.add(tops.flatMap((t) => t.chosenBlocks));
+  evidence.trustLabels(tops.flatMap((t) => t.chosenBlocks));
   if (tops.length > 0) chooseClustersInside(clusters, evidence, scoring, options);
   evidence.add(clusters.flatMap((c) => (c.chosen ? c.chosenBlocks : [])));
   const noise = noiseBlocks.length > 0 ? noiseCluster(noiseBlocks, scoring, tops.length > 0 ? evidence : undefined, options) : undefined;
@@ -263,9 +271,44 @@ class RegionEvidence {
     private readonly scoring: Scoring,
     private readonly options: SelectOptions,
     private readonly vectors?: BlockVectors,
+    private readonly labels?: WeakLabels,
   ) {
     this.texts = new PageTexts(docs);
     this.minBodyCoverage = options.minBodyCoverage ?? 0.5;
+  }
+
+  /** Pages whose weak label found the article the top clusters found (kept most of their words): only there does it judge. */
+  private readonly labelled = new Set<number>();
+
+  trustLabels(tops: readonly BlockRef[]): void {
+    if (!this.labels) return;
+    const words = new Map<number, [number, number]>();
+    for (const ref of tops) {
+      const w = words.get(ref.doc) ?? [0, 0];
+      const n = this.docs[ref.doc].blocks[ref.block].words;
+      w[1] += n;
+      if (this.labels[ref.doc]?.[ref.block]) w[0] += n;
+      words.set(ref.doc, w);
+    }
+    for (const [d, [kept, total]] of words) if (total > 0 && kept >= (this.options.minLabelAgreement ?? 0.5) * total) this.labelled.add(d);
+  }
+
+  /**
+   * Whether the page-level extractor left these blocks out where it found the article: their words
+   * on the labelled pages mostly not kept (undefined: no labelled page to judge on).
+   */
+  leftOutByLabels(refs: readonly BlockRef[]): boolean | undefined {
+    if (!this.labels) return undefined;
+    let kept = 0;
+    let total = 0;
+    for (const ref of refs) {
+      if (!this.labelled.has(ref.doc)) continue;
+      const n = this.docs[ref.doc].blocks[ref.block].words;
+      total += n;
+      if (this.labels[ref.doc]?.[ref.block]) kept += n;
+    }
+    if (total === 0) return undefined;
+    return kept < (this.options.minLabelAgreement ?? 0.5) * total;
   }
 
   /** Regions and article vectors for the pages of these blocks that have none yet. */
@@ -356,6 +399,8 @@ function chooseClustersInside(clusters: ScoredCluster[], evidence: RegionEvidenc
     if (inside.filter((ref) => !evidence.sameTextElsewhere(ref)).length < 0.5 * inside.length) continue;
     // mostly in elements named like boilerplate: inline ads, captions, share bars
     if (inside.filter((ref) => namedLikeBoilerplate(scoring.docsBlock(ref).path)).length > 0.5 * inside.length) continue;
+    // left out by the page-level extractor on the pages where it found the article: an inset, a box
+    if (evidence.leftOutByLabels(inside)) continue;
     c.chosen = true;
     const why = scored ? '' : ", not scoring but sharing the article's words";
     c.reason = `inside the top cluster's bounding box (${inside.length} of ${judged.length} blocks)${why}`;
@@ -381,6 +426,7 @@ function noiseCluster(noiseBlocks: BlockRef[], scoring: Scoring, evidence: Regio
       (ref) =>
         evidence.isInside(ref) &&
         !namedLikeBoilerplate(scoring.docsBlock(ref).path) &&
+        evidence.leftOutByLabels([ref]) !== true &&
         (evidence.isProse([ref]) || (evidence.scores(ref) && evidence.ownText(ref))),
     );
     if (inside.length > 0) {

@@ -92,6 +92,29 @@ describe('selectClusters', () => {
     expect(strict.clusters.find((c) => c.id === 5)!.chosen).toBe(false);
   });
 
+  it('leaves out a scoring cluster inside the region that the page-level extractor leaves out (an inset), on evidence not names', () => {
+    // an unnamed related-story inset inside the article's body: scores (shares the title's words)
+    const inset: Spec = { path: 'main:1 > div.body:1 > div:4 > p:1', bbox: [100, 152, 800, 6], words: 6, label: 7, sim: 0.2 };
+    const pages = [page('a', [...article, inset]), page('b', [...article, inset])];
+    expect(run(pages).clusters.find((c) => c.id === 7)!.chosen).toBe(true);
+    // the weak labels: the extractor kept the article's paragraphs and quote, not the inset
+    const kept = (p: ReturnType<typeof page>) => p.doc.blocks.map((_, k) => k <= 2);
+    const withLabels = (weak: Array<boolean[] | undefined>) =>
+      selectClusters(
+        pages.map((p) => p.doc),
+        pages.map((p) => p.labels),
+        pages.map((p) => p.sim),
+        { minWords: 1, bboxTolerance: 4, bboxMinShare: 0.5, minClusterScore: 0.001, minScoringShare: 0.5 },
+        pages.map((p) => p.vectors),
+        weak,
+      );
+    expect(withLabels(pages.map(kept)).clusters.find((c) => c.id === 7)!.chosen).toBe(false);
+    // a label that missed the article (kept nothing of the top cluster) does not judge
+    expect(withLabels(pages.map((p) => p.doc.blocks.map((_, k) => k === 5))).clusters.find((c) => c.id === 7)!.chosen).toBe(true);
+    // nor does a page without a label
+    expect(withLabels([undefined, undefined]).clusters.find((c) => c.id === 7)!.chosen).toBe(true);
+  });
+
   it('does not take text found word for word on another page as the article’s (a rotating ad)', () => {
     const ad = (_id: string): Spec => ({ path: 'main:1 > div.body:1 > h3.ad:5', bbox: [100, 152, 800, 6], words: 3, label: 9, sim: 0, terms: ['topic'] });
     const pages = [page('a', [...article, ad('a')]), page('b', [...article, ad('b')])];
