@@ -458,9 +458,9 @@ async function extractPages(plan: BenchPlan, rendered: Map<string, RenderedPage>
     await applyStore.put(snapshotKey, r.snapshot, { contentType: 'text/html; charset=utf-8' });
     try {
       const article = await applyStep({ v: 1, site: r.site, pageId: r.pageId, reason: 'rendered' }, applyCtx);
-      // as a reader sees the article: the header (dek, byline and dateline line) between title and body
-      const text = scoring === 'title+body' && article.header ? `${article.header}\n${article.text}` : article.text;
-      return { text, title: article.title, method: article.method, notArticle: article.notArticle, ms: article.elapsedMs };
+      // the article's body text; its header (dek, byline and dateline, lead caption) is a field of its own,
+      // as the byline is for every peer, and most corpora's gold leaves it out
+      return { text: article.text, title: article.title, method: article.method, notArticle: article.notArticle, ms: article.elapsedMs };
     } catch (error) {
       return { text: '', error: error instanceof Error ? error.message : String(error) };
     } finally {
