@@ -431,7 +431,7 @@ type Extraction = Awaited<ReturnType<typeof extractPages>>;
  * weighs on every extractor alike, which keeps the speed ratios honest.
  */
 async function extractPages(plan: BenchPlan, rendered: Map<string, RenderedPage>, siteRules: SiteRules, options: BenchOptions, log: (line: string) => void) {
-  const { learnedPlans, config, scored, scoring, methodNames } = plan;
+  const { learnedPlans, config, scored, methodNames } = plan;
   clearRulesCache();
   const applyStore = new MemoryStore();
   const applyLogger = countingLogger();
