@@ -90,7 +90,9 @@ export function learnRules(docs: readonly FeatureDocument[], options: Partial<Le
   const weak = weakLabels ? ordered.map((d) => { const t = weakLabels.get(d.pageId); return t === undefined ? undefined : labelBlocks(d, t); }) : undefined;
 
   const { similarity, vectors } = blockSimilarities(ordered);
-  const clustering = clusterBlocks(ordered, { eps: opts.eps, minPts: opts.minPts, minWords: opts.minWords });
+  // a kind of block shown once on every training page is a cluster, however few the pages
+  const minPts = Math.max(2, Math.min(opts.minPts, ordered.length));
+  const clustering = clusterBlocks(ordered, { eps: opts.eps, minPts, minWords: opts.minWords });
   const selected = selectClusters(ordered, clustering.labels, similarity, opts, vectors, weak);
   // prose written straight into the body element: the element is the article's too
   const selection = { ...selected, chosen: chooseContainerText(ordered, selected.chosen).chosen };

@@ -82,6 +82,13 @@ export interface SelectOptions {
    * for the page to judge, and of a cluster's words inside for the cluster to stay (default 0.5).
    */
   readonly minLabelAgreement?: number;
+  /**
+   * With weak labels: a cluster's score for the top choice is scaled by 1 − w + w × the share of its
+   * words the page-level labels kept (default w = 0.5): the page-level extractor's word breaks a
+   * near tie, as between a short story and the readers' comments that quote its title, and a wrong
+   * label can at most halve a cluster's score.
+   */
+  readonly topLabelWeight?: number;
 }
 
 /** Per document, per block: the block's TF-IDF vector (tfidf.ts blockSimilarities). */
@@ -135,7 +142,7 @@ export function selectClusters(
 ): Selection {
   const scoring = new Scoring(docs, similarity, options.minWords);
   const { clusters, noiseBlocks } = scoredClusters(docs, labels, scoring, options);
-  const tops = chooseTopClusters(docs, clusters, scoring, options);
+  const tops = chooseTopClusters(docs, clusters, scoring, options, weak);
   const evidence = new RegionEvidence(docs, scoring, options, vectors, weak);
   evidence.add(tops.flatMap((t) => t.chosenBlocks));
   evidence.trustLabels(tops.flatMap((t) => t.chosenBlocks));
@@ -218,9 +225,25 @@ function scoredClusters(docs: readonly FeatureDocument[], labels: readonly (read
 /**
  * Step 1, the top clusters: the best overall, then the best on pages still without content (another
  * layout) when it holds a fair part (secondaryTopShare) of what the first holds of its pages' relevance.
+ * With weak labels, each score is weighed by how much of the cluster the page-level extractor kept.
  */
-function chooseTopClusters(docs: readonly FeatureDocument[], clusters: ScoredCluster[], scoring: Scoring, options: SelectOptions): ScoredCluster[] {
+function chooseTopClusters(docs: readonly FeatureDocument[], clusters: ScoredCluster[], scoring: Scoring, options: SelectOptions, weak?: WeakLabels): ScoredCluster[] {
   const secondaryTopShare = options.secondaryTopShare ?? 0.1;
+  // the page-level labels' say in the top choice: comments that quote the title lose to the story
+  const labelWeight = options.topLabelWeight ?? 0.5;
+  const agreement = (c: ScoredCluster) => {
+    if (!weak || labelWeight <= 0) return 1;
+    let kept = 0;
+    let all = 0;
+    for (const ref of c.blocks) {
+      const label = weak[ref.doc];
+      if (!label) continue;
+      const w = docs[ref.doc].blocks[ref.block].words;
+      all += w;
+      if (label[ref.block]) kept += w;
+    }
+    return all > 0 ? 1 - labelWeight + labelWeight * (kept / all) : 1;
+  };
   const tops: ScoredCluster[] = [];
   const covered = new Set<number>();
   let topShare = 0;
@@ -231,7 +254,7 @@ function chooseTopClusters(docs: readonly FeatureDocument[], clusters: ScoredClu
     let bestScore = 0;
     for (const c of clusters) {
       if (c.chosen) continue;
-      const s = tops.length === 0 ? c.score : scoring.scoreOn(c.blocks, uncovered);
+      const s = (tops.length === 0 ? c.score : scoring.scoreOn(c.blocks, uncovered)) * agreement(c);
       if (s <= bestScore) continue;
       if (tops.length > 0 && scoring.shareWherePresent(c, uncovered) < secondaryTopShare * topShare) continue;
       best = c;
