@@ -10,26 +10,20 @@
  *   npx tsx bench/fields.ts <dataset folder> [--train 5] [--json out.json] [--sites a,b] [--no-cache]
  *
  * Every page is rendered as it is (the values are the ones the render step reads: the truth), and the
- * test pages again without their values. Renders are cached under `.bench/fields/<dataset>/`
- * (git-ignored), keyed by the HTML, the URL and the render code. Pages of a site are counted for a
+ * test pages again without their values, through the bench's renderer (bench/render.ts), cached
+ * under `.bench/fields/<dataset>/` (git-ignored) when run alone. Pages of a site are counted for a
  * field when at least `minSupport` training pages and the page itself carry a value for it; a title
  * value several pages of the site share (a site-wide og:title) is not a page's title and is not counted.
  */
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { parseHtml } from '../lib/html/parse';
 import { loadConfig, type Config } from '../lib/config/config';
 import { bySite, readDataset, type DatasetEntry } from '../lib/dataset/dataset';
-import { silentLogger } from '../lib/step/context';
-import type { Queues } from '../lib/queue/queue';
-import { Renderer } from '../lib/render/browser';
-import { renderStep } from '../lib/render/render-step';
-import { keys, normalizeUrl, pageIdOf, siteOf } from '../lib/store/keys';
+import { siteOf } from '../lib/store/keys';
 import { MemoryStore } from '../lib/store/memory-store';
-import { FeatureDocumentSchema, type FeatureDocument } from '../lib/types/feature-document';
+import type { FeatureDocument } from '../lib/types/feature-document';
 import type { FieldsSection } from '../lib/types/rules-document';
 import { applyFieldRules, type FieldValues } from '../lib/fields/apply-fields';
 import { parseMachineDate, sameDate } from '../lib/text/dates';
@@ -38,6 +32,7 @@ import { DEFAULT_LEARN_FIELDS_OPTIONS } from '../lib/fields/learn';
 import { learnSiteFields } from '../lib/fields/learn-fields';
 import { metadataValues } from '../lib/fields/sources';
 import { loadReadability } from './readability';
+import { BenchRenderer } from './render';
 import { stripFieldMetadata } from './strip-fields';
 import { isTitleOf, normalizeText, sameByline, headlineVariants } from '../lib/text/match';
 
@@ -112,89 +107,6 @@ export interface FieldsBenchRender {
 }
 
 const DEFAULT_CACHE = fileURLToPath(new URL('../.bench/fields', import.meta.url));
-const RENDER_SOURCES = ['../lib/render/collector.ts', '../lib/render/browser.ts', '../lib/render/render-step.ts', '../lib/types/feature-document.ts'];
-
-type Rendered = FieldsBenchRender;
-
-/** Queues that drop everything: the bench drives learning and extraction itself. */
-function nullQueues(): Queues {
-  const q = { send: async () => undefined };
-  return { render: q, learn: q, apply: q } as unknown as Queues;
-}
-
-class CachedRenderer {
-  private renderer?: Renderer;
-  private sourceHash?: string;
-  readonly counts = { rendered: 0, cached: 0, failed: 0 };
-
-  constructor(
-    private readonly config: Config,
-    private readonly cacheDir: string | undefined,
-  ) {}
-
-  private async hash(url: string, html: string): Promise<string> {
-    if (!this.sourceHash) {
-      const h = createHash('sha256');
-      for (const rel of RENDER_SOURCES) h.update(await readFile(fileURLToPath(new URL(rel, import.meta.url))));
-      this.sourceHash = h.digest('hex');
-    }
-    return createHash('sha256').update(this.sourceHash).update(url).update('\0').update(html).digest('hex');
-  }
-
-  async render(name: string, url: string, html: string): Promise<Rendered> {
-    const key = await this.hash(url, html);
-    const file = this.cacheDir ? path.join(this.cacheDir, `${name.replace(/[^A-Za-z0-9._-]/g, '-')}.json.gz`) : undefined;
-    if (file) {
-      try {
-        const hit = JSON.parse(gunzipSync(await readFile(file)).toString('utf8')) as Rendered & { key: string };
-        if (hit.key === key) {
-          this.counts.cached++;
-          if (!hit.features) this.counts.failed++;
-          return { features: hit.features, snapshot: hit.snapshot, error: hit.error, cached: true };
-        }
-      } catch {
-        // no cache entry
-      }
-    }
-    const out = await this.renderFresh(url, html);
-    this.counts.rendered++;
-    if (!out.features) this.counts.failed++;
-    if (file && !/disconnected|Target closed|Session closed|crashed|Connection closed/i.test(out.error ?? '')) {
-      await mkdir(path.dirname(file), { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
-      await writeFile(tmp, gzipSync(JSON.stringify({ key, ...out }), { level: 3 }));
-      await rename(tmp, file);
-    }
-    return out;
-  }
-
-  private async renderFresh(url: string, html: string): Promise<Rendered> {
-    try {
-      const normalized = normalizeUrl(url);
-      const site = siteOf(normalized);
-      const pageId = pageIdOf(normalized);
-      const store = new MemoryStore();
-      const archiveKey = keys.archive(site, pageId);
-      await store.put(archiveKey, html, { contentType: 'text/html; charset=utf-8' });
-      this.renderer ??= new Renderer(this.config);
-      await renderStep(
-        { v: 1, url: normalized, archiveKey },
-        { store, queues: nullQueues(), config: this.config, logger: silentLogger, renderer: this.renderer, feeds: { enabled: false } },
-      );
-      const features = await store.get(keys.features(site, pageId));
-      const snapshot = await store.get(keys.snapshot(site, pageId));
-      if (!features || !snapshot) throw new Error('the render step stored no feature document or snapshot');
-      return { features: FeatureDocumentSchema.parse(JSON.parse(features.body.toString('utf8'))), snapshot: snapshot.body.toString('utf8'), cached: false };
-    } catch (error) {
-      return { error: error instanceof Error ? error.message : String(error), cached: false };
-    }
-  }
-
-  async close(): Promise<void> {
-    await this.renderer?.close();
-  }
-}
-
 /** Readability.js on jsdom: title, byline, publishedTime. */
 async function loadReadabilityFields(): Promise<(html: string, url: string) => FieldValues> {
   const parse = await loadReadability();
@@ -229,14 +141,13 @@ export async function runFieldsBench(options: FieldsBenchOptions): Promise<Field
   const dataset = await readDataset(options.datasetDir);
   const config = options.config ?? loadConfig({});
   const cacheDir = options.noCache ? undefined : path.join(options.cacheRoot ?? DEFAULT_CACHE, dataset.name);
-  const renderer = new CachedRenderer(config, cacheDir);
-  const hookCounts = { rendered: 0, cached: 0, failed: 0 };
-  const render = async (id: string, variant: 'original' | 'stripped', url: string, html: string): Promise<Rendered> => {
-    if (!options.render) return renderer.render(`${id}.${variant}`, url, html);
-    const r = await options.render({ id, variant, url, html });
-    if (r.cached) hookCounts.cached++;
-    else hookCounts.rendered++;
-    if (!r.features) hookCounts.failed++;
+  const renderer = new BenchRenderer({ config, cacheDir });
+  const renders = { rendered: 0, cached: 0, failed: 0 };
+  const render = async (id: string, variant: 'original' | 'stripped', url: string, html: string): Promise<FieldsBenchRender> => {
+    const r = options.render ? await options.render({ id, variant, url, html }) : await renderer.render(`${id}.${variant}`, url, html);
+    if (r.cached) renders.cached++;
+    else renders.rendered++;
+    if (!r.features) renders.failed++;
     return r;
   };
   const readability = await loadReadabilityFields();
@@ -258,7 +169,7 @@ export async function runFieldsBench(options: FieldsBenchOptions): Promise<Field
       const htmls = await Promise.all(withUrl.map((e) => e.html()));
       // Every page rendered as it is: the values are what the pipeline's render step reads (the
       // collector's JSON-LD, Open Graph and meta values), for training and as the truth of test pages.
-      const originals: Rendered[] = [];
+      const originals: FieldsBenchRender[] = [];
       for (let i = 0; i < withUrl.length; i++) originals.push(await render(withUrl[i].id, 'original', withUrl[i].url, htmls[i]));
       const values = originals.map((r) => (r.features ? metadataValues(r.features.page) : {}));
       // A title several pages share is the site's name, not a page's title.
@@ -336,7 +247,7 @@ export async function runFieldsBench(options: FieldsBenchOptions): Promise<Field
     readability: scores(totals.readability),
     sites,
     pages,
-    renders: options.render ? hookCounts : renderer.counts,
+    renders,
     elapsedMs: Date.now() - started,
   };
 }

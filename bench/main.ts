@@ -1,10 +1,11 @@
 /**
  * The benchmark command:
  *
- *   npm run bench -- <dataset folder> [--train 5] [--json out.json] [--limit N] [--sites a,b] [--no-peers]
+ *   npm run bench -- <dataset folder>… [--train 5] [--peer-cache dir] [--json out.json] [--limit N] [--sites a,b] [--no-peers]
  *                    [--body-only] [--methods a,b | --no-methods] [--fields]
  *   npm run bench -- --learn-scaling            (learn time on 10, 25, 50, 100 generated pages)
  *
+ * Several folders: one report per set, then a table of every set and the pooled row (bench/pooled.ts).
  * See bench/README.md.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { formatScaling, runLearnScaling } from './learn-scaling';
 import { METHODS } from '../lib/fallback';
 import { PEER_NAMES, type PeerName } from './peers';
+import { formatPooled, poolResults, type PooledResult } from './pooled';
 import { formatReport } from './report';
 import { DEFAULT_METHODS, runBench, type BenchResult } from './run';
 
@@ -36,7 +38,7 @@ const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boo
 const program = new Command()
   .name('bench')
   .description('Accuracy and speed of learned rules vs the fallback and peer extractors on a dataset folder (manifest.jsonl, pages/, gold/).')
-  .argument('[dataset]', 'dataset folder')
+  .argument('[datasets...]', 'dataset folders (several: one report per set, then every set and the pooled row)')
   .option('--train <n>', 'pages per site to learn from (first in manifest order); 0: everything through the fallback', nonNegativeInt, 5)
   .option('--json <file>', 'write the full result as JSON')
   .option('--limit <n>', 'only the first N pages of the manifest', nonNegativeInt)
@@ -51,11 +53,13 @@ const program = new Command()
   .option('--fields', 'also measure the title, byline and published field rules (issue 6) beside Readability.js')
   .option('--no-cache', 'render every page again (fresh renders are still written to the cache)')
   .option('--cache-dir <dir>', 'render cache root', DEFAULT_CACHE)
-  .option('--dump <dir>', 'write our and the peers\' extracted texts and the learned rules here')
+  .option('--trust-cache', 'take cached renders of the same URL whatever render code wrote them (tuning runs of code that does not change rendering; not for published figures)')
+  .option('--dump <dir>', 'write our and the peers\' extracted texts and the learned rules here (several sets: a folder per set)')
+  .option('--peer-cache <dir>', 'cache the peers\' outputs here (keyed by peer version, URL and HTML): tuning runs skip the peers')
   .option('--learn-scaling', 'also time learning on 10, 25, 50 and 100 pages of a generated site (and of the dataset, sites mixed)')
   .option('--quiet', 'no progress lines')
-  .action(async (datasetDir: string | undefined, opts: Options) => {
-    if (!datasetDir && !opts.learnScaling) program.error('a dataset folder is required (or --learn-scaling alone)');
+  .action(async (datasetDirs: string[], opts: Options) => {
+    if (!datasetDirs.length && !opts.learnScaling) program.error('a dataset folder is required (or --learn-scaling alone)');
     const log = opts.quiet ? () => {} : (line: string) => process.stderr.write(line + '\n');
     const peers = opts.peers === false ? [] : (opts.peer ?? [...PEER_NAMES]);
     const unknown = peers.filter((p) => !(PEER_NAMES as readonly string[]).includes(p));
@@ -64,9 +68,10 @@ const program = new Command()
     const unknownMethods = methods.filter((m) => !METHODS[m]);
     if (unknownMethods.length) program.error(`unknown method(s): ${unknownMethods.join(', ')} (known: ${Object.keys(METHODS).join(', ')})`);
 
-    let result: BenchResult | undefined;
-    if (datasetDir) {
-      result = await runBench({
+    const results: BenchResult[] = [];
+    const several = datasetDirs.length > 1;
+    for (const datasetDir of datasetDirs) {
+      const result = await runBench({
         datasetDir,
         train: opts.train,
         limit: opts.limit,
@@ -74,15 +79,24 @@ const program = new Command()
         peers: peers as PeerName[],
         cacheRoot: opts.cacheDir,
         refresh: opts.cache === false,
-        dumpDir: opts.dump,
+        trustCache: opts.trustCache,
+        dumpDir: opts.dump && several ? path.join(opts.dump, path.basename(path.resolve(datasetDir))) : opts.dump,
+        peerCacheDir: opts.peerCache,
         scoring: opts.bodyOnly ? 'body' : 'title+body',
         methods,
         fields: opts.fields,
         learnScaling: opts.learnScaling,
         log,
       });
+      results.push(result);
+      if (several) process.stdout.write(`\n=== ${result.dataset} ===\n`);
       process.stdout.write(formatReport(result) + '\n');
       if (result.learnScalingDataset) process.stdout.write('\n' + formatScaling(result.learnScalingDataset) + '\n');
+    }
+    let pooled: PooledResult | undefined;
+    if (several) {
+      pooled = poolResults(results);
+      process.stdout.write(`\n=== ${results.length} sets, --train ${opts.train} ===\n` + formatPooled(pooled) + '\n');
     }
     let scaling;
     if (opts.learnScaling) {
@@ -90,7 +104,9 @@ const program = new Command()
       process.stdout.write('\n' + formatScaling(scaling) + '\n');
     }
     if (opts.json) {
-      const out = result ? { ...result, ...(scaling ? { learnScaling: scaling } : {}) } : { learnScaling: scaling };
+      // One set: its result as before; several: { sets: [results], pooled }.
+      const extra = scaling ? { learnScaling: scaling } : {};
+      const out = results.length === 1 ? { ...results[0], ...extra } : results.length ? { sets: results, pooled, ...extra } : extra;
       await mkdir(path.dirname(path.resolve(opts.json)), { recursive: true });
       await writeFile(opts.json, JSON.stringify(out, null, 2) + '\n');
       log(`wrote ${opts.json}`);
@@ -111,6 +127,8 @@ interface Options {
   cache: boolean;
   cacheDir: string;
   dump?: string;
+  peerCache?: string;
+  trustCache?: boolean;
   learnScaling?: boolean;
   quiet?: boolean;
 }

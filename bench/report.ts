@@ -111,8 +111,10 @@ export function formatReport(r: BenchResult): string {
   }
   out.push(
     `render (Chromium, browser reused, archived page): median ${ms(t.renderMsMedian, 0)} ms, p90 ${ms(t.renderMsP90, 0)} ms per page; ` +
-      `${t.renderedThisRun} rendered this run, ${t.renderedFromCache} from the cache`,
+      `${t.renderedThisRun} rendered this run, ${t.renderedFromCache} from the cache` +
+      (t.renderedByOtherCode ? ` (${t.renderedByOtherCode} written by other render code: --trust-cache)` : ''),
   );
+  if (t.peerRunsFromCache) out.push(`peers: ${t.peerRunsFromCache} runs from the peer cache (their times are those of the run that recorded them)`);
   const w = t.wallSeconds;
   out.push(`wall time: render ${w.render} s, learn ${w.learn} s, apply ${w.apply} s, peers ${w.peers} s, total ${w.total} s`);
   if (r.fields) out.push('', formatFields(r.fields));

@@ -18,6 +18,7 @@ import { keys } from '../lib/store/keys';
 import { MemoryStore } from '../lib/store/memory-store';
 import { putJson } from '../lib/store/store';
 import type { RulesDocument } from '../lib/types/rules-document';
+import { PeerCache } from './peer-cache';
 import { loadPeers, runPeer, type PeerName } from './peers';
 import { BenchRenderer, placeholderUrl, recordingQueues, type RenderedPage } from './render';
 import { timeLearning, type ScalingResult } from './learn-scaling';
@@ -38,6 +39,10 @@ export interface BenchOptions {
   readonly cacheRoot?: string;
   /** Render again even when cached. */
   readonly refresh?: boolean;
+  /** Take cached renders whatever render code wrote them (bench/render.ts trustCache); tuning runs only. */
+  readonly trustCache?: boolean;
+  /** Cache the peers' outputs here (bench/peer-cache.ts): runs that change only spider skip them; their times are the recording run's. */
+  readonly peerCacheDir?: string;
   /** Write our and the peers' extracted texts and the learned rules here. */
   readonly dumpDir?: string;
   /** Also time learning on the first 10, 25, 50, 100 rendered pages of the dataset (mixed sites). */
@@ -69,9 +74,6 @@ interface Run {
   readonly ms?: number;
   readonly error?: string;
   readonly notArticle?: boolean;
-  /** Ours: the article's body and header apart, to score the other way too (`PageResult.otherScoring`). */
-  readonly body?: string;
-  readonly header?: string;
 }
 
 export interface PageResult {
@@ -197,6 +199,10 @@ export interface BenchResult {
     readonly renderMsP90: number | null;
     readonly renderedThisRun: number;
     readonly renderedFromCache: number;
+    /** Of those, renders other render code wrote (--trust-cache). */
+    readonly renderedByOtherCode?: number;
+    /** Peer runs read from the peer cache (--peer-cache): their times are those of the run that wrote them. */
+    readonly peerRunsFromCache?: number;
     /** Readability's median on the same pages divided by ours (learned pages; all pages). */
     readonly readabilityOverApplyLearned: number | null;
     readonly readabilityOverApplyAll: number | null;
@@ -249,10 +255,81 @@ function countingLogger(): Logger & { counts: Map<string, number> } {
   return { counts, debug() {}, info() {}, warn: bump, error: bump };
 }
 
+/** Which pages of which site learn and which are scored, and the settings every phase shares. */
+interface BenchPlan {
+  readonly dataset: Awaited<ReturnType<typeof readDataset>>;
+  readonly entries: DatasetEntry[];
+  readonly groups: Map<string, DatasetEntry[]>;
+  readonly plans: SitePlan[];
+  readonly learnedPlans: SitePlan[];
+  readonly scored: ReadonlyArray<{ entry: DatasetEntry; plan: SitePlan }>;
+  readonly train: number;
+  readonly scoring: ScoringMode;
+  readonly methodNames: string[];
+  readonly config: Config;
+}
+interface SitePlan { site: string; group: Group; train: DatasetEntry[]; scored: DatasetEntry[] }
+type SiteRules = Map<string, { rules?: RulesDocument; learnMs?: number; note?: string }>;
+type OurRun = Run & { method?: 'rules' | 'fallback' };
+type PeerRunMap = Map<string, Map<string, { text: string; title: string; ms: number; error?: string }>>;
+
+const urlOf = (e: DatasetEntry) => e.url ?? placeholderUrl(e.id);
+
+/** The bench's phases: plan, render, learn, extract (ours, the fallback's methods, the peers), score, summarise. */
 export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const t0 = performance.now();
   const startedAt = new Date().toISOString();
+  const plan = await planBench(options, log);
+  const { renderer, rendered, renderSeconds } = await renderPages(plan, options, log);
+  const { siteRules, learnSeconds } = await learnSites(plan, rendered, log);
+  const extraction = await extractPages(plan, rendered, siteRules, options, log);
+  const text = (run: { text: string; title?: string }) => scoredText(plan.scoring, run.title, run.text);
+  const scores = await scorePages(plan, rendered, extraction, text);
+  const result = summarize(plan, options, { startedAt, t0, renderer, rendered, renderSeconds, siteRules, learnSeconds, extraction, scores });
+  const { dataset, entries, config, train, scored } = plan;
+  const { applyLogger, ourRuns, peerRuns, methodRuns } = extraction;
+
+  if (options.learnScaling) {
+    const docs = entries.map((e) => rendered.get(e.id)!.features).filter((d): d is NonNullable<typeof d> => d !== undefined);
+    log(`learn scaling on the first pages of ${dataset.name} (sites mixed):`);
+    const { rows, exponent } = await timeLearning(docs, [10, 25, 50, 100], 3, config, log);
+    result.learnScalingDataset = { site: `the first pages of ${dataset.name} in manifest order (sites mixed: no shared template, a pessimistic case)`, templates: 0, rows, exponent };
+  }
+  if (applyLogger.counts.size) log(`  apply warnings: ${[...applyLogger.counts].map(([m, n]) => `${m} ×${n}`).join('; ')}`);
+  if (options.dumpDir) {
+    await dump(options.dumpDir, scored.map((x) => x.entry.id), text, ourRuns, peerRuns, methodRuns, siteRules);
+  }
+
+  if (options.fields) {
+    // The field bench (issue 6) on the same dataset and sites: the original pages come from this
+    // run's renders, the pages stripped of their metadata from the same render cache.
+    const fieldsTrain = train > 0 ? train : 5;
+    log(`fields: learn from the first ${fieldsTrain} pages of each site with machine-readable values, extract from the others stripped of them`);
+    try {
+      const fr = await runFieldsBench({
+        datasetDir: options.datasetDir,
+        train: fieldsTrain,
+        sites: options.sites,
+        config,
+        log: (line) => log(`  ${line}`),
+        render: async ({ id, variant, url, html }) => {
+          const done = variant === 'original' ? rendered.get(id) : undefined;
+          const page = done && done.renderUrl === url ? done : await renderer.render(variant === 'original' ? id : `${id}.stripped`, url, html);
+          return { features: page.features, snapshot: page.snapshot, error: page.error, cached: page.cached || page === done };
+        },
+      });
+      result.fields = fieldsJson(fr);
+    } finally {
+      await renderer.close();
+    }
+  }
+  return result;
+}
+
+
+/** Read the dataset and decide, per site, which pages learn and which are scored. */
+async function planBench(options: BenchOptions, log: (line: string) => void): Promise<BenchPlan> {
   const dataset = await readDataset(options.datasetDir);
   let entries: DatasetEntry[] = [...dataset.entries];
   if (options.sites?.length) entries = entries.filter((e) => options.sites!.includes(e.site ?? NO_SITE));
@@ -264,7 +341,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   for (const m of methodNames) if (!METHODS[m]) throw new Error(`unknown fallback method ${m} (known: ${Object.keys(METHODS).join(', ')})`);
   const config = loadConfig({ ...options.config, learnPages: Math.max(train, options.config?.learnPages ?? 50) });
 
-  // Plan: per site, the first `train` pages learn and the rest are scored with the rules;
+  // Per site, the first `train` pages learn and the rest are scored with the rules;
   // sites with too few pages, and pages without a site, are scored with the fallback.
   const groups = new Map<string, DatasetEntry[]>();
   for (const e of entries) {
@@ -273,25 +350,29 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     if (!list) groups.set(k, (list = []));
     list.push(e);
   }
-  interface SitePlan { site: string; group: Group; train: DatasetEntry[]; scored: DatasetEntry[] }
   const plans: SitePlan[] = [];
   for (const [site, list] of groups) {
     const learnable = site !== NO_SITE && train > 0 && list.length >= train + 1;
     plans.push(learnable ? { site, group: 'learned', train: list.slice(0, train), scored: list.slice(train) } : { site, group: 'fallback', train: [], scored: list });
   }
   const learnedPlans = plans.filter((p) => p.group === 'learned');
-  const urlOf = (e: DatasetEntry) => e.url ?? placeholderUrl(e.id);
   log(
     `${dataset.name}: ${entries.length} pages, ${[...groups.keys()].filter((s) => s !== NO_SITE).length} sites; ` +
       `${learnedPlans.length} sites learn from ${train} pages each, ${plans.reduce((n, p) => n + p.scored.length, 0)} pages scored`,
   );
+  const scored = plans.flatMap((p) => p.scored.map((e) => ({ entry: e, plan: p })));
+  return { dataset, entries, groups, plans, learnedPlans, scored, train, scoring, methodNames, config };
+}
 
-  // 1. Render every page (training pages for their features, scored pages for their snapshots).
+/** Render every page (training pages for their features, scored pages for their snapshots), from the cache when it holds them. */
+async function renderPages(plan: BenchPlan, options: BenchOptions, log: (line: string) => void) {
+  const { dataset, entries, config } = plan;
   const tRender = performance.now();
   const renderer = new BenchRenderer({
     config,
     cacheDir: options.cacheRoot ? path.join(options.cacheRoot, dataset.name) : undefined,
     refresh: options.refresh,
+    trustCache: options.trustCache,
   });
   const rendered = new Map<string, RenderedPage>();
   try {
@@ -305,17 +386,20 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       const now = performance.now();
       if (done === entries.length || (renderer.rendered > 0 && now - lastLog > 10_000)) {
         lastLog = now;
-        log(`  rendered ${done}/${entries.length} (${renderer.rendered} in Chromium, ${renderer.fromCache} from cache)`);
+        log(`  rendered ${done}/${entries.length} (${renderer.rendered} in Chromium, ${renderer.fromCache} from cache${renderer.trusted ? `, ${renderer.trusted} of them written by other render code (--trust-cache)` : ''})`);
       }
     }
   } finally {
     await renderer.close();
   }
-  const renderSeconds = (performance.now() - tRender) / 1000;
+  return { renderer, rendered, renderSeconds: (performance.now() - tRender) / 1000 };
+}
 
-  // 2. Learn each site from its training pages with the learn step (forced), in a store of their own.
+/** Learn each site from its training pages with the learn step (forced), in a store of their own. */
+async function learnSites(plan: BenchPlan, rendered: Map<string, RenderedPage>, log: (line: string) => void) {
+  const { learnedPlans, config } = plan;
   const tLearn = performance.now();
-  const siteRules = new Map<string, { rules?: RulesDocument; learnMs?: number; note?: string }>();
+  const siteRules: SiteRules = new Map();
   for (const plan of learnedPlans) {
     const store = new MemoryStore();
     const docs = plan.train.map((e) => rendered.get(e.id)!).filter((r) => r.features);
@@ -338,11 +422,18 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     const s = siteRules.get(plan.site)!;
     if (!s.rules) log(`  ${plan.site}: no rules (${s.note}); its pages go through the fallback`);
   }
-  const learnSeconds = (performance.now() - tLearn) / 1000;
+  return { siteRules, learnSeconds: (performance.now() - tLearn) / 1000 };
+}
 
-  // 3 + 4. Apply each scored page's snapshot (with its site's rules when it has them), and run the
-  // peers on the same page's archived HTML at its URL, page by page: on a shared machine a burst of
-  // load then weighs on every extractor alike, which keeps the speed ratios honest.
+type Extraction = Awaited<ReturnType<typeof extractPages>>;
+
+/**
+ * Apply each scored page's snapshot (with its site's rules when it has them), and run the peers on
+ * the same page's archived HTML at its URL, page by page: on a shared machine a burst of load then
+ * weighs on every extractor alike, which keeps the speed ratios honest.
+ */
+async function extractPages(plan: BenchPlan, rendered: Map<string, RenderedPage>, siteRules: SiteRules, options: BenchOptions, log: (line: string) => void) {
+  const { learnedPlans, config, scored, methodNames } = plan;
   clearRulesCache();
   const applyStore = new MemoryStore();
   const applyLogger = countingLogger();
@@ -359,8 +450,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       hostsWithRules.add(r.site);
     }
   }
-  const scored = plans.flatMap((p) => p.scored.map((e) => ({ entry: e, plan: p })));
-  const ourRuns = new Map<string, Run & { method?: 'rules' | 'fallback' }>();
+  const ourRuns = new Map<string, OurRun>();
   let applySeconds = 0;
   const applyOne = async (e: DatasetEntry): Promise<Run & { method?: 'rules' | 'fallback' }> => {
     const r = rendered.get(e.id)!;
@@ -373,9 +463,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     if (r.served !== undefined) await applyStore.put(servedKey, r.served, { contentType: 'text/html; charset=utf-8' });
     try {
       const article = await applyStep({ v: 1, site: r.site, pageId: r.pageId, reason: 'rendered' }, applyCtx);
-      // as a reader sees the article: the header (dek, byline and dateline line) between title and body
-      const text = scoring === 'title+body' && article.header ? `${article.header}\n${article.text}` : article.text;
-      return { text, title: article.title, method: article.method, notArticle: article.notArticle, ms: article.elapsedMs, body: article.text, header: article.header };
+      // the article's body text; its header (dek, byline and dateline, lead caption) is a field of its own,
+      // as the byline is for every peer, and most corpora's gold leaves it out
+      return { text: article.text, title: article.title, method: article.method, notArticle: article.notArticle, ms: article.elapsedMs };
     } catch (error) {
       return { text: '', error: error instanceof Error ? error.message : String(error) };
     } finally {
@@ -403,13 +493,15 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
 
   const { peers, skipped } = options.peers.length ? await loadPeers(options.peers) : { peers: [], skipped: [] };
   for (const s of skipped) log(`  peer ${s.name} skipped: ${s.reason}`);
-  const peerRuns = new Map<string, Map<string, { text: string; title: string; ms: number; error?: string }>>(peers.map((p) => [p.name, new Map()]));
+  const peerRuns: PeerRunMap = new Map(peers.map((p) => [p.name, new Map()]));
+  const peerCache = options.peerCacheDir && peers.length ? new PeerCache(options.peerCacheDir) : undefined;
   let peersSeconds = 0;
   // Warm-up on the first pages, not recorded.
   for (const { entry } of scored.slice(0, 3)) {
     await applyOne(entry);
     for (const m of methodNames) runMethod(m, entry);
-    for (const peer of peers) await runPeer(peer, await entry.html(), urlOf(entry));
+    // peers served from the cache need no warm-up
+    if (!peerCache) for (const peer of peers) await runPeer(peer, await entry.html(), urlOf(entry));
   }
   applySeconds = 0;
   let done = 0;
@@ -423,7 +515,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     if (peers.length) {
       const html = await entry.html();
       for (const peer of peers) {
-        const run = await runPeer(peer, html, urlOf(entry));
+        const cached = await peerCache?.get(peer.name, urlOf(entry), html);
+        const run = cached ?? (await runPeer(peer, html, urlOf(entry)));
+        if (!cached) await peerCache?.put(peer.name, urlOf(entry), html, run);
         peerRuns.get(peer.name)!.set(entry.id, run);
         peersSeconds += run.ms / 1000;
       }
@@ -434,14 +528,22 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       log(`  extracted ${done}/${scored.length} pages (ours and ${peers.length} peers)`);
     }
   }
-  const text = (run: { text: string; title?: string }) => scoredText(scoring, run.title, run.text);
+  if (peerCache) log(`  peers: ${peerCache.hits} runs from the cache (${options.peerCacheDir}), ${peerCache.misses} run now`);
   for (const peer of peers) {
     const runs = peerRuns.get(peer.name)!;
     const errors = [...runs.values()].filter((r) => r.error).length;
     log(`  ${peer.name}: ${scored.length} pages, median ${median([...runs.values()].map((r) => r.ms)).toFixed(1)} ms${errors ? `, ${errors} errors` : ''}`);
   }
 
-  // 5. Score.
+  return { applyLogger, ourRuns, methodRuns, peerRuns, peers, skipped, applySeconds, peersSeconds, peerCache };
+}
+
+/** Score ours, each peer and each fallback method on every scored page against the gold. */
+async function scorePages(plan: BenchPlan, rendered: Map<string, RenderedPage>, extraction: Extraction, text: (run: { text: string; title?: string }) => string) {
+  const { scored, methodNames, scoring } = plan;
+  const { ourRuns, peerRuns, methodRuns, peers } = extraction;
+  // the other scoring too (body alone when the run scores title+body, and the reverse): both pooled from one run
+  const otherMode: ScoringMode = scoring === 'body' ? 'title+body' : 'body';
   const perPage: PageResult[] = [];
   const ourScores = new Map<string, PageScore>();
   const peerScores = new Map<string, Map<string, PageScore>>(peers.map((p) => [p.name, new Map()]));
@@ -452,9 +554,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     const s = scorePage(text(ours), gold);
     ourScores.set(entry.id, s);
     const peerFigures: PageResult['peers'] = {};
-    const otherMode: ScoringMode = scoring === 'body' ? 'title+body' : 'body';
-    const oursOther = ours.body === undefined ? ours : { ...ours, text: otherMode === 'title+body' && ours.header ? `${ours.header}\n${ours.body}` : ours.body };
-    const other = { scoring: otherMode, ours: pageFigures(scorePage(scoredText(otherMode, oursOther.title, oursOther.text), gold)), peers: {} as Record<string, PageFigures> };
+    const other = { scoring: otherMode, ours: pageFigures(scorePage(scoredText(otherMode, ours.title, ours.text), gold)), peers: {} as Record<string, PageFigures> };
     for (const peer of peers) {
       const run = peerRuns.get(peer.name)!.get(entry.id)!;
       other.peers[peer.name] = pageFigures(scorePage(scoredText(otherMode, run.title, run.text), gold));
@@ -494,6 +594,22 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       otherScoring: other,
     });
   }
+  return { perPage, ourScores, peerScores, methodScores };
+}
+
+/** The figures: overall, per peer, per method, per site, timing. */
+function summarize(
+  plan: BenchPlan,
+  options: BenchOptions,
+  run: {
+    startedAt: string; t0: number; renderer: BenchRenderer; rendered: Map<string, RenderedPage>; renderSeconds: number;
+    siteRules: SiteRules; learnSeconds: number; extraction: Extraction; scores: Awaited<ReturnType<typeof scorePages>>;
+  },
+): BenchResult {
+  const { dataset, entries, groups, plans, scored, train, scoring, methodNames } = plan;
+  const { startedAt, t0, renderer, rendered, renderSeconds, siteRules, learnSeconds } = run;
+  const { ourRuns, peerRuns, methodRuns, peers, skipped, applySeconds, peersSeconds } = run.extraction;
+  const { perPage, ourScores, peerScores, methodScores } = run.scores;
   const idsOf = (g?: Group) => scored.filter((x) => !g || x.plan.group === g).map((x) => x.entry.id);
   const pick = (m: Map<string, PageScore>, ids: string[]) => ids.map((id) => m.get(id)!);
   const learnedIds = idsOf('learned');
@@ -616,6 +732,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       renderMsP90: round(quantile(renderMs, 0.9), 0),
       renderedThisRun: renderer.rendered,
       renderedFromCache: renderer.fromCache,
+      ...(renderer.trusted ? { renderedByOtherCode: renderer.trusted } : {}),
+      ...(run.extraction.peerCache ? { peerRunsFromCache: run.extraction.peerCache.hits } : {}),
       readabilityOverApplyLearned: ratio(learnedIds.filter((id) => ourRuns.get(id)!.ms !== undefined)),
       readabilityOverApplyAll: ratio(allIds.filter((id) => ourRuns.get(id)!.ms !== undefined)),
       wallSeconds: {
@@ -629,41 +747,6 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     perSite,
     perPage,
   };
-
-  if (options.learnScaling) {
-    const docs = entries.map((e) => rendered.get(e.id)!.features).filter((d): d is NonNullable<typeof d> => d !== undefined);
-    log(`learn scaling on the first pages of ${dataset.name} (sites mixed):`);
-    const { rows, exponent } = await timeLearning(docs, [10, 25, 50, 100], 3, config, log);
-    result.learnScalingDataset = { site: `the first pages of ${dataset.name} in manifest order (sites mixed: no shared template, a pessimistic case)`, templates: 0, rows, exponent };
-  }
-  if (applyLogger.counts.size) log(`  apply warnings: ${[...applyLogger.counts].map(([m, n]) => `${m} ×${n}`).join('; ')}`);
-  if (options.dumpDir) {
-    await dump(options.dumpDir, scored.map((x) => x.entry.id), text, ourRuns, peerRuns, methodRuns, siteRules);
-  }
-
-  if (options.fields) {
-    // The field bench (issue 6) on the same dataset and sites: the original pages come from this
-    // run's renders, the pages stripped of their metadata from the same render cache.
-    const fieldsTrain = train > 0 ? train : 5;
-    log(`fields: learn from the first ${fieldsTrain} pages of each site with machine-readable values, extract from the others stripped of them`);
-    try {
-      const fr = await runFieldsBench({
-        datasetDir: options.datasetDir,
-        train: fieldsTrain,
-        sites: options.sites,
-        config,
-        log: (line) => log(`  ${line}`),
-        render: async ({ id, variant, url, html }) => {
-          const done = variant === 'original' ? rendered.get(id) : undefined;
-          const page = done && done.renderUrl === url ? done : await renderer.render(variant === 'original' ? id : `${id}.stripped`, url, html);
-          return { features: page.features, snapshot: page.snapshot, error: page.error, cached: page.cached || page === done };
-        },
-      });
-      result.fields = fieldsJson(fr);
-    } finally {
-      await renderer.close();
-    }
-  }
   return result;
 }
 

@@ -4,6 +4,7 @@
  * find on their own (tests, bench/fields.ts).
  */
 import { elements, parseHtml, textContent } from '../lib/html/parse';
+import { COLLECTED_JSONLD_TYPE } from '../lib/html/schema-types';
 import type { JsonLdArticle, PageMetadata } from '../lib/types/feature-document';
 import { collapse } from '../lib/text/match';
 
@@ -29,8 +30,6 @@ export function stripFieldMetadata(html: string): string {
     });
 }
 
-const ARTICLE_TYPE = /Article|Posting|Report|NewsArticle|WebPage/i;
-
 function asStrings(v: unknown): string[] {
   if (v == null) return [];
   if (typeof v === 'string') return [collapse(v)].filter(Boolean);
@@ -55,7 +54,7 @@ export function rawPageMetadata(html: string): Pick<PageMetadata, 'jsonLd' | 'og
     const o = node as Record<string, unknown>;
     if (Array.isArray(o['@graph'])) visit(o['@graph'], depth + 1);
     const type = ([] as unknown[]).concat(o['@type'] ?? []).map(String);
-    if (type.some((t) => ARTICLE_TYPE.test(t)) && (o.headline || o.name || o.datePublished)) {
+    if (type.some((t) => COLLECTED_JSONLD_TYPE.test(t)) && (o.headline || o.name || o.datePublished)) {
       const str = (v: unknown) => (typeof v === 'string' ? collapse(v) || undefined : undefined);
       const entry: JsonLdArticle = { type: type.join(',') };
       const headline = str(o.headline) ?? str(o.name);

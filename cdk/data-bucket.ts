@@ -12,6 +12,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { keyPrefixes } from '../lib/store/keys';
 
 export interface DataBucketProps {
   readonly archiveExpirationDays: number;
@@ -48,10 +49,10 @@ export class DataBucket extends Construct {
       serverAccessLogsBucket: this.accessLogs,
       serverAccessLogsPrefix: 'data/',
       lifecycleRules: [
-        { id: 'expire-archived-html', prefix: 'archive/', expiration: Duration.days(props.archiveExpirationDays) },
+        { id: 'expire-archived-html', prefix: keyPrefixes.archive, expiration: Duration.days(props.archiveExpirationDays) },
         {
           id: 'tier-rendered-pages',
-          prefix: 'pages/',
+          prefix: keyPrefixes.pages,
           transitions: [{ storageClass: s3.StorageClass.INTELLIGENT_TIERING, transitionAfter: Duration.days(props.pagesTieringDays) }],
         },
         {

@@ -49,7 +49,11 @@ export const SettingsSchema = z.object({
   /** Access logs of the data bucket are kept this many days. */
   accessLogExpirationDays: int(1, 3650).default(90),
 
-  /** Optional SNS topic ARN notified when a dead-letter queue receives messages. */
+  /** Alarm when a work queue's oldest message is this old (seconds): the work is stuck or falling behind. */
+  queueAgeAlarmSeconds: int(60, 1_209_600).default(3600),
+  /** Alarm when a function fails this many invocations (crash, timeout) in five minutes. */
+  errorsAlarmThreshold: int(1, 100_000).default(5),
+  /** Optional SNS topic ARN notified by every alarm (dead letters, queue age, function errors). */
   alarmTopicArn: z.string().regex(/^arn:aws[a-z-]*:sns:/, 'an SNS topic ARN').optional(),
   /** Extra SPIDER_* configuration (lib/config/config.ts keys) for every function, e.g. { "learnMinPages": 5 }. */
   config: z

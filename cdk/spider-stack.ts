@@ -17,7 +17,8 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { AWS_ENV, STACK_OUTPUTS } from '../lib/aws/stack-outputs';
 import { envName } from '../lib/config/config';
-import { keys } from '../lib/store/keys';
+import { keyPrefixes as K, keys } from '../lib/store/keys';
+import { SpiderDashboard } from './dashboard';
 import { DataBucket } from './data-bucket';
 import { NODE_RUNTIME, QueueConsumer } from './queue-consumer';
 import type { Settings } from './settings';
@@ -44,13 +45,13 @@ export const ACCESS: Readonly<Record<Step, StepAccess>> = {
   // feeds/: the feeds a site's pages link to, fetched by render (lib/fields/feed-refresh.ts: it lists
   // the key to see its age, never reads it), read by learn for the field rules (lib/fields/learn-fields.ts).
   // politeness/: per-host rate-limit slots shared by the render containers (lib/politeness/host-limiter.ts).
-  render: { reads: ['archive/', 'politeness/'], writes: ['pages/', 'feeds/', 'politeness/'], deletes: [], sendsTo: ['apply', 'learn'] },
+  render: { reads: [K.archive, K.politeness], writes: [K.pages, K.feeds, K.politeness], deletes: [], sendsTo: ['apply', 'learn'] },
   // drift/: markers apply leaves where a site's rules selected nothing; learn counts them and deletes
   // those of older rules versions (lib/learn/learn-step.ts).
-  learn: { reads: ['pages/', 'rules/', 'feeds/', 'drift/'], writes: ['rules/'], deletes: ['drift/'], sendsTo: ['apply'] },
+  learn: { reads: [K.pages, K.rules, K.feeds, K.drift], writes: [K.rules], deletes: [K.drift], sendsTo: ['apply'] },
   // models/fallback.json: the fallback's model retrained by `spider train` (run by a user, not a function).
   // A drift marker also asks the learn queue to relearn the site.
-  apply: { reads: ['pages/', 'rules/', keys.fallbackModel()], writes: ['articles/', 'drift/'], deletes: [], sendsTo: ['learn'] },
+  apply: { reads: [K.pages, K.rules, keys.fallbackModel()], writes: [K.articles, K.drift], deletes: [], sendsTo: ['learn'] },
 };
 
 const isPrefix = (p: string) => p.endsWith('/');
@@ -63,6 +64,7 @@ export interface SpiderStackProps extends StackProps {
 export class SpiderStack extends Stack {
   readonly data: DataBucket;
   readonly consumers: Readonly<Record<Step, QueueConsumer>>;
+  readonly dashboard: SpiderDashboard;
 
   constructor(scope: Construct, id: string, props: SpiderStackProps) {
     super(scope, id, props);
@@ -137,6 +139,14 @@ export class SpiderStack extends Stack {
       });
     }
 
+    this.dashboard = new SpiderDashboard(this, 'Monitoring', {
+      consumers: this.consumers,
+      queueAgeAlarmSeconds: s.queueAgeAlarmSeconds,
+      errorsAlarmThreshold: s.errorsAlarmThreshold,
+      alarmActions,
+    });
+
+    new CfnOutput(this, STACK_OUTPUTS.dashboardName, { value: this.dashboard.dashboard.dashboardName, description: 'CloudWatch dashboard of the queues, functions and pipeline metrics' });
     new CfnOutput(this, STACK_OUTPUTS.bucket, { value: bucket.bucketName, description: 'Data bucket (SPIDER_BUCKET)' });
     new CfnOutput(this, STACK_OUTPUTS.renderQueueUrl, { value: render.queue.queueUrl, description: 'Render queue: submit URLs here (SPIDER_RENDER_QUEUE_URL)' });
     new CfnOutput(this, STACK_OUTPUTS.learnQueueUrl, { value: learn.queue.queueUrl, description: 'Learn queue, FIFO (SPIDER_LEARN_QUEUE_URL)' });

@@ -7,21 +7,29 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { applyStep } from '../lib/apply/apply-step';
 import { createAwsContext, deadLettersFromEnv } from '../lib/aws/aws-context';
+import { SERVICE_NAMES } from '../lib/aws/metric-names';
 import { stepLogger } from '../lib/aws/logger';
 import { sqsRecordHandler } from '../lib/aws/sqs-records';
+import { recordApply, publishMetrics, recordDeadLetter, stepMetrics } from '../lib/aws/step-metrics';
 import { ApplyMessageSchema } from '../lib/types/messages';
 
-const logger = new Logger({ serviceName: 'spider-apply' });
+const logger = new Logger({ serviceName: SERVICE_NAMES.apply });
+const metrics = stepMetrics('apply');
 const ctx = createAwsContext({ logger: stepLogger(logger) });
 const processor = new BatchProcessor(EventType.SQS);
 const recordHandler = sqsRecordHandler({
   schema: ApplyMessageSchema,
   logger,
   deadLetters: deadLettersFromEnv(),
-  step: (message) => applyStep(message, ctx),
+  onDeadLetter: (error) => recordDeadLetter(metrics, error),
+  step: async (message) => recordApply(metrics, await applyStep(message, ctx)),
 });
 
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
   logger.addContext(context);
-  return processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false });
+  try {
+    return await processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false });
+  } finally {
+    publishMetrics(metrics);
+  }
 };

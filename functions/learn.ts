@@ -7,22 +7,33 @@ import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambd
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createAwsContext, deadLettersFromEnv } from '../lib/aws/aws-context';
+import { SERVICE_NAMES } from '../lib/aws/metric-names';
 import { stepLogger } from '../lib/aws/logger';
 import { sqsRecordHandler } from '../lib/aws/sqs-records';
+import { recordLearn, publishMetrics, recordDeadLetter, stepMetrics } from '../lib/aws/step-metrics';
 import { learnStep } from '../lib/learn/learn-step';
 import { LearnMessageSchema } from '../lib/types/messages';
 
-const logger = new Logger({ serviceName: 'spider-learn' });
+const logger = new Logger({ serviceName: SERVICE_NAMES.learn });
+const metrics = stepMetrics('learn');
 const ctx = createAwsContext({ logger: stepLogger(logger) });
 const processor = new SqsFifoPartialProcessorAsync();
 const recordHandler = sqsRecordHandler({
   schema: LearnMessageSchema,
   logger,
   deadLetters: deadLettersFromEnv(),
-  step: (message) => learnStep(message, ctx),
+  onDeadLetter: (error) => recordDeadLetter(metrics, error),
+  step: async (message) => {
+    const started = performance.now();
+    recordLearn(metrics, await learnStep(message, ctx), performance.now() - started);
+  },
 });
 
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
   logger.addContext(context);
-  return processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false });
+  try {
+    return await processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false });
+  } finally {
+    publishMetrics(metrics);
+  }
 };

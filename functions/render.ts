@@ -7,14 +7,17 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createAwsContext, deadLettersFromEnv } from '../lib/aws/aws-context';
+import { SERVICE_NAMES } from '../lib/aws/metric-names';
 import { stepLogger } from '../lib/aws/logger';
 import { RendererHolder } from '../lib/aws/renderer-holder';
 import { sqsRecordHandler } from '../lib/aws/sqs-records';
+import { recordRender, publishMetrics, recordDeadLetter, stepMetrics } from '../lib/aws/step-metrics';
 import { Renderer } from '../lib/render/browser';
 import { renderStep } from '../lib/render/render-step';
 import { RenderMessageSchema } from '../lib/types/messages';
 
-const logger = new Logger({ serviceName: 'spider-render' });
+const logger = new Logger({ serviceName: SERVICE_NAMES.render });
+const metrics = stepMetrics('render');
 const ctx = createAwsContext({ logger: stepLogger(logger) });
 const renderers = new RendererHolder(() => new Renderer(ctx.config), ctx.logger);
 const processor = new BatchProcessor(EventType.SQS);
@@ -22,16 +25,24 @@ const recordHandler = sqsRecordHandler({
   schema: RenderMessageSchema,
   logger,
   deadLetters: deadLettersFromEnv(),
-  step: (message, _record, context) =>
-    renderers.withDeadline(context, ctx.config.renderTimeoutMs, (renderer, renderTimeoutMs) =>
-      renderStep(message, { ...ctx, config: { ...ctx.config, renderTimeoutMs }, renderer }),
+  onDeadLetter: (error) => recordDeadLetter(metrics, error),
+  step: async (message, _record, context) =>
+    recordRender(
+      metrics,
+      await renderers.withDeadline(context, ctx.config.renderTimeoutMs, (renderer, renderTimeoutMs) =>
+        renderStep(message, { ...ctx, config: { ...ctx.config, renderTimeoutMs }, renderer }),
+      ),
     ),
 });
 
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
   logger.addContext(context);
   // One browser, one render at a time: records of a batch run one after another.
-  return processPartialResponse(event, recordHandler, processor, { context, processInParallel: false, throwOnFullBatchFailure: false });
+  try {
+    return await processPartialResponse(event, recordHandler, processor, { context, processInParallel: false, throwOnFullBatchFailure: false });
+  } finally {
+    publishMetrics(metrics);
+  }
 };
 
 /** Closes the warm browser (local runs and tests; Lambda just freezes the container). */

@@ -40,6 +40,9 @@ let queues: Record<'render' | 'learn' | 'apply', StepQueues>;
 let pollers: Record<'render' | 'learn' | 'apply', LambdaPoller>;
 let closeBrowser: (() => Promise<void>) | undefined;
 const savedEnv = { ...process.env };
+/** The handlers' EMF metric lines (Powertools Metrics writes them to stdout), passed through. */
+const emf: Record<string, unknown>[] = [];
+const stdoutWrite = process.stdout.write.bind(process.stdout);
 
 async function createStepQueues(name: string, fifo: boolean): Promise<StepQueues> {
   const suffix = fifo ? '.fifo' : '';
@@ -98,6 +101,10 @@ beforeAll(async () => {
     SPIDER_NAVIGATION_TIMEOUT_MS: '15000',
     SPIDER_RENDER_TIMEOUT_MS: '30000',
   });
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    for (const line of String(chunk).split('\n')) if (line.includes('"_aws"') && line.includes('"Spider"')) emf.push(JSON.parse(line));
+    return (stdoutWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
+  }) as typeof process.stdout.write;
   const common = {};
   const render = await importHandler(() => import('../functions/render'), {
     ...common,
@@ -128,6 +135,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  process.stdout.write = stdoutWrite;
   await closeBrowser?.();
   await served?.close();
   await flaky?.close();
@@ -217,5 +225,21 @@ describe('render → learn → apply on the emulator', () => {
     for (const p of Object.values(pollers)) expect(p.invocations.filter((i) => i.batchError)).toEqual([]);
     expect(pollers.render.invocations.filter((i) => i.failed > 0)).toHaveLength(MAX_RECEIVE_COUNT);
     expect(pollers.learn.invocations.length).toBeGreaterThanOrEqual(1);
+
+    // Metrics (EMF): every rendered page, every article by method, the learn, and the dead letters the
+    // handlers put on their DLQs at once, by kind (the 503 reached its DLQ by the redrive: not counted).
+    const total = (name: string, where: Record<string, string> = {}) =>
+      emf
+        .filter((d) => Object.entries(where).every(([k, v]) => d[k] === v))
+        .flatMap((d) => (d[name] === undefined ? [] : ([] as number[]).concat(d[name] as number | number[])))
+        .reduce((a, b) => a + b, 0);
+    expect(total('PagesRendered', { service: 'spider-render' })).toBe(submitted.length);
+    expect(total('SitesLearned', { service: 'spider-learn' })).toBeGreaterThanOrEqual(1);
+    expect(total('ArticlesExtracted', { service: 'spider-apply', method: 'rules' }) + total('ArticlesExtracted', { service: 'spider-apply', method: 'fallback' })).toBe(
+      pollers.apply.invocations.reduce((n, i) => n + i.records - i.failed, 0) - 1,
+    );
+    expect(total('DeadLetters', { service: 'spider-render', kind: 'http-status' })).toBe(1);
+    expect(total('DeadLetters', { service: 'spider-render', kind: 'invalid-message' })).toBe(2);
+    expect(total('DeadLetters', { service: 'spider-apply', kind: 'missing-input' })).toBe(1);
   }, 180_000);
 });

@@ -6,11 +6,11 @@ import { BatchProcessor, EventType, processPartialResponse, SqsFifoPartialProces
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
-import { DeadlineExceededError, RendererHolder } from '../lib/aws/renderer-holder';
+import { RendererHolder } from '../lib/aws/renderer-holder';
 import { parseMessage, sqsRecordHandler, type DeadLetterSender } from '../lib/aws/sqs-records';
 import { silentLogger } from '../lib/step/context';
 import { LearnMessageSchema, RenderMessageSchema } from '../lib/types/messages';
-import { NonRetryableError, isNonRetryable } from '../lib/util/errors';
+import { DeadlineExceededError, NonRetryableError, isNonRetryable } from '../lib/util/errors';
 
 const logger = new Logger({ serviceName: 'test', logLevel: 'SILENT' });
 

@@ -2,6 +2,7 @@
  * The synthesized template: every resource and its wiring. Synthesized once for the file, without
  * bundling (bundle.test.ts runs esbuild); a second synthesis checks that cdk.json context is honoured.
  */
+import { METRIC, METRICS_NAMESPACE } from '../lib/aws/metric-names';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS } from '../cdk/spider-stack';
@@ -28,7 +29,7 @@ const ref = (logicalId: string) => ({ Ref: logicalId });
 const STEPS = ['Render', 'Learn', 'Apply'] as const;
 
 describe('resources', () => {
-  it('has exactly the resources of one bucket, its log bucket and three queue consumers', () => {
+  it('has exactly the resources of one bucket, its log bucket, three queue consumers and their dashboard', () => {
     const counts: Record<string, number> = {};
     for (const r of Object.values(resources)) counts[r.Type] = (counts[r.Type] ?? 0) + 1;
     expect(counts).toEqual({
@@ -41,7 +42,9 @@ describe('resources', () => {
       'AWS::IAM::Policy': 3,
       'AWS::Lambda::Function': 3,
       'AWS::Lambda::EventSourceMapping': 3,
-      'AWS::CloudWatch::Alarm': 3,
+      // Per step: dead letters, age of the oldest message, function errors.
+      'AWS::CloudWatch::Alarm': 9,
+      'AWS::CloudWatch::Dashboard': 1,
     });
   });
 
@@ -316,6 +319,63 @@ describe('alarms', () => {
   });
 });
 
+describe('age and error alarms', () => {
+  it.each(STEPS)('%s: alarm when its queue\'s oldest message is an hour old (spider:queueAgeAlarmSeconds)', (step) => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id('AWS::SQS::Queue', `${step}Queue`), 'QueueName'] } }],
+      Statistic: 'Maximum',
+      Threshold: 3600,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it.each(STEPS)('%s: alarm on 5 function errors in 5 minutes (spider:errorsAlarmThreshold)', (step) => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Errors',
+      Dimensions: [{ Name: 'FunctionName', Value: ref(id('AWS::Lambda::Function', `${step}Function`)) }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 5,
+      TreatMissingData: 'notBreaching',
+    });
+  });
+});
+
+describe('dashboard', () => {
+  const dashboardBody = () => {
+    const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
+    // The body is a JSON string joined with tokens (queue names, function names, the region).
+    const parts = (dashboard.Properties.DashboardBody['Fn::Join'] as [string, unknown[]])[1];
+    return parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))).join('');
+  };
+
+  it('is an output (DashboardName)', () => {
+    expect(template.toJSON().Outputs.DashboardName.Value).toEqual(ref(id('AWS::CloudWatch::Dashboard', 'MonitoringDashboard')));
+  });
+
+  it('graphs every queue\'s depth and dead letters, each function\'s errors, throttles and duration, and the age alarms', () => {
+    const body = dashboardBody();
+    for (const metric of ['ApproximateNumberOfMessagesVisible', 'ApproximateNumberOfMessagesNotVisible', 'Errors', 'Throttles', 'Duration']) expect(body).toContain(`"${metric}"`);
+    for (const step of STEPS) {
+      expect(body).toContain(id('AWS::SQS::Queue', `${step}Queue`));
+      expect(body).toContain(id('AWS::SQS::Queue', `${step}DeadLetterQueue`));
+      expect(body).toContain(id('AWS::Lambda::Function', `${step}Function`));
+      expect(body).toContain(id('AWS::CloudWatch::Alarm', `Monitoring${step}QueueAgeAlarm`));
+    }
+  });
+
+  it('graphs every custom metric the handlers emit, in their namespace, with their dimensions', () => {
+    const body = dashboardBody();
+    for (const metric of Object.values(METRIC)) expect(body, metric.name).toContain(`"${METRICS_NAMESPACE}","${metric.name}"`);
+    expect(body).toContain(`"${METRIC.articlesExtracted.name}","method","rules","service","spider-apply"`);
+    expect(body).toContain(`"${METRIC.deadLetters.name}","kind","http-status","service","spider-render"`);
+  });
+});
+
 describe('settings from cdk.json context', () => {
   it('context overrides reach the template; an alarm topic gets notified', () => {
     const topic = 'arn:aws:sns:us-east-1:123456789012:spider-alarms';
@@ -328,13 +388,17 @@ describe('settings from cdk.json context', () => {
         'spider:logRetentionDays': 90,
         'spider:alarmTopicArn': topic,
         'spider:config': { learnMinPages: 3 },
+        'spider:queueAgeAlarmSeconds': 900,
+        'spider:errorsAlarmThreshold': 2,
       },
     });
+    t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { MetricName: 'ApproximateAgeOfOldestMessage', Threshold: 900 }, 3);
+    t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { MetricName: 'Errors', Threshold: 2 }, 3);
     t.hasResourceProperties('AWS::Lambda::Function', { MemorySize: 3008, Timeout: 180, Architectures: ['x86_64'] });
     t.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 20 }, BatchSize: 1 });
     t.hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 1080, RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }) });
     t.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 90 }, 3);
-    t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { AlarmActions: [topic] }, 3);
+    t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { AlarmActions: [topic] }, 9);
     t.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SPIDER_LEARN_MIN_PAGES: '3' }) } }, 3);
   });
 

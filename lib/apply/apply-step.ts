@@ -13,6 +13,7 @@ import { RulesDocumentSchema, type DriftMarker, type RulesDocument } from '../ty
 import { NonRetryableError, describeError } from '../util/errors';
 import { extractWithRules } from './extract-with-rules';
 import { extractFallback, loadFallbackModel } from './fallback';
+import { guardRulesOutput } from './guard';
 import { preferServed, readabilityTitle, servedSuspicion, snapshotEvidence } from './served-choice';
 import { extractMetadata } from '../html/metadata';
 import { parseHtml } from '../html/parse';
@@ -114,6 +115,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
   let storeMs = 0;
   let content: { text: string; html: string; wordCount: number; header?: string } | undefined;
   let notArticle: boolean | undefined;
+  let textSource: { source: 'fallback'; reason: string } | undefined;
   if (rules) {
     const extracted = extractWithRules(doc, rules.content, { baseUrl });
     if (extracted.invalidSelectors.length) {
@@ -124,7 +126,15 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
         count: extracted.invalidSelectors.length,
       });
     }
-    if (extracted.wordCount > 0) {
+    // the page-level guard: rules that take a small part of the page's prose, or mostly links, give way
+    const guard = extracted.wordCount > 0 ? guardRulesOutput(doc, extracted, () => extractFallback(doc, { baseUrl, model })) : undefined;
+    if (guard?.replace) {
+      content = guard.replace.result;
+      notArticle = guard.replace.result.notArticle;
+      textSource = { source: 'fallback', reason: guard.replace.reason };
+      ctx.logger.warn('rules output failed the page guard; using the fallback extractor', { site, pageId, rulesVersion: rules.rulesVersion, reason: guard.replace.reason });
+      await reportDrift(site, pageId, rules, ctx);
+    } else if (extracted.wordCount > 0) {
       method = 'rules';
       content = extracted;
     } else {
@@ -192,7 +202,9 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     ...(notArticle ? { notArticle: true } : {}),
     extractedAt: new Date().toISOString(),
     elapsedMs: Math.round(elapsedMs * 100) / 100,
-    ...(Object.keys(fields.sources).length || body ? { sources: { ...fields.sources, ...(body ? { body } : {}) } } : {}),
+    ...(Object.keys(fields.sources).length || body || textSource
+      ? { sources: { ...fields.sources, ...(body ? { body } : {}), ...(textSource ? { text: textSource } : {}) } }
+      : {}),
   });
   await putJson(ctx.store, keys.article(site, pageId), article);
   ctx.logger.info('applied', {

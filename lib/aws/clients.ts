@@ -13,7 +13,7 @@ import { SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-function endpointFor(service: 'S3' | 'SQS', env: Env): string | undefined {
+function endpointFor(service: 'S3' | 'SQS' | 'CLOUDWATCH', env: Env): string | undefined {
   return env[`AWS_ENDPOINT_URL_${service}`] || env.AWS_ENDPOINT_URL || undefined;
 }
 
@@ -28,6 +28,12 @@ export function sqsClientConfig(env: Env = process.env): SQSClientConfig {
   const endpoint = endpointFor('SQS', env);
   // With an endpoint override, send every call there rather than to the host in the queue URL.
   return endpoint ? { endpoint, useQueueUrlAsEndpoint: false } : {};
+}
+
+/** CloudWatch (only `spider status` reads it: the queues' age of oldest message). */
+export function cloudWatchClientConfig(env: Env = process.env): { endpoint?: string } {
+  const endpoint = endpointFor('CLOUDWATCH', env);
+  return endpoint ? { endpoint } : {};
 }
 
 let s3: S3Client | undefined;

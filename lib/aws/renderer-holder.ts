@@ -13,6 +13,7 @@
  */
 import type { Context } from 'aws-lambda';
 import type { Logger } from '../step/context';
+import { DeadlineExceededError } from '../util/errors';
 
 export interface Closable {
   close(): Promise<void>;
@@ -25,13 +26,6 @@ export interface RendererHolderOptions {
   readonly minBudgetMs?: number;
   /** Longest wait for a discarded browser to close (ms). */
   readonly closeTimeoutMs?: number;
-}
-
-export class DeadlineExceededError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DeadlineExceededError';
-  }
 }
 
 export class RendererHolder<R extends Closable> {

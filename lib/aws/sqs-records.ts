@@ -61,11 +61,13 @@ export interface SqsRecordHandlerOptions<M> {
   /** Where never-succeeding messages go at once; without it they are retried until the redrive. */
   readonly deadLetters?: DeadLetterSender;
   readonly step: (message: M, record: SQSRecord, context: Context | undefined) => Promise<unknown>;
+  /** Called for each message put on the dead-letter queue at once (the handler's metrics count them). */
+  readonly onDeadLetter?: (error: unknown) => void;
 }
 
 /** A Powertools batch record handler for one step. */
 export function sqsRecordHandler<M>(options: SqsRecordHandlerOptions<M>): (record: SQSRecord, context?: Context) => Promise<void> {
-  const { schema, logger, deadLetters, step } = options;
+  const { schema, logger, deadLetters, step, onDeadLetter } = options;
   return async (record, context) => {
     const where = { messageId: record.messageId, receiveCount: receiveCountOf(record), groupId: record.attributes?.MessageGroupId };
     try {
@@ -83,6 +85,7 @@ export function sqsRecordHandler<M>(options: SqsRecordHandlerOptions<M>): (recor
         throw error;
       }
       await deadLetters.send(record, reason);
+      onDeadLetter?.(error);
       logger.error('message can never succeed; sent to the dead-letter queue', { ...where, error: reason });
     }
   };
@@ -94,18 +97,18 @@ export function parseMessage<M>(body: string, schema: z.ZodType<M>): M {
   try {
     json = JSON.parse(body);
   } catch {
-    throw new NonRetryableError(`invalid message: body is not JSON: ${truncate(body, 200)}`);
+    throw new NonRetryableError(`invalid message: body is not JSON: ${truncate(body, 200)}`, { kind: 'invalid-message' });
   }
   let result: ReturnType<typeof schema.safeParse>;
   try {
     result = schema.safeParse(json);
   } catch (error) {
     // A refinement that throws on odd input is still the message's fault, not a reason to retry.
-    throw new NonRetryableError(`invalid message: ${describeError(error)}`);
+    throw new NonRetryableError(`invalid message: ${describeError(error)}`, { kind: 'invalid-message' });
   }
   if (!result.success) {
     const problems = result.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`);
-    throw new NonRetryableError(`invalid message: ${problems.join('; ')}`);
+    throw new NonRetryableError(`invalid message: ${problems.join('; ')}`, { kind: 'invalid-message' });
   }
   return result.data;
 }

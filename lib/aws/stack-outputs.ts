@@ -15,6 +15,7 @@ export const STACK_OUTPUTS = {
   renderDeadLetterQueueUrl: 'RenderDeadLetterQueueUrl',
   learnDeadLetterQueueUrl: 'LearnDeadLetterQueueUrl',
   applyDeadLetterQueueUrl: 'ApplyDeadLetterQueueUrl',
+  dashboardName: 'DashboardName',
 } as const;
 
 /** Environment variables naming the same things. */
@@ -37,6 +38,8 @@ export interface AwsTarget {
   readonly learnQueueUrl?: string;
   readonly applyQueueUrl?: string;
   readonly deadLetterQueueUrl?: string;
+  /** Each step's dead-letter queue (stack outputs); `spider status` finds them from the redrive policy otherwise. */
+  readonly deadLetterQueueUrls?: { readonly render?: string; readonly learn?: string; readonly apply?: string };
 }
 
 /** The target named by SPIDER_BUCKET and SPIDER_*_QUEUE_URL; undefined without SPIDER_BUCKET. */
@@ -67,6 +70,15 @@ export function awsTargetFromOutputs(outputs: unknown, stackName?: string): AwsT
     renderQueueUrl: stack[STACK_OUTPUTS.renderQueueUrl],
     learnQueueUrl: stack[STACK_OUTPUTS.learnQueueUrl],
     applyQueueUrl: stack[STACK_OUTPUTS.applyQueueUrl],
+    ...(stack[STACK_OUTPUTS.renderDeadLetterQueueUrl]
+      ? {
+          deadLetterQueueUrls: {
+            render: stack[STACK_OUTPUTS.renderDeadLetterQueueUrl],
+            learn: stack[STACK_OUTPUTS.learnDeadLetterQueueUrl],
+            apply: stack[STACK_OUTPUTS.applyDeadLetterQueueUrl],
+          },
+        }
+      : {}),
   };
 }
 

@@ -13,11 +13,12 @@ import { keys, pageIdOf, siteOf } from '../store/keys';
 import { getJson } from '../store/store';
 import { ArticleDocumentSchema } from '../types/article-document';
 import { RulesDocumentSchema } from '../types/rules-document';
-import { createProgress } from './progress';
+import { createProgress, type Progress } from './progress';
 
 export interface DemoOptions {
   readonly config: Config;
-  readonly quiet: boolean;
+  /** Progress of the pipeline while it runs (default: dead letters only). */
+  readonly progress?: (pipeline: EmbeddedPipeline) => Progress;
   readonly pagesPerTemplate: number;
   /** Article pages per template submitted first; the rest are submitted once those are done. */
   readonly train: number;
@@ -50,7 +51,6 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     allowHosts: [...options.config.allowHosts, new URL(served.origin).host],
     hostIntervalMs: 0,
   }).open();
-  const progress = createProgress({ quiet: options.quiet });
   const say = (line = '') => out.write(line + '\n');
   try {
     const articles = articlesOf(generated);
@@ -59,6 +59,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     const rest = articles.filter((a) => !first.includes(a));
     say(`demo: ${generated.name} at ${served.origin} — ${articles.length} articles in ${templates.length} templates (${templates.join(', ')})`);
     say(`data folder: ${dataDir}`);
+    // Created after the lines above: on a terminal the status line is drawn below them.
+    const progress = options.progress?.(pipeline) ?? createProgress({ mode: 'quiet', counts: () => pipeline.queueCounts() });
 
     await pipeline.submit(first.map((p) => ({ url: served.url(p.path) })));
     await pipeline.run({ onEvent: progress.onEvent });
@@ -67,6 +69,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     await pipeline.run({ onEvent: progress.onEvent });
     await pipeline.submit([{ url: served.url('/') }, ...rest.map((p) => ({ url: served.url(p.path) }))]);
     await pipeline.run({ onEvent: progress.onEvent });
+    process.stderr.write(progress.stop().line + '\n');
 
     const site = siteOf(served.origin);
     const rules = await getJson(pipeline.store, keys.rules(site), (v) => RulesDocumentSchema.parse(v));

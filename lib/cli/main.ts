@@ -3,7 +3,7 @@
  * The `spider` command (also `npm start`). With no arguments it runs the demo.
  * Every command works on the embedded store under --data-dir (default ./spider-data).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type Config } from '../config/config';
@@ -13,7 +13,9 @@ import { ArticleDocumentSchema, type ArticleDocument } from '../types/article-do
 import { HttpUrlSchema } from '../types/messages';
 import { RulesDocumentSchema } from '../types/rules-document';
 import { getJson } from '../store/store';
-import { createProgress } from './progress';
+import { createProgress, progressMode, type Progress } from './progress';
+import { formatStatus } from './status';
+import { deployedStatus } from '../aws/queue-status';
 import { formatArticle, type OutputFormat } from './format';
 import { formatTraining } from './train';
 import { runDemo } from './demo';
@@ -28,7 +30,9 @@ const program = new Command()
   .name('spider')
   .description('Self-learning web article extractor: render pages, learn per-site rules, extract articles.')
   .option('-d, --data-dir <dir>', 'data folder of the embedded store and queues (env SPIDER_DATA_DIR)')
-  .option('-q, --quiet', 'print only results and errors (default in CI)', Boolean(process.env.CI))
+  .option('-q, --quiet', 'print only dead letters, results and errors')
+  .option('-v, --verbose', 'one line per event (rendered, learned, extracted, retried) as well as the progress')
+  .option('--progress-interval <seconds>', 'without a terminal: seconds between progress lines', positiveNumber, 30)
   .showHelpAfterError();
 
 function config(): Config {
@@ -36,6 +40,12 @@ function config(): Config {
   return loadConfig({ dataDir: opts.dataDir });
 }
 const quiet = () => Boolean(program.opts<{ quiet?: boolean }>().quiet);
+
+/** Progress of a running pipeline, as the global options and the terminal ask for. */
+function progressFor(pipeline: EmbeddedPipeline): Progress {
+  const opts = program.opts<{ verbose?: boolean; progressInterval: number }>();
+  return createProgress({ mode: progressMode({ quiet: quiet() }), verbose: opts.verbose, intervalSeconds: opts.progressInterval, counts: () => pipeline.queueCounts() });
+}
 
 async function readUrls(urls: string[], file?: string): Promise<string[]> {
   const all = [...urls];
@@ -54,12 +64,17 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function work(pipeline: EmbeddedPipeline): Promise<void> {
-  const progress = createProgress({ quiet: quiet() });
-  await pipeline.run({ onEvent: progress.onEvent });
-  const t = progress.tally;
-  process.stderr.write(`done: ${t.rendered} rendered, ${t.learned} learns, ${t.extracted} extracted, ${t.retried} retries, ${t.dead} dead letters\n`);
-  if (t.dead > 0) process.exitCode = 1;
+/** Processes every queue to the end with progress, prints the tally, writes it to `jsonFile` if given. */
+async function work(pipeline: EmbeddedPipeline, jsonFile?: string): Promise<void> {
+  const progress = progressFor(pipeline);
+  try {
+    await pipeline.run({ onEvent: progress.onEvent });
+  } finally {
+    const { tally, line } = progress.stop();
+    process.stderr.write(line + '\n');
+    if (jsonFile) await writeFile(jsonFile, JSON.stringify(tally, null, 2) + '\n');
+    if (tally.outcomes.deadLetters > 0) process.exitCode = 1;
+  }
 }
 
 /**
@@ -90,7 +105,7 @@ program
   .option('--pages <n>', 'article pages per template', (v) => parseInt(v, 10), 15)
   .option('--train <n>', 'pages per template rendered before the site is learned', (v) => parseInt(v, 10), 5)
   .action(async (opts: { pages: number; train: number }) => {
-    await runDemo({ config: config(), quiet: quiet(), pagesPerTemplate: opts.pages, train: opts.train });
+    await runDemo({ config: config(), progress: progressFor, pagesPerTemplate: opts.pages, train: opts.train });
   });
 
 program
@@ -98,11 +113,12 @@ program
   .description('render, learn and extract the given URLs, then exit when every queue is empty')
   .argument('[urls...]', 'page URLs')
   .option('-f, --file <file>', 'a file with one URL per line (- for standard input)')
-  .action(async (urls: string[], opts: { file?: string }) => {
+  .option('--json <file>', 'write the final tally there (counts per outcome, dead-letter reasons, wall time, pages/s)')
+  .action(async (urls: string[], opts: { file?: string; json?: string }) => {
     const list = await readUrls(urls, opts.file);
     await withPipeline(async (p) => {
       await p.submit(list.map((url) => ({ url })));
-      await work(p);
+      await work(p, opts.json);
     });
   });
 
@@ -128,7 +144,18 @@ program
 program
   .command('work')
   .description('process every queued message, then exit')
-  .action(() => withPipeline(work));
+  .option('--json <file>', 'write the final tally there (counts per outcome, dead-letter reasons, wall time, pages/s)')
+  .action((opts: { json?: string }) => withPipeline((p) => work(p, opts.json)));
+
+program
+  .command('status')
+  .description('what is queued, in flight and dead-lettered per queue, the sites learned and waiting, the articles stored')
+  .option('--json', 'as JSON, for scripts')
+  .action(async (opts: { json?: boolean }) => {
+    const target = loadAwsTarget();
+    const status = target ? await deployedStatus(target) : await new EmbeddedPipeline(config()).status();
+    process.stdout.write(opts.json ? JSON.stringify(status, null, 2) + '\n' : formatStatus(status) + '\n');
+  });
 
 program
   .command('replay')
@@ -275,6 +302,12 @@ interface TrainOptions {
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a whole number, 1 or more');
+  return n;
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('a number above 0');
   return n;
 }
 

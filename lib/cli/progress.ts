@@ -1,26 +1,150 @@
-/** Progress on a terminal, quiet in CI: one line per finished message, counts at the end. */
+/**
+ * Progress of `run`, `work`, `replay` and `demo`, and the final tally.
+ *
+ * - On a terminal: one live status line (log-update redraws it in place): URLs done of total,
+ *   articles, dead letters, pending per queue, pages per second and an ETA. Dead letters print one
+ *   line each above it; every other event only with --verbose.
+ * - Without a terminal (CI, logs, `| tee`): the same summary as one plain line every
+ *   --progress-interval seconds, dead letters one line each, per-event lines only with --verbose.
+ * - Quiet: dead letters and the final tally only.
+ *
+ * The tally (counts per outcome, dead-letter reasons grouped by kind, wall time, pages per second) is
+ * what `--json <file>` writes.
+ */
+import { createLogUpdate } from 'log-update';
 import type { ConsumerEvent } from '../queue/worker';
+import type { QueueCounts, QueueName } from '../queue/status';
+import { failureKind, type FailureKind } from '../util/errors';
+
+export type ProgressMode = 'live' | 'lines' | 'quiet';
 
 export interface Tally {
   rendered: number;
   learned: number;
+  /** Extractions, re-extractions after a learn included. */
   extracted: number;
+  /** Each page with an article (`site/pageId`) and the method of its latest extraction. */
+  articles: Map<string, string>;
   retried: number;
   dead: number;
+  /** Dead letters per queue. */
+  deadByQueue: Record<string, number>;
 }
 
-export function createProgress(options: { quiet: boolean; out?: NodeJS.WritableStream }) {
-  const out = options.out ?? process.stderr;
-  const tally: Tally = { rendered: 0, learned: 0, extracted: 0, retried: 0, dead: 0 };
-  const say = (line: string) => {
-    if (!options.quiet) out.write(line + '\n');
+export interface FinalTally {
+  readonly version: 1;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly wallSeconds: number;
+  readonly pagesPerSecond: number;
+  /** URLs that reached an end: rendered, or dead-lettered at render. */
+  readonly urls: { readonly done: number; readonly total: number };
+  readonly outcomes: {
+    readonly rendered: number;
+    readonly learned: number;
+    /** Extractions, re-extractions of a page after its site was learned included. */
+    readonly extracted: number;
+    /** Pages with an article. */
+    readonly articles: number;
+    /** Those articles by the method of their latest extraction. */
+    readonly articlesByMethod: Record<string, number>;
+    readonly retried: number;
+    readonly deadLetters: number;
+    readonly deadLettersByQueue: Record<string, number>;
   };
+  /** Dead letters grouped by kind of reason (lib/util/errors.ts failureKind), with a few reasons of each. */
+  readonly deadLetterReasons: { readonly kind: FailureKind; readonly count: number; readonly examples: string[] }[];
+}
+
+export interface ProgressOptions {
+  readonly mode: ProgressMode;
+  /** Per-event lines (rendered, learned, extracted, retried) as well. */
+  readonly verbose?: boolean;
+  /** Seconds between summary lines without a terminal. */
+  readonly intervalSeconds?: number;
+  /** Each queue's counts now (the embedded pipeline's queueCounts). */
+  readonly counts?: () => Readonly<Record<QueueName, QueueCounts>>;
+  readonly out?: NodeJS.WritableStream;
+  /** Clock, for tests of the summary's arithmetic. */
+  readonly now?: () => number;
+}
+
+/** The mode for this process: live on a terminal, lines without one, quiet when asked. */
+export function progressMode(options: { quiet?: boolean; stream?: { isTTY?: boolean } }): ProgressMode {
+  if (options.quiet) return 'quiet';
+  return (options.stream ?? process.stderr).isTTY ? 'live' : 'lines';
+}
+
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '?';
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+const EXAMPLES_PER_KIND = 3;
+
+export function createProgress(options: ProgressOptions) {
+  const out = options.out ?? process.stderr;
+  const now = options.now ?? Date.now;
+  const started = now();
+  const tally: Tally = { rendered: 0, learned: 0, extracted: 0, articles: new Map(), retried: 0, dead: 0, deadByQueue: {} };
+  const reasons = new Map<FailureKind, { count: number; examples: string[] }>();
+  const live = options.mode === 'live' ? createLogUpdate(out as NodeJS.WriteStream) : undefined;
+  let stopped = false;
+
+  /** A line above the status line (or just a line). */
+  const print = (line: string) => {
+    if (live) live.persist(line);
+    else out.write(line + '\n');
+    if (live) redraw();
+  };
+  const say = (line: string) => {
+    if (options.verbose) print(line);
+  };
+
+  const urlsDone = () => tally.rendered + (tally.deadByQueue.render ?? 0);
+
+  /** The one-line summary: URLs done of total, articles, dead letters, pending per queue, rate, ETA. */
+  const summary = (): string => {
+    const counts = options.counts?.();
+    const waiting = (q: QueueName) => (counts ? counts[q].pending + counts[q].inFlight : 0);
+    const done = urlsDone();
+    const total = done + waiting('render');
+    const seconds = (now() - started) / 1000;
+    const rate = seconds > 0 ? tally.rendered / seconds : 0;
+    const remaining = total - done;
+    const eta = remaining === 0 ? 'ETA 0s' : rate > 0 ? `ETA ${formatDuration(remaining / rate)}` : 'ETA ?';
+    const pending = counts ? ` · pending render ${waiting('render')} learn ${waiting('learn')} apply ${waiting('apply')}` : '';
+    return `${done}/${total} URLs · ${tally.articles.size} articles · ${tally.dead} dead letters${pending} · ${rate.toFixed(1)} pages/s · ${eta} · ${formatDuration(seconds)}`;
+  };
+
+  const redraw = () => {
+    if (live && !stopped) live(summary());
+  };
+
+  const timer =
+    options.mode === 'live'
+      ? setInterval(redraw, 250)
+      : options.mode === 'lines'
+        ? setInterval(() => out.write(`progress: ${summary()}\n`), Math.max(0.05, options.intervalSeconds ?? 30) * 1000)
+        : undefined;
+  timer?.unref();
+  redraw();
+
   const onEvent = (event: ConsumerEvent) => {
     const m = event.message as Record<string, unknown>;
-    const subject = String(m?.url ?? (m?.pageId ? `${m.site}/${m.pageId}` : m?.site ?? ''));
+    const subject = String(m?.url ?? (m?.pageId ? `${m.site}/${m.pageId}` : (m?.site ?? '')));
     if (event.outcome === 'dead') {
       tally.dead++;
-      out.write(`✗ ${event.queue} ${subject}: ${event.error}\n`);
+      tally.deadByQueue[event.queue] = (tally.deadByQueue[event.queue] ?? 0) + 1;
+      const kind = failureKind(event.error ?? '');
+      const entry = reasons.get(kind) ?? { count: 0, examples: [] };
+      entry.count++;
+      if (entry.examples.length < EXAMPLES_PER_KIND) entry.examples.push(`${event.queue} ${subject}: ${event.error}`);
+      reasons.set(kind, entry);
+      print(`✗ ${event.queue} ${subject}: ${event.error}`);
       return;
     }
     if (event.outcome === 'retry') {
@@ -40,8 +164,60 @@ export function createProgress(options: { quiet: boolean; out?: NodeJS.WritableS
       }
     } else if (event.queue === 'apply') {
       tally.extracted++;
+      tally.articles.set(`${r?.site ?? m?.site}/${r?.pageId ?? m?.pageId}`, String(r?.method ?? 'unknown'));
       say(`extracted ${r?.url ?? subject} (${r?.method}, ${r?.wordCount} words)`);
     }
   };
-  return { onEvent, tally };
+
+  /** The tally so far, as `--json` writes it. */
+  const final = (): FinalTally => {
+    const finished = now();
+    const wallSeconds = (finished - started) / 1000;
+    const counts = options.counts?.();
+    const done = urlsDone();
+    return {
+      version: 1,
+      startedAt: new Date(started).toISOString(),
+      finishedAt: new Date(finished).toISOString(),
+      wallSeconds: Math.round(wallSeconds * 1000) / 1000,
+      pagesPerSecond: wallSeconds > 0 ? Math.round((tally.rendered / wallSeconds) * 1000) / 1000 : 0,
+      urls: { done, total: done + (counts ? counts.render.pending + counts.render.inFlight : 0) },
+      outcomes: {
+        rendered: tally.rendered,
+        learned: tally.learned,
+        extracted: tally.extracted,
+        articles: tally.articles.size,
+        articlesByMethod: byMethod(tally.articles),
+        retried: tally.retried,
+        deadLetters: tally.dead,
+        deadLettersByQueue: { ...tally.deadByQueue },
+      },
+      deadLetterReasons: [...reasons].map(([kind, r]) => ({ kind, count: r.count, examples: [...r.examples] })).sort((a, b) => b.count - a.count),
+    };
+  };
+
+  /** Stops the status line and the summary lines; returns the final tally and its one-line form. */
+  const stop = (): { tally: FinalTally; line: string } => {
+    if (timer) clearInterval(timer);
+    if (live && !stopped) live.clear();
+    stopped = true;
+    const t = final();
+    const methods = Object.entries(t.outcomes.articlesByMethod).map(([m, n]) => `${n} ${m}`).join(', ');
+    const kinds = t.deadLetterReasons.map((r) => `${r.count} ${r.kind}`).join(', ');
+    const line =
+      `done: ${t.outcomes.rendered} rendered, ${t.outcomes.learned} learns, ${t.outcomes.articles} articles${methods ? ` (${methods})` : ''} from ${t.outcomes.extracted} extractions, ` +
+      `${t.outcomes.retried} retries, ${t.outcomes.deadLetters} dead letters${kinds ? ` (${kinds})` : ''} ` +
+      `in ${formatDuration(t.wallSeconds)}, ${t.pagesPerSecond.toFixed(1)} pages/s`;
+    return { tally: t, line };
+  };
+
+  return { onEvent, tally, summary, final, stop };
+}
+
+export type Progress = ReturnType<typeof createProgress>;
+
+function byMethod(articles: ReadonlyMap<string, string>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const method of articles.values()) out[method] = (out[method] ?? 0) + 1;
+  return out;
 }

@@ -6,6 +6,7 @@
  */
 import type { Document } from 'domhandler';
 import { extractMetadata } from '../html/metadata';
+import { titleParts } from '../text/titles';
 import { lowerWords } from './tokens';
 
 /** The page's title as the metadata extractor reads it ('' when none). */
@@ -34,24 +35,6 @@ export function titleMatch(title: string, text: string): number {
     }
   }
   return hit / long.length;
-}
-
-const SEPARATOR = /\s+[|\-–—:«»·\/\\•~]+\s+|:\s+/g;
-
-/**
- * The title, and what lies before and after each separator in it (" | Site", "Blog: Post",
- * "Post « Blog"), parts of two words or more.
- */
-export function titleParts(title: string): string[] {
-  const out = [title];
-  SEPARATOR.lastIndex = 0;
-  for (let m = SEPARATOR.exec(title); m; m = SEPARATOR.exec(title)) {
-    for (const part of [title.slice(0, m.index), title.slice(m.index + m[0].length)]) {
-      const p = part.trim();
-      if (lowerWords(p).length >= 2 && !out.includes(p)) out.push(p);
-    }
-  }
-  return out;
 }
 
 export interface HeadingCandidate {

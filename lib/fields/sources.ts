@@ -3,6 +3,7 @@
  * pages by permalink, and each page's own machine-readable values (JSON-LD, Open Graph, meta author
  * and date), already in its feature document. A page is a training post when a source gives a value.
  */
+import { ARTICLE_TYPE } from '../html/schema-types';
 import type { FeatureDocument, PageMetadata } from '../types/feature-document';
 import type { FieldName } from './extract';
 import type { FeedEntry } from './feeds';
@@ -60,8 +61,6 @@ export class FeedIndex {
     return undefined;
   }
 }
-
-const ARTICLE_TYPE = /Article|Posting|Report|Blog/i;
 
 export interface MetadataValueOptions {
   /**

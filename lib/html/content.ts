@@ -26,18 +26,32 @@ export interface ArticleContent {
   readonly wordCount: number;
 }
 
-/** Elements whose content is never article text. */
+/**
+ * The in-page collector's tag lists (lib/render/collector.ts carries them in upper case, since code
+ * serialized into the page cannot import; test/render/collector-constants.test.ts pins its copies):
+ * elements whose text it never reads, and the block-level elements it falls back on when the page
+ * gives no display.
+ */
+export const COLLECTOR_SKIP_TAGS: readonly string[] = [
+  'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'head', 'title', 'textarea', 'select', 'option',
+];
+export const COLLECTOR_BLOCK_TAGS: readonly string[] = [
+  'address', 'article', 'aside', 'blockquote', 'body', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset',
+  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'li',
+  'main', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+  'caption', 'center',
+];
+
+/** Elements whose content is never article text: the collector's, plus form controls and other non-text. */
 export const SKIP_TAGS: ReadonlySet<string> = new Set([
-  'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'head', 'title',
-  'textarea', 'select', 'option', 'optgroup', 'datalist', 'button', 'input', 'canvas', 'link', 'meta', 'base', 'map',
+  ...COLLECTOR_SKIP_TAGS,
+  'embed', 'optgroup', 'datalist', 'button', 'input', 'canvas', 'link', 'meta', 'base', 'map',
 ]);
 
 /** Block-level elements: each starts a new line of text (the render collector's list, plus a few). */
 export const BLOCK_TAGS: ReadonlySet<string> = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset',
-  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'li',
-  'main', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
-  'caption', 'center', 'html', 'menu', 'legend', 'listing', 'plaintext', 'xmp', 'video', 'audio', 'picture',
+  ...COLLECTOR_BLOCK_TAGS,
+  'html', 'menu', 'legend', 'listing', 'plaintext', 'xmp', 'video', 'audio', 'picture',
 ]);
 
 const OUTPUT_TAG: Readonly<Record<string, string>> = {

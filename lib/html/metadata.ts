@@ -4,7 +4,10 @@
  * Twitter cards, plain <meta> tags, <title>, the first <h1> and <time datetime>.
  */
 import { Element, type AnyNode, type Document } from 'domhandler';
+import { toIsoDate } from '../text/dates';
+import { titleCuts, titlePieces } from '../text/titles';
 import { textContent } from './parse';
+import { ARTICLE_TYPE } from './schema-types';
 
 export interface ArticleMetadata {
   title?: string;
@@ -43,8 +46,6 @@ interface Collected {
   canonical?: string;
 }
 
-const ARTICLE_TYPE = /Article|BlogPosting|SocialMediaPosting|Report/i;
-const SEPARATORS = /\s+[|\-–—:»·\/\\•~]+\s+|:\s+/;
 const URLISH = /^(?:https?:)?\/\//i;
 
 const clean = (s: string | undefined | null): string => (s ?? '').replace(/\s+/g, ' ').trim();
@@ -233,13 +234,7 @@ export function cleanTitle(title: string, headings: readonly string[], siteName?
   const t = clean(title);
   const site = siteName ? norm(siteName) : undefined;
   const words = (s: string) => s.split(' ').filter(Boolean).length;
-  const cuts: Array<{ keep: string; cut: string }> = [];
-  const re = new RegExp(SEPARATORS.source, 'g');
-  for (let m = re.exec(t); m; m = re.exec(t)) {
-    const before = t.slice(0, m.index);
-    const after = t.slice(m.index + m[0].length);
-    cuts.push({ keep: before, cut: after }, { keep: after, cut: before });
-  }
+  const cuts = titleCuts(t).flatMap(({ before, after }) => [{ keep: before, cut: after }, { keep: after, cut: before }]);
   if (cuts.length === 0) return t;
   const shown = new Set(headings.map(norm).filter(Boolean));
   if (shown.has(norm(t))) return t;
@@ -270,43 +265,12 @@ export function cleanTitle(title: string, headings: readonly string[], siteName?
     // (the site's name in its masthead: "This is London")
     if (!isSite(cut)) {
       if (heading && words(nk) < words(norm(cut))) score = 0;
-      if (text && cut.split(new RegExp(SEPARATORS.source)).some((p) => words(norm(p)) > words(nk))) score = 0;
+      if (text && titlePieces(cut).some((p) => words(norm(p)) > words(nk))) score = 0;
     }
     if (score <= 0) continue;
     if (!best || score > best.score || (score === best.score && keep.length > best.keep.length)) best = { keep, score };
   }
   return best ? clean(best.keep) : t;
-}
-
-/** An ISO 8601 string for a date as pages write it, or undefined when it doesn't parse or is implausible. */
-export function toIsoDate(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  const v = value.trim();
-  let m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(v);
-  if (m) {
-    const [, y, mo, d] = m;
-    const date = new Date(`${y}-${mo}-${d}T00:00:00Z`);
-    return plausible(date) && date.getUTCDate() === Number(d) ? `${y}-${mo}-${d}` : undefined;
-  }
-  m = /^(\d{4})(\d{2})(\d{2})T?(\d{2})(\d{2})(\d{2})?(Z|[+-]\d{2}:?\d{2})?$/.exec(v);
-  let date: Date;
-  if (m) {
-    const [, y, mo, d, h, mi, s, z] = m;
-    date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${s ?? '00'}${z ? (z === 'Z' ? 'Z' : z.replace(/(\d{2})(\d{2})$/, '$1:$2')) : 'Z'}`);
-  } else {
-    // Space instead of T, a "+0000" offset without colon: normalise before Date parses it.
-    const fixed = v.replace(/^(\d{4}-\d{2}-\d{2})\s+(\d)/, '$1T$2').replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
-    date = new Date(fixed);
-    if (Number.isNaN(date.getTime())) date = new Date(v);
-  }
-  return plausible(date) ? date.toISOString() : undefined;
-}
-
-function plausible(d: Date): boolean {
-  const t = d.getTime();
-  if (Number.isNaN(t)) return false;
-  const year = d.getUTCFullYear();
-  return year >= 1990 && t <= Date.now() + 366 * 86_400_000;
 }
 
 function cleanByline(s: string | undefined): string | undefined {

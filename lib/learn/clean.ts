@@ -16,6 +16,7 @@
 import type { FeatureDocument } from '../types/feature-document';
 import { normalizeText } from '../text/match';
 import { formatSelector, intersectPaths, pathMatches, tagSequence, type SelectorSteps } from './consolidate';
+import { PageTexts } from './repeated-texts';
 
 export interface Cleaned {
   /** The selectors left, in order. */
@@ -75,7 +76,7 @@ export function cleanDescendants(docs: readonly FeatureDocument[], chosen: reado
   for (const s of selectors) {
     const inside = (path: FeatureDocument['blocks'][number]['path']) => path.length > s.length && pathMatches(s, path.slice(0, s.length));
     const left = new Map<string, { paths: FeatureDocument['blocks'][number]['path'][]; pages: Set<number>; texts: string[] }>();
-    const textPages = new Map<string, Set<number>>();
+    const leftOut = new Set<string>();
     const kept: FeatureDocument['blocks'][number]['path'][] = [];
     docs.forEach((doc, d) => {
       if (!chosen[d]?.some(Boolean)) return;
@@ -87,16 +88,15 @@ export function cleanDescendants(docs: readonly FeatureDocument[], chosen: reado
         if (!g) left.set(key, (g = { paths: [], pages: new Set(), texts: [] }));
         g.paths.push(b.path);
         g.pages.add(d);
-        const text = normalizeText(b.text);
-        g.texts.push(text);
-        let tp = textPages.get(text);
-        if (!tp) textPages.set(text, (tp = new Set()));
-        tp.add(d);
+        g.texts.push(b.text);
+        leftOut.add(`${d}:${i}`);
       });
     });
+    // what the left-out blocks say elsewhere among themselves
+    const texts = new PageTexts(docs, (d, i) => leftOut.has(`${d}:${i}`));
     for (const g of left.values()) {
       if (g.pages.size < 2) continue;
-      if (g.texts.filter((t) => textPages.get(t)!.size >= 2).length < 0.8 * g.texts.length) continue;
+      if (g.texts.filter((t) => texts.repeated(t)).length < 0.8 * g.texts.length) continue;
       const below = intersectPaths(g.paths).slice(s.length);
       if (!below.some((step) => step.id || step.classes.length > 0)) continue;
       const steps = [...s, ...below];

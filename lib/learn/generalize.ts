@@ -13,7 +13,7 @@
  */
 import type { FeatureDocument } from '../types/feature-document';
 import { formatSelector, pathMatches, tagSequence, type SelectorStep, type SelectorSteps } from './consolidate';
-import { repeatedTexts } from './repeated-texts';
+import { PageTexts } from './repeated-texts';
 
 /** What else an article body's element holds, as steps below it. */
 const BODY_CHILDREN: readonly (readonly string[])[] = [
@@ -52,7 +52,7 @@ export function generalizeBodySelectors(
 ): Generalized {
   // a widget's list says the same on other pages, an author's list of links says its own thing (the
   // learner leaves both out as links)
-  const repeated = repeatedTexts(docs);
+  const texts = new PageTexts(docs);
   // blocks by tag sequence, with their chosen flag
   const blocks = new Map<string, { path: FeatureDocument['blocks'][number]['path']; words: number; chosen: boolean; own: boolean }[]>();
   let chosenTotal = 0;
@@ -62,7 +62,7 @@ export function generalizeBodySelectors(
       let list = blocks.get(key);
       if (!list) blocks.set(key, (list = []));
       const isChosen = chosen[d]?.[i] ?? false;
-      list.push({ path: b.path, words: b.words, chosen: isChosen, own: !repeated.has(b.text) });
+      list.push({ path: b.path, words: b.words, chosen: isChosen, own: !texts.repeated(b.text) });
       if (isChosen) chosenTotal += b.words;
     }),
   );

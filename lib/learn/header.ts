@@ -18,6 +18,7 @@ import type { FeatureDocument } from '../types/feature-document';
 import { titleValues } from '../fields/sources';
 import { normalizeText, headlineVariants } from '../text/match';
 import { namedPath } from './consolidate';
+import { PageTexts } from './repeated-texts';
 
 export interface HeaderOptions {
   /** Longest header block, in words. */
@@ -93,23 +94,20 @@ export function chooseHeaderBlocks(
   });
 
   // a header block's text is its page's own: one found on another page is a share bar or a label
-  const textPages = new Map<string, Set<number>>();
-  headers.forEach((found, d) => {
-    for (const h of found) {
-      let pages = textPages.get(h.text);
-      if (!pages) textPages.set(h.text, (pages = new Set()));
-      pages.add(d);
-    }
-  });
-  const own = headers.map((found) => found.filter((h) => textPages.get(h.text)!.size === 1));
+  const candidates = new Set(headers.flatMap((found, d) => found.map((h) => `${d}:${h.block}`)));
+  const texts = new PageTexts(docs, (d, block) => candidates.has(`${d}:${block}`));
+  const own = headers.map((found) => found.filter((h) => !texts.repeated(h.text)));
 
   // kinds in the header on enough pages, and not more often elsewhere on those pages (a list of
   // teasers with their dates), nor of the body's own kind (the body's selectors take those)
-  const byKind = new Map<string, { pages: Set<number>; blocks: number }>();
+  const byKind = new Map<string, { pages: Set<number>; blocks: number; listed: number }>();
   own.forEach((found, d) => {
+    const perPage = new Map<string, number>();
+    for (const h of found) perPage.set(h.kind, (perPage.get(h.kind) ?? 0) + 1);
     for (const h of found) {
       let k = byKind.get(h.kind);
-      if (!k) byKind.set(h.kind, (k = { pages: new Set(), blocks: 0 }));
+      if (!k) byKind.set(h.kind, (k = { pages: new Set(), blocks: 0, listed: 0 }));
+      if (!k.pages.has(d) && perPage.get(h.kind)! > 1) k.listed++;
       k.pages.add(d);
       k.blocks++;
     }
@@ -125,6 +123,8 @@ export function chooseHeaderBlocks(
   };
   for (const [kind, k] of byKind) {
     if (!enough(k.pages)) continue;
+    // a dek, a byline, a dateline show once: a kind repeated in the header of most of its pages is a list (related stories, tags)
+    if (k.listed * 2 > k.pages.size) continue;
     let elsewhere = 0;
     let body = false;
     for (const d of k.pages) {

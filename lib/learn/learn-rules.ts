@@ -21,6 +21,7 @@ import { buildSelectors, measureSelectors } from './self-check';
 import { selectClusters, type ScoredCluster } from './select';
 import { blockSimilarities } from './tfidf';
 import { clusterBlocks } from './vectorize';
+import { labelBlocks } from './weak-labels';
 
 export interface LearnOptions {
   /** DBSCAN neighbourhood radius, in the units of vectorize.ts DEFAULT_WEIGHTS. */
@@ -78,14 +79,21 @@ export const DEFAULT_LEARN_OPTIONS: LearnOptions = {
 
 export type LearnedRules = Omit<RulesDocument, 'version' | 'site' | 'rulesVersion' | 'learnedAt'>;
 
-export function learnRules(docs: readonly FeatureDocument[], options: Partial<LearnOptions> = {}): LearnedRules {
+/**
+ * `weakLabels`, when given, holds per page (by pageId) the text a single-page extractor kept there
+ * (weak-labels.ts): blocks inside the article's region it leaves out lose.
+ */
+export function learnRules(docs: readonly FeatureDocument[], options: Partial<LearnOptions> = {}, weakLabels?: ReadonlyMap<string, string>): LearnedRules {
   const opts: LearnOptions = { ...DEFAULT_LEARN_OPTIONS, ...stripUndefined(options) };
   // names on one page only (post-28, category-politics) would split clusters and selectors per page
   const ordered = withSiteStableNames(docs).sort((a, b) => compare(b.renderedAt, a.renderedAt) || compare(a.pageId, b.pageId));
+  const weak = weakLabels ? ordered.map((d) => { const t = weakLabels.get(d.pageId); return t === undefined ? undefined : labelBlocks(d, t); }) : undefined;
 
   const { similarity, vectors } = blockSimilarities(ordered);
-  const clustering = clusterBlocks(ordered, { eps: opts.eps, minPts: opts.minPts, minWords: opts.minWords });
-  const selected = selectClusters(ordered, clustering.labels, similarity, opts, vectors);
+  // a kind of block shown once on every training page is a cluster, however few the pages
+  const minPts = Math.max(2, Math.min(opts.minPts, ordered.length));
+  const clustering = clusterBlocks(ordered, { eps: opts.eps, minPts, minWords: opts.minWords });
+  const selected = selectClusters(ordered, clustering.labels, similarity, opts, vectors, weak);
   // prose written straight into the body element: the element is the article's too
   const selection = { ...selected, chosen: chooseContainerText(ordered, selected.chosen).chosen };
   const rules = buildSelectors(ordered, selection.chosen, {

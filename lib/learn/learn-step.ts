@@ -5,7 +5,9 @@
  */
 import type { StepContext } from '../step/context';
 import { keys, pageIdFromFeaturesKey } from '../store/keys';
-import { PreconditionFailedError, putJson, type StoredObject } from '../store/store';
+import { PreconditionFailedError, putJson, type Store, type StoredObject } from '../store/store';
+import { extractCombined } from '../fallback/extract';
+import { parseHtml } from '../html/parse';
 import { FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
 import type { LearnMessage } from '../types/messages';
 import {
@@ -70,7 +72,7 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
   }
   if (docs.length === 0) return { learned: false, site, reason: 'no valid feature documents' };
 
-  const learned = learnRules(docs, { eps: config.dbscanEps, minPts: config.dbscanMinPts });
+  const learned = learnRules(docs, { eps: config.dbscanEps, minPts: config.dbscanMinPts }, await pageLabels(docs, store));
   if (learned.content.selectors.length === 0) {
     logger.warn('learned no content selectors; keeping the current rules', { site, pages: docs.length });
     return { learned: false, site, reason: 'no content cluster found' };
@@ -162,4 +164,19 @@ function parseRules(obj: StoredObject, logger: StepContext['logger']): RulesDocu
     logger.warn('ignoring an unreadable rules document', { error: String(error) });
     return undefined;
   }
+}
+
+/**
+ * The weak labels of the training pages (weak-labels.ts): the text the single-page extractor
+ * (lib/fallback's combination, with the shipped model) keeps on each page's snapshot. A page
+ * without a snapshot has none.
+ */
+async function pageLabels(docs: readonly FeatureDocument[], store: Store): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const d of docs) {
+    const obj = await store.get(d.snapshotKey);
+    if (!obj) continue;
+    out.set(d.pageId, extractCombined(parseHtml(obj.body.toString('utf8'))).text);
+  }
+  return out;
 }

@@ -1,16 +1,40 @@
+/**
+ * Text the site shows on several pages: the one source of "seen on other pages" for the learner
+ * (issue 12). A block whose text is on two of the training pages or more is the template's or an
+ * ad's (a share bar, "Advertisement", a standard notice, a list of the newest stories), never one
+ * article's: the TF-IDF scoring leaves it out, selection does not take it, the header does not
+ * count it, and clean and generalize judge the blocks their selectors would add by it.
+ *
+ * Texts are compared in their normalised form (lib/text/match.ts normalizeText: case, Unicode
+ * forms, typographic quotes and dashes, white space).
+ */
+import { normalizeText } from '../text/match';
 import type { FeatureDocument } from '../types/feature-document';
 
-/** Block texts found word for word on two pages or more: the site's, not one page's. */
-export function repeatedTexts(docs: readonly FeatureDocument[]): Set<string> {
-  const pagesOf = new Map<string, number>();
-  const out = new Set<string>();
-  docs.forEach((d, i) => {
-    for (const b of d.blocks) {
-      if (!b.text) continue;
-      const seen = pagesOf.get(b.text);
-      if (seen === undefined) pagesOf.set(b.text, i);
-      else if (seen !== i) out.add(b.text);
-    }
-  });
-  return out;
+export class PageTexts {
+  private readonly pagesOf = new Map<string, Set<number>>();
+
+  /** The texts of the documents' blocks (those `include` accepts; all by default). */
+  constructor(docs: readonly FeatureDocument[], include?: (doc: number, block: number) => boolean) {
+    docs.forEach((d, i) =>
+      d.blocks.forEach((b, k) => {
+        if (!b.text || (include && !include(i, k))) return;
+        const key = normalizeText(b.text);
+        if (!key) return;
+        let pages = this.pagesOf.get(key);
+        if (!pages) this.pagesOf.set(key, (pages = new Set()));
+        pages.add(i);
+      }),
+    );
+  }
+
+  /** On how many of the pages the text is (0 for a text no included block has). */
+  pages(text: string): number {
+    return this.pagesOf.get(normalizeText(text))?.size ?? 0;
+  }
+
+  /** On two pages or more: the site's, not one page's. */
+  repeated(text: string): boolean {
+    return this.pages(text) >= 2;
+  }
 }

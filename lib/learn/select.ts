@@ -22,6 +22,8 @@
 import type { Block, BoundingBox, FeatureDocument, PathStep } from '../types/feature-document';
 import { NOISE } from './dbscan';
 import { namedLikeBoilerplate } from './names';
+import { PageTexts } from './repeated-texts';
+import type { WeakLabels } from './weak-labels';
 import { isLinkList, sumVectors, type TermVector } from './tfidf';
 
 export interface BlockRef {
@@ -75,6 +77,18 @@ export interface SelectOptions {
    * lower (0.13 against 0.64 on the demo site).
    */
   readonly secondaryTopShare?: number;
+  /**
+   * With weak labels (weak-labels.ts): share of words a page's label must keep of the top clusters'
+   * for the page to judge, and of a cluster's words inside for the cluster to stay (default 0.5).
+   */
+  readonly minLabelAgreement?: number;
+  /**
+   * With weak labels: a cluster's score for the top choice is scaled by 1 − w + w × the share of its
+   * words the page-level labels kept (default w = 0.5): the page-level extractor's word breaks a
+   * near tie, as between a short story and the readers' comments that quote its title, and a wrong
+   * label can at most halve a cluster's score.
+   */
+  readonly topLabelWeight?: number;
 }
 
 /** Per document, per block: the block's TF-IDF vector (tfidf.ts blockSimilarities). */
@@ -124,11 +138,62 @@ export function selectClusters(
   similarity: readonly (readonly number[])[],
   options: SelectOptions,
   vectors?: BlockVectors,
+  weak?: WeakLabels,
 ): Selection {
-  const relevance = docs.map((d, i) => blockRelevance(d, similarity[i], options.minWords));
-  const pageTotal = relevance.map((r) => r.reduce((a, b) => a + b, 0));
+  const scoring = new Scoring(docs, similarity, options.minWords);
+  const { clusters, noiseBlocks } = scoredClusters(docs, labels, scoring, options);
+  const tops = chooseTopClusters(docs, clusters, scoring, options, weak);
+  const evidence = new RegionEvidence(docs, scoring, options, vectors, weak);
+  evidence.add(tops.flatMap((t) => t.chosenBlocks));
+  evidence.trustLabels(tops.flatMap((t) => t.chosenBlocks));
+  if (tops.length > 0) chooseClustersInside(clusters, evidence, scoring, options);
+  evidence.add(clusters.flatMap((c) => (c.chosen ? c.chosenBlocks : [])));
+  const noise = noiseBlocks.length > 0 ? noiseCluster(noiseBlocks, scoring, tops.length > 0 ? evidence : undefined, options) : undefined;
 
-  // blocks of each cluster
+  const chosen = docs.map((d) => d.blocks.map(() => false));
+  for (const c of [...clusters, ...(noise ? [noise] : [])]) {
+    for (const ref of c.chosenBlocks) chosen[ref.doc][ref.block] = true;
+  }
+  const uncertain = docs.map((d) => d.blocks.map(() => false));
+  for (const ref of noiseBlocks) if (!chosen[ref.doc][ref.block] && evidence.isInside(ref)) uncertain[ref.doc][ref.block] = true;
+  return { clusters, ...(noise ? { noise } : {}), chosen, uncertain };
+}
+
+/** Each block's relevance (similarity × words outside links) and each page's total, and a cluster's score from them. */
+class Scoring {
+  readonly relevance: number[][];
+  private readonly pageTotal: number[];
+  constructor(private readonly docs: readonly FeatureDocument[], similarity: readonly (readonly number[])[], minWords: number) {
+    this.relevance = docs.map((d, i) => blockRelevance(d, similarity[i], minWords));
+    this.pageTotal = this.relevance.map((r) => r.reduce((a, b) => a + b, 0));
+  }
+
+  /** Mean over the given pages (all by default) of the blocks' share of each page's relevance. */
+  scoreOn(blocks: readonly BlockRef[], pages?: ReadonlySet<number>): number {
+    const n = pages ? pages.size : this.docs.length;
+    if (n === 0) return 0;
+    let sum = 0;
+    for (const ref of blocks) {
+      if (pages && !pages.has(ref.doc)) continue;
+      const total = this.pageTotal[ref.doc];
+      if (total > 0) sum += this.relevance[ref.doc][ref.block] / total;
+    }
+    return sum / n;
+  }
+
+  /** Mean share of the pages' relevance over the given pages (all by default) where the cluster has blocks. */
+  docsBlock(ref: BlockRef): Block {
+    return this.docs[ref.doc].blocks[ref.block];
+  }
+
+  shareWherePresent(c: ScoredCluster, pages?: ReadonlySet<number>): number {
+    const present = new Set(c.blocks.map((b) => b.doc).filter((d) => !pages || pages.has(d)));
+    return this.scoreOn(c.blocks, present);
+  }
+}
+
+/** The clusters' blocks (with minWords words or more), scored, highest first; and the noise blocks. */
+function scoredClusters(docs: readonly FeatureDocument[], labels: readonly (readonly number[])[], scoring: Scoring, options: SelectOptions) {
   const members = new Map<number, BlockRef[]>();
   const noiseBlocks: BlockRef[] = [];
   docs.forEach((doc, d) =>
@@ -144,40 +209,41 @@ export function selectClusters(
       list.push({ doc: d, block: i });
     }),
   );
-
-  /** Mean over the given pages of the cluster's share of each page's relevance. */
-  const scoreOn = (blocks: readonly BlockRef[], pages: ReadonlySet<number> | undefined): number => {
-    const n = pages ? pages.size : docs.length;
-    if (n === 0) return 0;
-    let sum = 0;
-    for (const ref of blocks) {
-      if (pages && !pages.has(ref.doc)) continue;
-      const total = pageTotal[ref.doc];
-      if (total > 0) sum += relevance[ref.doc][ref.block] / total;
-    }
-    return sum / n;
-  };
-
   const clusters: ScoredCluster[] = [...members.entries()]
     .map(([id, blocks]) => ({
       id,
       blocks,
       pages: new Set(blocks.map((b) => b.doc)).size,
-      score: scoreOn(blocks, undefined),
+      score: scoring.scoreOn(blocks),
       chosen: false,
       chosenBlocks: [] as BlockRef[],
     }))
     .sort((a, b) => b.score - a.score || a.id - b.id);
+  return { clusters, noiseBlocks };
+}
 
-  /** Mean share of the pages' relevance over the given pages where the cluster has blocks. */
-  const shareWherePresent = (c: ScoredCluster, pages: ReadonlySet<number> | undefined) => {
-    const present = new Set(c.blocks.map((b) => b.doc).filter((d) => !pages || pages.has(d)));
-    return scoreOn(c.blocks, present);
-  };
-
-  // top clusters: the best overall, then the best on pages still without content (another layout)
-  // when it holds a fair part (secondaryTopShare) of what the first holds of its pages' relevance
+/**
+ * Step 1, the top clusters: the best overall, then the best on pages still without content (another
+ * layout) when it holds a fair part (secondaryTopShare) of what the first holds of its pages' relevance.
+ * With weak labels, each score is weighed by how much of the cluster the page-level extractor kept.
+ */
+function chooseTopClusters(docs: readonly FeatureDocument[], clusters: ScoredCluster[], scoring: Scoring, options: SelectOptions, weak?: WeakLabels): ScoredCluster[] {
   const secondaryTopShare = options.secondaryTopShare ?? 0.1;
+  // the page-level labels' say in the top choice: comments that quote the title lose to the story
+  const labelWeight = options.topLabelWeight ?? 0.5;
+  const agreement = (c: ScoredCluster) => {
+    if (!weak || labelWeight <= 0) return 1;
+    let kept = 0;
+    let all = 0;
+    for (const ref of c.blocks) {
+      const label = weak[ref.doc];
+      if (!label) continue;
+      const w = docs[ref.doc].blocks[ref.block].words;
+      all += w;
+      if (label[ref.block]) kept += w;
+    }
+    return all > 0 ? 1 - labelWeight + labelWeight * (kept / all) : 1;
+  };
   const tops: ScoredCluster[] = [];
   const covered = new Set<number>();
   let topShare = 0;
@@ -188,14 +254,14 @@ export function selectClusters(
     let bestScore = 0;
     for (const c of clusters) {
       if (c.chosen) continue;
-      const s = tops.length === 0 ? c.score : scoreOn(c.blocks, uncovered);
+      const s = (tops.length === 0 ? c.score : scoring.scoreOn(c.blocks, uncovered)) * agreement(c);
       if (s <= bestScore) continue;
-      if (tops.length > 0 && shareWherePresent(c, uncovered) < secondaryTopShare * topShare) continue;
+      if (tops.length > 0 && scoring.shareWherePresent(c, uncovered) < secondaryTopShare * topShare) continue;
       best = c;
       bestScore = s;
     }
     if (!best || bestScore < options.minClusterScore) break;
-    if (tops.length === 0) topShare = shareWherePresent(best, undefined);
+    if (tops.length === 0) topShare = scoring.shareWherePresent(best);
     best.chosen = true;
     if (tops.length === 0) {
       best.reason = 'top-scoring cluster';
@@ -207,143 +273,192 @@ export function selectClusters(
     tops.push(best);
     for (const b of best.chosenBlocks) covered.add(b.doc);
   }
+  return tops;
+}
 
-  // The region of the article on each page: the deepest element holding (nearly) all of the top
-  // clusters' words there, and the bounding box of the top blocks inside it. A stray top block
-  // elsewhere on the page widens neither.
-  const regions = new Map<number, Region>();
-  const addRegions = (seeds: readonly BlockRef[]) => {
-    const byDoc = new Map<number, Block[]>();
-    for (const ref of seeds) {
-      if (regions.has(ref.doc)) continue;
-      let list = byDoc.get(ref.doc);
-      if (!list) byDoc.set(ref.doc, (list = []));
-      list.push(docs[ref.doc].blocks[ref.block]);
-    }
-    for (const [d, blocks] of byDoc) regions.set(d, articleRegion(blocks, options.containerShare ?? 0.9));
-  };
-  addRegions(tops.flatMap((t) => t.chosenBlocks));
+/**
+ * Step 2, what each page's article is: the region of its chosen blocks (the deepest element holding
+ * nearly all their words and the bounding box of those inside it; a stray block elsewhere widens
+ * neither), and its text as one TF-IDF vector, for telling its subheads from inline ads. The first
+ * blocks given for a page fix its region and vector.
+ */
+class RegionEvidence {
+  private readonly regions = new Map<number, Region>();
+  private readonly bodyVectors = new Map<number, TermVector>();
+  /** Text found word for word on more than one page is a template's or an ad's, not an article's. */
+  private readonly texts: PageTexts;
+  private readonly minBodyCoverage: number;
 
-  // the article text of each page, as one TF-IDF vector, for telling its subheads from inline ads
-  const bodyVectors = new Map<number, TermVector>();
-  const addBodyVectors = (seeds: readonly BlockRef[]) => {
-    if (!vectors) return;
-    const byDoc = new Map<number, ReadonlyMap<string, number>[]>();
-    for (const ref of seeds) {
-      if (bodyVectors.has(ref.doc)) continue;
-      let list = byDoc.get(ref.doc);
-      if (!list) byDoc.set(ref.doc, (list = []));
-      list.push(vectors[ref.doc][ref.block]);
+  constructor(
+    private readonly docs: readonly FeatureDocument[],
+    private readonly scoring: Scoring,
+    private readonly options: SelectOptions,
+    private readonly vectors?: BlockVectors,
+    private readonly labels?: WeakLabels,
+  ) {
+    this.texts = new PageTexts(docs);
+    this.minBodyCoverage = options.minBodyCoverage ?? 0.5;
+  }
+
+  /** Pages whose weak label found the article the top clusters found (kept most of their words): only there does it judge. */
+  private readonly labelled = new Set<number>();
+
+  trustLabels(tops: readonly BlockRef[]): void {
+    if (!this.labels) return;
+    const words = new Map<number, [number, number]>();
+    for (const ref of tops) {
+      const w = words.get(ref.doc) ?? [0, 0];
+      const n = this.docs[ref.doc].blocks[ref.block].words;
+      w[1] += n;
+      if (this.labels[ref.doc]?.[ref.block]) w[0] += n;
+      words.set(ref.doc, w);
     }
-    for (const [d, list] of byDoc) bodyVectors.set(d, sumVectors(list));
-  };
-  addBodyVectors(tops.flatMap((t) => t.chosenBlocks));
-  const minBodyCoverage = options.minBodyCoverage ?? 0.5;
+    for (const [d, [kept, total]] of words) if (total > 0 && kept >= (this.options.minLabelAgreement ?? 0.5) * total) this.labelled.add(d);
+  }
+
+  /**
+   * Whether the page-level extractor left these blocks out where it found the article: their words
+   * on the labelled pages mostly not kept (undefined: no labelled page to judge on).
+   */
+  leftOutByLabels(refs: readonly BlockRef[]): boolean | undefined {
+    if (!this.labels) return undefined;
+    let kept = 0;
+    let total = 0;
+    for (const ref of refs) {
+      if (!this.labelled.has(ref.doc)) continue;
+      const n = this.docs[ref.doc].blocks[ref.block].words;
+      total += n;
+      if (this.labels[ref.doc]?.[ref.block]) kept += n;
+    }
+    if (total === 0) return undefined;
+    return kept < (this.options.minLabelAgreement ?? 0.5) * total;
+  }
+
+  /** Regions and article vectors for the pages of these blocks that have none yet. */
+  add(seeds: readonly BlockRef[]): void {
+    const blocksOf = new Map<number, BlockRef[]>();
+    for (const ref of seeds) {
+      let list = blocksOf.get(ref.doc);
+      if (!list) blocksOf.set(ref.doc, (list = []));
+      list.push(ref);
+    }
+    for (const [d, refs] of blocksOf) {
+      if (!this.regions.has(d)) this.regions.set(d, articleRegion(refs.map((r) => this.docs[d].blocks[r.block]), this.options.containerShare ?? 0.9));
+      if (this.vectors && !this.bodyVectors.has(d)) this.bodyVectors.set(d, sumVectors(refs.map((r) => this.vectors![d][r.block])));
+    }
+  }
+
+  pagesWithRegion(): Set<number> {
+    return new Set(this.regions.keys());
+  }
+
+  isInside(ref: BlockRef): boolean {
+    const region = this.regions.get(ref.doc);
+    return region !== undefined && inRegion(region, this.docs[ref.doc].blocks[ref.block], this.options.bboxTolerance);
+  }
+
+  sameTextElsewhere(ref: BlockRef): boolean {
+    return this.texts.repeated(this.docs[ref.doc].blocks[ref.block].text);
+  }
+
+  /** Neither mostly links nor found on other pages. */
+  ownText(ref: BlockRef): boolean {
+    return !isLinkList(this.docs[ref.doc].blocks[ref.block]) && !this.sameTextElsewhere(ref);
+  }
+
   /** TF-IDF weight of the block on the article's terms, and in all. */
-  const bodyWeight = (ref: BlockRef): [number, number] => {
-    const body = bodyVectors.get(ref.doc);
-    if (!vectors || !body) return [0, 0];
+  private bodyWeight(ref: BlockRef): [number, number] {
+    const body = this.bodyVectors.get(ref.doc);
+    if (!this.vectors || !body) return [0, 0];
     let covered = 0;
     let total = 0;
-    for (const [t, w] of vectors[ref.doc][ref.block]) {
+    for (const [t, w] of this.vectors[ref.doc][ref.block]) {
       total += w;
       if (body.has(t)) covered += w;
     }
     return [covered, total];
-  };
-  // text found word for word on more than one page is a template's or an ad's, not an article's
-  const textPages = new Map<string, Set<number>>();
-  docs.forEach((doc, d) =>
-    doc.blocks.forEach((b) => {
-      const key = normalizeText(b.text);
-      let pages = textPages.get(key);
-      if (!pages) textPages.set(key, (pages = new Set()));
-      pages.add(d);
-    }),
-  );
-  const sameTextElsewhere = (ref: BlockRef) =>
-    textPages.get(normalizeText(docs[ref.doc].blocks[ref.block].text))!.size > 1;
-  const ownText = (ref: BlockRef) => !isLinkList(docs[ref.doc].blocks[ref.block]) && !sameTextElsewhere(ref);
-  const isProse = (refs: readonly BlockRef[]) => {
+  }
+
+  /** The blocks' own text (taken together) is mostly on the article's terms. */
+  isProse(refs: readonly BlockRef[]): boolean {
     let covered = 0;
     let total = 0;
     for (const ref of refs) {
-      if (!ownText(ref)) continue;
-      const [c, t] = bodyWeight(ref);
+      if (!this.ownText(ref)) continue;
+      const [c, t] = this.bodyWeight(ref);
       covered += c;
       total += t;
     }
-    return total > 0 && covered >= minBodyCoverage * total;
-  };
-  const isInside = (ref: BlockRef) => {
-    const region = regions.get(ref.doc);
-    return region !== undefined && inRegion(region, docs[ref.doc].blocks[ref.block], options.bboxTolerance);
-  };
+    return total > 0 && covered >= this.minBodyCoverage * total;
+  }
 
-  // clusters inside the region on the pages that have one; their blocks on pages without a region
-  // (no top block there) are taken too, and then give those pages a region
-  const pagesWithRegion = new Set(regions.keys());
+  scores(ref: BlockRef): boolean {
+    return this.scoring.relevance[ref.doc][ref.block] > 0;
+  }
+}
+
+/**
+ * Step 3, clusters inside the region on the pages that have one: chosen when they score (as a
+ * cluster, or most of their blocks) or are prose, unless mostly text of other pages too or named
+ * like boilerplate. Their blocks on pages without a region (no top block there) are taken too.
+ */
+function chooseClustersInside(clusters: ScoredCluster[], evidence: RegionEvidence, scoring: Scoring, options: SelectOptions): void {
+  const pagesWithRegion = evidence.pagesWithRegion();
   for (const c of clusters) {
-    if (tops.length === 0 || c.chosen) continue;
+    if (c.chosen) continue;
     const judged = c.blocks.filter((ref) => pagesWithRegion.has(ref.doc));
-    const inside = judged.filter(isInside);
+    const inside = judged.filter((ref) => evidence.isInside(ref));
     if (inside.length === 0 || inside.length < options.bboxMinShare * judged.length) continue;
     // "non-zero score": as a cluster (minClusterScore), or block by block, most of its blocks
     // sharing words with their page's title or description (a subhead on a long page holds a tiny
     // share of the page's relevance, but scores; an ad scores only by chance)
-    const scoring = inside.filter(
-      (ref) => relevance[ref.doc][ref.block] > 0 && !isLinkList(docs[ref.doc].blocks[ref.block]),
-    ).length;
+    const scoringBlocks = inside.filter((ref) => evidence.scores(ref) && !isLinkList(scoring.docsBlock(ref))).length;
     const scored =
       (c.score > 0 && c.score >= options.minClusterScore) ||
-      (scoring > 0 && scoring >= options.minScoringShare * inside.length);
-    const prose = !scored && options.acceptUnscoredProse !== false && isProse(inside);
+      (scoringBlocks > 0 && scoringBlocks >= options.minScoringShare * inside.length);
+    const prose = !scored && options.acceptUnscoredProse !== false && evidence.isProse(inside);
     if (!scored && !prose) continue;
     // mostly text found word for word on other pages: a rotating ad or a standard notice
-    if (inside.filter((ref) => !sameTextElsewhere(ref)).length < 0.5 * inside.length) continue;
+    if (inside.filter((ref) => !evidence.sameTextElsewhere(ref)).length < 0.5 * inside.length) continue;
     // mostly in elements named like boilerplate: inline ads, captions, share bars
-    if (inside.filter((ref) => namedLikeBoilerplate(docs[ref.doc].blocks[ref.block].path)).length > 0.5 * inside.length) continue;
+    if (inside.filter((ref) => namedLikeBoilerplate(scoring.docsBlock(ref).path)).length > 0.5 * inside.length) continue;
+    // left out by the page-level extractor on the pages where it found the article: an inset, a box
+    if (evidence.leftOutByLabels(inside)) continue;
     c.chosen = true;
     const why = scored ? '' : ", not scoring but sharing the article's words";
     c.reason = `inside the top cluster's bounding box (${inside.length} of ${judged.length} blocks)${why}`;
     c.chosenBlocks = [...inside, ...c.blocks.filter((ref) => !pagesWithRegion.has(ref.doc))].sort(byPosition);
   }
-  const chosenSoFar = clusters.flatMap((c) => (c.chosen ? c.chosenBlocks : []));
-  addRegions(chosenSoFar);
-  addBodyVectors(chosenSoFar);
+}
 
-  let noise: ScoredCluster | undefined;
-  if (noiseBlocks.length > 0) {
-    noise = {
-      id: NOISE,
-      blocks: noiseBlocks,
-      pages: new Set(noiseBlocks.map((b) => b.doc)).size,
-      score: scoreOn(noiseBlocks, undefined),
-      chosen: false,
-      chosenBlocks: [],
-    };
-    if (tops.length > 0 && options.acceptNoiseInBox !== false) {
-      const inside = noiseBlocks.filter(
-        (ref) =>
-          isInside(ref) &&
-          !namedLikeBoilerplate(docs[ref.doc].blocks[ref.block].path) &&
-          (isProse([ref]) || (relevance[ref.doc][ref.block] > 0 && ownText(ref))),
-      );
-      if (inside.length > 0) {
-        noise.chosen = true;
-        noise.reason = `noise blocks inside the top cluster's bounding box that score or share the article's words (${inside.length} of ${noiseBlocks.length})`;
-        noise.chosenBlocks = inside;
-      }
+/**
+ * Step 4, the noise blocks (in no cluster) as a pseudo-cluster; those inside a region that are prose,
+ * or score with text of their own page, are chosen (a quote on too few pages to make a cluster).
+ */
+function noiseCluster(noiseBlocks: BlockRef[], scoring: Scoring, evidence: RegionEvidence | undefined, options: SelectOptions): ScoredCluster {
+  const noise: ScoredCluster = {
+    id: NOISE,
+    blocks: noiseBlocks,
+    pages: new Set(noiseBlocks.map((b) => b.doc)).size,
+    score: scoring.scoreOn(noiseBlocks),
+    chosen: false,
+    chosenBlocks: [],
+  };
+  if (evidence && options.acceptNoiseInBox !== false) {
+    const inside = noiseBlocks.filter(
+      (ref) =>
+        evidence.isInside(ref) &&
+        !namedLikeBoilerplate(scoring.docsBlock(ref).path) &&
+        evidence.leftOutByLabels([ref]) !== true &&
+        (evidence.isProse([ref]) || (evidence.scores(ref) && evidence.ownText(ref))),
+    );
+    if (inside.length > 0) {
+      noise.chosen = true;
+      noise.reason = `noise blocks inside the top cluster's bounding box that score or share the article's words (${inside.length} of ${noiseBlocks.length})`;
+      noise.chosenBlocks = inside;
     }
   }
-
-  const chosen = docs.map((d) => d.blocks.map(() => false));
-  for (const c of [...clusters, ...(noise ? [noise] : [])]) {
-    for (const ref of c.chosenBlocks) chosen[ref.doc][ref.block] = true;
-  }
-  const uncertain = docs.map((d) => d.blocks.map(() => false));
-  for (const ref of noiseBlocks) if (!chosen[ref.doc][ref.block] && isInside(ref)) uncertain[ref.doc][ref.block] = true;
-  return { clusters, ...(noise ? { noise } : {}), chosen, uncertain };
+  return noise;
 }
 
 /** An element on a page, as the tag:index steps of its path from body. */
@@ -404,8 +519,6 @@ export function inRegion(region: Region, block: Block, tolerance: number): boole
 }
 
 const byPosition = (a: BlockRef, b: BlockRef) => a.doc - b.doc || a.block - b.block;
-
-const normalizeText = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
 
 export function union(a: BoundingBox, b: BoundingBox): BoundingBox {
   const x = Math.min(a.x, b.x);

@@ -10,7 +10,7 @@
  */
 import type { Block, FeatureDocument, PageMetadata } from '../types/feature-document';
 import { terms } from '../text/terms';
-import { repeatedTexts } from './repeated-texts';
+import { PageTexts } from './repeated-texts';
 
 export type TermVector = Map<string, number>;
 
@@ -128,15 +128,15 @@ export function blockSimilarities(docs: readonly FeatureDocument[]): BlockSimila
   // Link lists, and blocks found word for word on other pages, are left out of the pages' text: a
   // "latest stories" box lists the titles of the newest articles, the very pages a learn reads, on
   // every page (as links, or as headings a script makes clickable), and would zero their titles' idf.
-  const repeated = repeatedTexts(docs);
+  const texts = new PageTexts(docs);
   const table = idfTable(
-    docs.map((d, i) => pageTerms(blockTerms[i].filter((_, k) => !isLinkList(d.blocks[k]) && !repeated.has(d.blocks[k].text)), refTerms[i])),
+    docs.map((d, i) => pageTerms(blockTerms[i].filter((_, k) => !isLinkList(d.blocks[k]) && !texts.repeated(d.blocks[k].text)), refTerms[i])),
   );
   const vectors = blockTerms.map((page) => page.map((bt) => tfidf(termCounts(bt), table)));
   // a block found word for word on other pages is the site's, not this page's: it scores 0
   const similarity = docs.map((d, i) => {
     const ref = tfidf(termCounts(refTerms[i]), table);
-    return vectors[i].map((v, k) => (ref.size === 0 || v.size === 0 || repeated.has(d.blocks[k].text) ? 0 : cosine(v, ref)));
+    return vectors[i].map((v, k) => (ref.size === 0 || v.size === 0 || texts.repeated(d.blocks[k].text) ? 0 : cosine(v, ref)));
   });
   return { similarity, vectors, idf: table };
 }

@@ -10,7 +10,7 @@ import https from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { NonRetryableError } from '../util/errors';
+import { EgressBlockedError, NonRetryableError } from '../util/errors';
 import type { EgressPolicy, ResolvedAddress } from './egress-policy';
 
 export interface SafeFetchOptions {
@@ -32,13 +32,6 @@ export interface SafeFetchResponse {
   readonly url: string;
   readonly redirects: readonly string[];
   readonly truncated: boolean;
-}
-
-/** The egress policy refused a destination: never retried. */
-export class EgressBlockedError extends NonRetryableError {
-  constructor(readonly url: string, readonly reason: string) {
-    super(`blocked by the egress guard: ${reason} (${url})`);
-  }
 }
 
 export async function safeFetch(input: string, options: SafeFetchOptions): Promise<SafeFetchResponse> {

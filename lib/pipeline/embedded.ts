@@ -6,6 +6,7 @@
  *   <dataDir>/store/...            the bucket (see lib/store/keys.ts)
  *   <dataDir>/queues/<name>/...    pending messages and dead letters of each queue
  */
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/config';
 import { applyStep } from '../apply/apply-step';
@@ -29,6 +30,32 @@ import {
   type RenderMessage,
 } from '../types/messages';
 import { silentLogger, type Logger, type StepContext } from '../step/context';
+import type { QueueCounts, QueueName, SpiderStatus } from '../queue/status';
+import { summarizeStore } from '../store/summary';
+
+interface Heartbeat {
+  readonly pid: number;
+  readonly startedAt: string;
+  readonly updatedAt: string;
+  readonly queues: Record<QueueName, QueueCounts>;
+}
+
+/** The heartbeat of a run in a live process, if there is one. */
+async function readHeartbeat(file: string): Promise<Heartbeat | undefined> {
+  let beat: Heartbeat;
+  try {
+    beat = JSON.parse(await readFile(file, 'utf8')) as Heartbeat;
+  } catch {
+    return undefined;
+  }
+  try {
+    process.kill(beat.pid, 0);
+  } catch (error) {
+    // EPERM: alive, someone else's.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
+  }
+  return beat;
+}
 
 export interface EmbeddedPipelineOptions {
   readonly logger?: Logger;
@@ -64,7 +91,10 @@ export class EmbeddedPipeline {
   private renderer?: Renderer;
   private readonly rendererOptions: RendererOptions;
 
+  private readonly ephemeral: boolean;
+
   constructor(readonly config: Config, options: EmbeddedPipelineOptions = {}) {
+    this.ephemeral = Boolean(options.ephemeralQueues);
     this.store = options.store ?? new FsStore(path.join(config.dataDir, 'store'));
     const journal = (name: string) => (options.ephemeralQueues ? undefined : path.join(config.dataDir, 'queues', name));
     const common = { maxReceiveCount: config.maxReceiveCount, retryBaseMs: config.retryBaseMs };
@@ -127,6 +157,68 @@ export class EmbeddedPipeline {
 
   /** Runs render, learn and apply until every queue is empty. */
   async run(options: { signal?: AbortSignal; onEvent?(event: ConsumerEvent): void } = {}): Promise<void> {
+    const heartbeat = this.startHeartbeat();
+    try {
+      await this.runConsumers(options);
+    } finally {
+      await heartbeat.stop();
+    }
+  }
+
+  /** Each queue's pending, in-flight and dead-lettered messages in this process. */
+  queueCounts(): Record<QueueName, QueueCounts> {
+    return { render: this.queues.render.counts(), learn: this.queues.learn.counts(), apply: this.queues.apply.counts() };
+  }
+
+  /**
+   * What is queued, in flight, dead-lettered, learned and stored. While a run goes on in another
+   * process (its heartbeat file is fresh and its process alive), the queue counts are the ones it last
+   * wrote; otherwise they come from the journal (nothing is in flight then).
+   */
+  async status(): Promise<SpiderStatus> {
+    await this.open();
+    const live = this.ephemeral ? undefined : await readHeartbeat(this.heartbeatFile);
+    return {
+      where: 'embedded',
+      location: path.resolve(this.config.dataDir),
+      at: new Date().toISOString(),
+      queues: live && live.pid !== process.pid ? live.queues : this.queueCounts(),
+      store: await summarizeStore(this.store),
+      ...(live && live.pid !== process.pid ? { running: { pid: live.pid, startedAt: live.startedAt, updatedAt: live.updatedAt } } : {}),
+    };
+  }
+
+  private get heartbeatFile(): string {
+    return path.join(this.config.dataDir, 'queues', 'running.json');
+  }
+
+  /** While run() goes on, the queue counts go to <dataDir>/queues/running.json every second, for `spider status` in another process. */
+  private startHeartbeat(): { stop(): Promise<void> } {
+    if (this.ephemeral) return { stop: async () => {} };
+    const file = this.heartbeatFile;
+    const startedAt = new Date().toISOString();
+    let writing: Promise<void> = Promise.resolve();
+    const write = () => {
+      const beat: Heartbeat = { pid: process.pid, startedAt, updatedAt: new Date().toISOString(), queues: this.queueCounts() };
+      writing = writing.then(async () => {
+        await mkdir(path.dirname(file), { recursive: true });
+        await writeFile(`${file}.tmp`, JSON.stringify(beat) + '\n');
+        await rename(`${file}.tmp`, file);
+      }).catch(() => {});
+    };
+    write();
+    const timer = setInterval(write, 1000);
+    timer.unref();
+    return {
+      async stop() {
+        clearInterval(timer);
+        await writing;
+        await rm(file, { force: true });
+      },
+    };
+  }
+
+  private async runConsumers(options: { signal?: AbortSignal; onEvent?(event: ConsumerEvent): void }): Promise<void> {
     const ctx = this.context;
     const consumers = [
       consumer({

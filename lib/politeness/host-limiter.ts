@@ -10,6 +10,7 @@
  * request and a pause (Retry-After); a request claims its slot with a conditional write
  * (compare-and-swap on the object's etag), so two containers cannot take the same slot.
  */
+import { keys } from '../store/keys';
 import { PreconditionFailedError, type Store } from '../store/store';
 
 export type Acquired = { readonly ok: true } | { readonly ok: false; readonly retryInMs: number };
@@ -52,10 +53,6 @@ export class MemoryHostLimiter implements HostLimiter {
   }
 }
 
-export function hostStateKey(host: string): string {
-  return `politeness/hosts/${encodeURIComponent(host.toLowerCase())}.json`;
-}
-
 export class StoreHostLimiter implements HostLimiter {
   constructor(private readonly store: Store, private readonly now: () => number = Date.now) {}
 
@@ -80,7 +77,7 @@ export class StoreHostLimiter implements HostLimiter {
   }
 
   private async read(host: string): Promise<{ state: { last: number; pausedUntil: number }; etag?: string }> {
-    const obj = await this.store.get(hostStateKey(host));
+    const obj = await this.store.get(keys.hostState(host));
     if (!obj) return { state: { last: 0, pausedUntil: 0 } };
     try {
       const v = JSON.parse(obj.body.toString('utf8')) as { last?: unknown; pausedUntil?: unknown };
@@ -93,7 +90,7 @@ export class StoreHostLimiter implements HostLimiter {
 
   private async write(host: string, state: { last: number; pausedUntil: number }, etag: string | undefined): Promise<boolean> {
     try {
-      await this.store.put(hostStateKey(host), JSON.stringify(state), { contentType: 'application/json', ...(etag ? { ifMatch: etag } : { ifNoneMatch: '*' }) });
+      await this.store.put(keys.hostState(host), JSON.stringify(state), { contentType: 'application/json', ...(etag ? { ifMatch: etag } : { ifNoneMatch: '*' }) });
       return true;
     } catch (error) {
       if (error instanceof PreconditionFailedError) return false;

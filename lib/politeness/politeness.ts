@@ -15,9 +15,8 @@
  */
 import type { Config } from '../config/config';
 import { egressPolicyFor, type EgressPolicy, type Resolver } from '../net/egress-policy';
-import { EgressBlockedError, safeFetch, type SafeFetchResponse } from '../net/safe-fetch';
-import { NonRetryableError } from '../util/errors';
-import { HostBusyError } from './errors';
+import { safeFetch, type SafeFetchResponse } from '../net/safe-fetch';
+import { EgressBlockedError, HostBusyError, NonRetryableError } from '../util/errors';
 import { MemoryHostLimiter, type HostLimiter } from './host-limiter';
 import { ROBOTS_MAX_BYTES, RobotsTxt, type RobotsVerdict } from './robots';
 

@@ -21,7 +21,7 @@
 import { constants, gunzipSync } from 'node:zlib';
 import robotsParser from 'robots-parser';
 import type { SafeFetchResponse } from '../net/safe-fetch';
-import { EgressBlockedError } from '../net/safe-fetch';
+import { EgressBlockedError } from '../util/errors';
 
 export const ROBOTS_MAX_BYTES = 500 * 1024;
 

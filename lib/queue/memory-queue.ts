@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, readdir, rm, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { QueueSender, ReceivedMessage, SendOptions } from './queue';
+import type { QueueCounts } from './status';
 
 export interface MemoryQueueOptions {
   readonly name: string;
@@ -176,6 +177,22 @@ export class MemoryQueue<T> implements QueueSender<T> {
   /** Messages not yet deleted or dead, in flight included. */
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Pending, in flight and dead-lettered messages, and the age of the oldest pending one (`spider status`). */
+  counts(now = Date.now()): QueueCounts {
+    let pending = 0;
+    let inFlight = 0;
+    let oldest: number | undefined;
+    for (const e of this.entries.values()) {
+      if (e.inFlight && e.visibleAt > now) {
+        inFlight++;
+        continue;
+      }
+      pending++;
+      oldest = oldest === undefined ? e.sentAt : Math.min(oldest, e.sentAt);
+    }
+    return { pending, inFlight, deadLettered: this.deadLetters.length, oldestPendingAgeSeconds: oldest === undefined ? 0 : Math.max(0, Math.round((now - oldest) / 1000)) };
   }
 
   /** Milliseconds until the next message becomes visible; undefined when the queue is empty. */

@@ -4,8 +4,7 @@
  * message on success, and on failure leaves it to the queue's retry and dead-letter policy.
  */
 import type { z } from 'zod';
-import { deferralOf, retryAfterOf } from '../politeness/errors';
-import { describeError, isNonRetryable } from '../util/errors';
+import { deferralOf, describeError, isNonRetryable, retryAfterOf } from '../util/errors';
 import type { MemoryQueue } from './memory-queue';
 
 export interface Consumer<T> {

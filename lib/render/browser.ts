@@ -7,8 +7,8 @@
  * Egress: every request Chromium makes goes through an in-process egress proxy (lib/net) that
  * resolves, checks and pins each destination: `--proxy-server` with `--proxy-bypass-list=<-loopback>`
  * (Chromium would otherwise connect to loopback and link-local destinations directly), and
- * `--host-resolver-rules` that make every name but the proxy's unresolvable inside Chromium, so that
- * anything which did not go through the proxy could not connect anywhere. WebRTC may not use UDP
+ * `--host-resolver-rules` that make every destination but the proxy's own host and port unresolvable
+ * inside Chromium, so that anything which did not go through the proxy could not connect anywhere. WebRTC may not use UDP
  * outside the proxy; service workers cannot register. See docs/security.md.
  *
  * Caps (config): the document's bytes (maxHtmlBytes, checked as it downloads), all bytes of the
@@ -25,9 +25,8 @@ import puppeteer, { type Browser, type BrowserContext, type CDPSession, type HTT
 import type { Config } from '../config/config';
 import { egressPolicyFor, type EgressPolicy, type Resolver } from '../net/egress-policy';
 import { BLOCKED_HEADER, EgressProxy, type EgressEvent, type EgressProxyOptions } from '../net/egress-proxy';
-import { RetryLaterError } from '../politeness/errors';
-import { parseRetryAfter } from '../politeness/retry-after';
-import { READABILITY_MARK, SNAPSHOT_META, type CollectedPage, type InPageReadability } from '../types/feature-document';
+import { httpStatusError } from '../politeness/http-status';
+import { MAX_PATH_STEPS, MAX_SELECTOR_CHARS, READABILITY_MARK, SNAPSHOT_META, type CollectedPage, type InPageReadability } from '../types/feature-document';
 import { NonRetryableError } from '../util/errors';
 import { collectPage, type CollectOptions } from './collector';
 import { READABILITY_TITLE_META, readabilityExpression } from './readability-in-page';
@@ -47,6 +46,24 @@ const EXTRA_ARGS = [
   '--disable-quic', '--dns-prefetch-disable',
   '--disable-features=MediaRouter,DialMediaRouteProvider,InterestFeedContentSuggestions,OptimizationHints',
 ];
+
+/**
+ * Chromium's flags: the package's (less the unsafe ones), ours, and egress through the proxy at
+ * `proxyUrl` (`http://127.0.0.1:<port>`). The host resolver knows only the proxy's own host and
+ * port (`MAP 127.0.0.1:<port>` to itself, then `MAP * ~NOTFOUND`): should a request ever go around
+ * the proxy, it fails closed, since no other name, address or port resolves, 127.0.0.1 on another
+ * port (the Lambda runtime API's 9001) and its spellings such as 127.1 included.
+ */
+export function chromiumArgs(proxyUrl: string): string[] {
+  const proxy = new URL(proxyUrl).host;
+  return [
+    ...chromium.args.filter((a) => !DROPPED_ARGS.has(a)),
+    ...EXTRA_ARGS,
+    `--proxy-server=${proxyUrl}`,
+    '--proxy-bypass-list=<-loopback>',
+    `--host-resolver-rules=MAP ${proxy} ${proxy} , MAP * ~NOTFOUND`,
+  ];
+}
 
 /** Runs in every frame before the page's own scripts: service workers cannot register. */
 const NO_SERVICE_WORKERS = `(() => {
@@ -228,17 +245,9 @@ export class Renderer {
           this.userDataDir = undefined;
           throw new Error(`cannot create the browser profile folder in ${root} (${(error as NodeJS.ErrnoException).code ?? describe(error)}): is the disk full?`);
         }
-        const args = chromium.args.filter((a) => !DROPPED_ARGS.has(a));
         const browser = await puppeteer.launch({
           executablePath: await chromium.executablePath(),
-          args: [
-            ...args,
-            ...EXTRA_ARGS,
-            `--proxy-server=${proxyUrl}`,
-            '--proxy-bypass-list=<-loopback>',
-            '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
-            `--js-flags=--max-old-space-size=${this.config.pageHeapMb}`,
-          ],
+          args: [...chromiumArgs(proxyUrl), `--js-flags=--max-old-space-size=${this.config.pageHeapMb}`],
           headless: 'shell',
           userDataDir: this.userDataDir,
           defaultViewport: { width: this.config.viewportWidth, height: this.config.viewportHeight },
@@ -348,14 +357,17 @@ export class Renderer {
       return this.proxy?.lastRefusal(u.hostname, port) ?? this.policy.checkUrl(u);
     };
     const checkDocument = (res: HTTPResponse | undefined) => {
-      const blocked = res?.headers()[BLOCKED_HEADER];
-      if (blocked !== undefined) throw new NonRetryableError(`blocked by the egress guard: ${decodeURIComponent(blocked)} (${res!.url()})`);
+      // Only the proxy may say a document was blocked: its header counts when the proxy itself
+      // refused that host and port, and the reason is the proxy's record, never the header's text
+      // (a page can send the same header, with forged lines or malformed escapes in it).
+      if (res?.headers()[BLOCKED_HEADER] !== undefined) {
+        const u = URL.parse(res.url());
+        const why = u && this.proxy?.lastRefusal(u.hostname, Number(u.port || (u.protocol === 'https:' ? 443 : 80)));
+        if (why) throw new NonRetryableError(`blocked by the egress guard: ${why} (${res.url()})`);
+      }
       const status = res?.status() ?? 200;
-      const retryAfter = parseRetryAfter(res?.headers()['retry-after']);
-      if (status === 429) throw new RetryLaterError(`HTTP 429 for ${request.url}`, retryAfter ?? 60_000);
-      if (status === 503 && retryAfter !== undefined) throw new RetryLaterError(`HTTP 503 for ${request.url}`, retryAfter);
-      if (status >= 400 && status < 500) throw new NonRetryableError(`HTTP ${status} for ${request.url}`);
-      if (status >= 500) throw new Error(`HTTP ${status} for ${request.url}`);
+      const statusError = httpStatusError(status, res?.headers()['retry-after'], request.url);
+      if (statusError) throw statusError;
       const contentType = res?.headers()['content-type'] ?? 'text/html';
       if (!/html|xml/i.test(contentType)) throw new NonRetryableError(`not an HTML page (${contentType}): ${request.url}`);
       return status;
@@ -417,7 +429,12 @@ export class Renderer {
       : ((await evaluateIn(cdp, world, servedTextExpression(servedHtml), 10_000).catch(() => undefined)) as number | undefined);
     const renderedTextLength = (await evaluateIn(cdp, world, renderedTextExpression(), 10_000).catch(() => undefined)) as number | undefined;
 
-    const collectOptions: CollectOptions = { maxBlocks: config.maxBlocks, readabilityMark: READABILITY_MARK };
+    const collectOptions: CollectOptions = {
+      maxBlocks: config.maxBlocks,
+      maxPathSteps: MAX_PATH_STEPS,
+      maxSelectorChars: MAX_SELECTOR_CHARS,
+      readabilityMark: READABILITY_MARK,
+    };
     // Bundlers may wrap named functions in a `__name(...)` helper; give the page a no-op one.
     const collected = (await evaluateIn(
       cdp,

@@ -20,6 +20,10 @@ export interface LayoutSeam {
 
 export interface CollectOptions {
   readonly maxBlocks: number;
+  /** A block's recorded path keeps its deepest steps up to this many (MAX_PATH_STEPS). */
+  readonly maxPathSteps: number;
+  /** A block's selector is at most this long (MAX_SELECTOR_CHARS), leading steps dropped to fit. */
+  readonly maxSelectorChars: number;
   /** The attribute the in-page Readability marks the elements whose text it kept with (READABILITY_MARK); counted per block. */
   readonly readabilityMark?: string;
 }
@@ -41,6 +45,8 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
     'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE', 'TBODY', 'TD', 'TFOOT', 'TH', 'THEAD', 'TR', 'UL', 'CAPTION', 'CENTER',
   ]);
   const WORD = /[\p{L}\p{N}_]+/gu;
+  // JSON-LD nodes recorded: lib/html/schema-types.ts COLLECTED_JSONLD_TYPE (a copy: this runs in the page).
+  const JSONLD_TYPE = /Article|Posting|Report|WebPage/i;
 
   const win = doc.defaultView as (Window & typeof globalThis) | null;
   const layout: LayoutSeam = seam ?? {
@@ -71,23 +77,41 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
     return BLOCK_TAGS.has(el.tagName);
   };
 
-  const pathOf = (el: Element) => {
-    const steps: CollectedPage['blocks'][number]['path'] = [];
-    for (let node: Element | null = el; node && node !== body && node !== doc.documentElement; node = node.parentElement) {
+  type Path = CollectedPage['blocks'][number]['path'];
+  // The path from body down to el, its deepest maxPathSteps steps at most (a page nested deeper is
+  // kept: only the record of where its blocks sit is cut).
+  const pathOf = (el: Element): { steps: Path; rooted: boolean } => {
+    const steps: Path = [];
+    let node: Element | null = el;
+    for (; node && node !== body && node !== doc.documentElement && steps.length < options.maxPathSteps; node = node.parentElement) {
       let index = 1;
       for (let s = node.previousElementSibling; s; s = s.previousElementSibling) index++;
       const classes = Array.from(node.classList).filter((c) => c.length <= 256).slice(0, 64);
-      const step: CollectedPage['blocks'][number]['path'][number] = { tag: node.tagName.toLowerCase(), classes, index };
+      const step: Path[number] = { tag: node.tagName.toLowerCase(), classes, index };
       if (node.id && node.id.length <= 256) step.id = node.id;
-      steps.unshift(step);
+      steps.push(step);
     }
-    return steps;
+    steps.reverse();
+    return { steps, rooted: !node || node === body || node === doc.documentElement };
   };
 
   const cssIdent = (s: string) =>
     s.replace(/^(-?\d)/, '\\3$1 ').replace(/[^\w-]/g, (c) => '\\' + c);
-  const selectorOf = (path: ReturnType<typeof pathOf>) =>
-    ['body', ...path.map((s) => s.tag + (s.id ? '#' + cssIdent(s.id) : '') + s.classes.map((c) => '.' + cssIdent(c)).join(''))].join(' > ');
+  const stepSelector = (s: Path[number]) => s.tag + (s.id ? '#' + cssIdent(s.id) : '') + s.classes.map((c) => '.' + cssIdent(c)).join('');
+  // `body > a > b`, or `body a > b` when leading steps were cut (by the path cap, or here to keep the
+  // selector within maxSelectorChars); the path keeps the steps its selector names.
+  const located = (el: Element): { path: Path; selector: string } => {
+    const { steps, rooted } = pathOf(el);
+    const parts = steps.map(stepSelector);
+    let start = 0;
+    let length = parts.reduce((n, p) => n + p.length + 3, 'body'.length);
+    while (length > options.maxSelectorChars && start < parts.length - 1) length -= parts[start++].length + 3;
+    const chain = parts.slice(start).join(' > ');
+    const selector = rooted && start === 0 ? (chain ? 'body > ' + chain : 'body') : 'body ' + chain;
+    // One step alone longer than the cap (ids and classes of hundreds of characters): its tag.
+    if (selector.length > options.maxSelectorChars) return { path: [{ ...steps[steps.length - 1], id: undefined, classes: [] }], selector: 'body ' + steps[steps.length - 1].tag };
+    return { path: steps.slice(start), selector };
+  };
 
   const bodyCss: Record<string, string> = {};
   if (body) for (const p of CSS_PROPERTIES) bodyCss[p] = layout.style(body, p);
@@ -165,14 +189,14 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
       if (v && v !== bodyCss[p]) css[p] = v;
     }
     const r = layout.rect(acc.el);
-    const path = pathOf(acc.el);
+    const { path, selector } = located(acc.el);
     out.push({
       order: order++,
       text,
       bbox: { x: round(r.x), y: round(r.y), width: round(r.width), height: round(r.height) },
       css,
       path,
-      selector: selectorOf(path),
+      selector,
       words: countWords(text),
       linkWords: acc.linkWords,
       chars: text.length,
@@ -197,7 +221,7 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
     const o = node as Record<string, unknown>;
     if (Array.isArray(o['@graph'])) visit(o['@graph'], depth + 1);
     const type = ([] as unknown[]).concat(o['@type'] ?? []).map(String);
-    if (type.some((t) => /Article|Posting|Report|NewsArticle|WebPage/i.test(t)) && (o.headline || o.name || o.datePublished)) {
+    if (type.some((t) => JSONLD_TYPE.test(t)) && (o.headline || o.name || o.datePublished)) {
       const str = (v: unknown) => (typeof v === 'string' ? clean(v) || undefined : undefined);
       const entry: CollectedPage['page']['jsonLd'][number] = { type: type.join(',') };
       const headline = str(o.headline) ?? str(o.name);

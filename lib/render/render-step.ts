@@ -5,8 +5,6 @@
  */
 import { refreshFeeds, type FeedRefreshOptions } from '../fields/feed-refresh';
 import { guardedFeedFetch } from '../net/feed-fetch';
-import { EgressBlockedError } from '../net/safe-fetch';
-import { retryAfterOf, RetryLaterError } from '../politeness/errors';
 import { StoreHostLimiter } from '../politeness/host-limiter';
 import { Politeness } from '../politeness/politeness';
 import type { StepContext } from '../step/context';
@@ -15,7 +13,7 @@ import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
 import { putJson } from '../store/store';
 import { FEATURE_DOCUMENT_VERSION, FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
 import type { RenderMessage } from '../types/messages';
-import { NonRetryableError } from '../util/errors';
+import { EgressBlockedError, NonRetryableError, retryAfterOf, RetryLaterError } from '../util/errors';
 import type { Renderer } from './browser';
 
 export interface RenderContext extends StepContext {
@@ -56,6 +54,11 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
 
   let archivedHtml: string | undefined;
   if (message.archiveKey) {
+    // A message names only its own URL's archived copy: never another stored object (rules, articles,
+    // another page's snapshot) to be rendered as a page.
+    if (message.archiveKey !== keys.archive(site, pageId)) {
+      throw new NonRetryableError(`archiveKey ${JSON.stringify(message.archiveKey)} is not the archived copy of ${url} (${keys.archive(site, pageId)})`);
+    }
     archivedHtml = await getText(ctx.store, message.archiveKey);
     if (archivedHtml === undefined) throw new NonRetryableError(`archived copy ${message.archiveKey} is not in the store`);
     if (Buffer.byteLength(archivedHtml) > ctx.config.maxHtmlBytes) {

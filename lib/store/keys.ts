@@ -11,8 +11,10 @@
  *   feeds/<site>/<feedId>.xml              a feed the site's pages link to, as fetched (render → learn)
  *   drift/<site>/<pageId>.json             a page the site's rules selected nothing on (apply → learn)
  *   models/fallback.json                   the fallback's model retrained from the store (`spider train` → apply)
+ *   politeness/hosts/<host>.json           a host's last request and pause, for the shared rate limit (render)
  */
 import { createHash } from 'node:crypto';
+import { hostProblem } from '../types/messages';
 
 /** Site of a URL: its hostname, lowercased, without a leading `www.`. */
 export function siteOf(url: string): string {
@@ -33,29 +35,45 @@ export function pageIdOf(url: string): string {
 
 /** Sites become path segments: keep them to a safe alphabet. */
 function segment(site: string): string {
-  if (!/^[a-z0-9.-]+$/i.test(site) || site.startsWith('.')) throw new Error(`not a valid site name: ${JSON.stringify(site)}`);
+  const problem = site ? hostProblem(site) : 'empty';
+  if (problem) throw new Error(`not a valid site name: ${JSON.stringify(site)} (${problem})`);
   return site.toLowerCase();
 }
 
+/** The layout's top-level folders, one per kind of object (the stack's access grants and lifecycle rules name them). */
+export const keyPrefixes = {
+  archive: 'archive/',
+  pages: 'pages/',
+  rules: 'rules/',
+  articles: 'articles/',
+  feeds: 'feeds/',
+  drift: 'drift/',
+  models: 'models/',
+  politeness: 'politeness/',
+} as const;
+const P = keyPrefixes;
+
 export const keys = {
-  archive: (site: string, pageId: string) => `archive/${segment(site)}/${pageId}.html`,
-  pagePrefix: (site: string) => `pages/${segment(site)}/`,
-  features: (site: string, pageId: string) => `pages/${segment(site)}/${pageId}/features.json`,
-  snapshot: (site: string, pageId: string) => `pages/${segment(site)}/${pageId}/snapshot.html`,
+  archive: (site: string, pageId: string) => `${P.archive}${segment(site)}/${pageId}.html`,
+  pagePrefix: (site: string) => `${P.pages}${segment(site)}/`,
+  features: (site: string, pageId: string) => `${P.pages}${segment(site)}/${pageId}/features.json`,
+  snapshot: (site: string, pageId: string) => `${P.pages}${segment(site)}/${pageId}/snapshot.html`,
   /** The HTML as served (apply extracts from it when the page's scripts took the article away). */
-  served: (site: string, pageId: string) => `pages/${segment(site)}/${pageId}/served.html`,
-  rules: (site: string) => `rules/${segment(site)}.json`,
-  rulesPrefix: () => 'rules/',
-  articlePrefix: (site?: string) => (site ? `articles/${segment(site)}/` : 'articles/'),
-  article: (site: string, pageId: string) => `articles/${segment(site)}/${pageId}.json`,
+  served: (site: string, pageId: string) => `${P.pages}${segment(site)}/${pageId}/served.html`,
+  rules: (site: string) => `${P.rules}${segment(site)}.json`,
+  rulesPrefix: () => P.rules,
+  articlePrefix: (site?: string) => (site ? `${P.articles}${segment(site)}/` : P.articles),
+  article: (site: string, pageId: string) => `${P.articles}${segment(site)}/${pageId}.json`,
   /** `feedId`: 20 hex digits of SHA-256 of the feed's URL (`feedIdOf`). */
-  feed: (site: string, feedId: string) => `feeds/${segment(site)}/${feedId}.xml`,
-  feedPrefix: (site: string) => `feeds/${segment(site)}/`,
+  feed: (site: string, feedId: string) => `${P.feeds}${segment(site)}/${feedId}.xml`,
+  feedPrefix: (site: string) => `${P.feeds}${segment(site)}/`,
   /** A page the site's current rules selected nothing on: the drift signal (apply → learn). */
-  drift: (site: string, pageId: string) => `drift/${segment(site)}/${pageId}.json`,
-  driftPrefix: (site: string) => `drift/${segment(site)}/`,
+  drift: (site: string, pageId: string) => `${P.drift}${segment(site)}/${pageId}.json`,
+  driftPrefix: (site: string) => `${P.drift}${segment(site)}/`,
   /** The single-page fallback's model retrained from this store (site-independent); absent: the shipped default. */
-  fallbackModel: () => 'models/fallback.json',
+  fallbackModel: () => `${P.models}fallback.json`,
+  /** A host's rate-limit state (lib/politeness/host-limiter.ts); the host URL-encoded, not a site segment (any hostname). */
+  hostState: (host: string) => `${P.politeness}hosts/${encodeURIComponent(host.toLowerCase())}.json`,
 } as const;
 
 /** A feed's id in its key: a short stable hash of its URL (fragment dropped). */

@@ -24,13 +24,8 @@ export interface PutOptions {
   readonly ifNoneMatch?: '*';
 }
 
-/** Raised when a conditional put loses: someone else wrote first. */
-export class PreconditionFailedError extends Error {
-  constructor(readonly key: string) {
-    super(`conditional write of ${key} lost to a concurrent writer`);
-    this.name = 'PreconditionFailedError';
-  }
-}
+/** Raised when a conditional put loses (defined with the other error classes; every Store throws it). */
+export { PreconditionFailedError } from '../util/errors';
 
 export interface Store {
   /** The object, or undefined when there is none under the key. */

@@ -208,6 +208,16 @@ export function toIso(v: DateValue, assumedOffsetMinutes?: number): string {
   return t === undefined ? localDate(v) : new Date(t).toISOString();
 }
 
+/**
+ * The one normaliser of machine-written dates (JSON-LD, meta tags, `<time datetime>`, feeds) to an
+ * article's `published`: parsed by parseMachineDate, written by toIso (the UTC instant when the value
+ * has a time and a zone, else the calendar date), undefined when it is not a date.
+ */
+export function toIsoDate(value: string | undefined, assumedOffsetMinutes?: number): string | undefined {
+  const v = parseMachineDate(value);
+  return v && toIso(v, assumedOffsetMinutes);
+}
+
 /** Minutes between a zone-less written time and the instant it names (the site's UTC offset), or undefined. */
 export function offsetBetween(written: DateValue, truth: DateValue): number | undefined {
   if (written.hour === undefined || written.offsetMinutes !== undefined) return undefined;

@@ -40,7 +40,11 @@ export const ArticleDocumentSchema = z.object({
   extractedAt: z.string(),
   /** Milliseconds apply took, parse included. */
   elapsedMs: z.number().nonnegative(),
-  /** Where title, byline and published came from (the site's learned field rules, or the page's own metadata), and the body when not from the rendered page. */
+  /**
+   * Where title, byline and published came from: the site's learned field rules, or the page's own metadata.
+   * `text`: present when the site has rules but the body is the single-page extractor's because the
+   * rules' output failed the page-level guard (lib/apply/guard.ts): `fallback`, with the reason.
+   */
   sources: z
     .object({
       title: FieldSourceSchema.optional(),
@@ -51,6 +55,7 @@ export const ArticleDocumentSchema = z.object({
        * to the page's own scripts (lib/apply/served-choice.ts); absent: from the rendered snapshot.
        */
       body: z.enum(['served']).optional(),
+      text: z.object({ source: z.literal('fallback'), reason: z.string() }).optional(),
     })
     .optional(),
 });

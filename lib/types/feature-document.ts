@@ -41,6 +41,14 @@ export const PathStepSchema = z.object({
 });
 export type PathStep = z.infer<typeof PathStepSchema>;
 
+/**
+ * Caps of a block's recorded path and selector. A block nested deeper keeps its deepest steps and a
+ * selector that starts `body ` (a descendant of body) instead of `body > `: the page is kept, only
+ * the record of where the block sits is cut.
+ */
+export const MAX_PATH_STEPS = 256;
+export const MAX_SELECTOR_CHARS = 8192;
+
 export const BlockSchema = z.object({
   /** Position in DOM order among the page's blocks, from 0. */
   order: z.number().int().nonnegative(),
@@ -50,10 +58,10 @@ export const BlockSchema = z.object({
   bbox: BoundingBoxSchema,
   /** Computed CSS properties whose value differs from <body>'s (geometry excluded). */
   css: z.record(z.string(), z.string()),
-  /** Tag path from <body> (excluded) to the block element (included). */
-  path: z.array(PathStepSchema).max(256),
-  /** CSS selector for the block: `tag#id.class > tag.class` ... from body. */
-  selector: z.string().max(8192),
+  /** Tag path from <body> (excluded) to the block element (included); its deepest MAX_PATH_STEPS steps at most. */
+  path: z.array(PathStepSchema).max(MAX_PATH_STEPS),
+  /** CSS selector for the block: `body > tag#id.class > tag.class` ..., or `body tag > ...` when the path was cut. */
+  selector: z.string().max(MAX_SELECTOR_CHARS),
   words: z.number().int().nonnegative(),
   linkWords: z.number().int().nonnegative(),
   chars: z.number().int().nonnegative(),

@@ -6,6 +6,22 @@ import { z } from 'zod';
 
 export const MAX_URL_LENGTH = 2048;
 
+/**
+ * Why a URL's host cannot name a site, or undefined when it can. Sites are store key segments and
+ * DNS names: letters, digits, `-`, `_` (found in real subdomains) and dots, at most 253 characters
+ * and 63 per label (RFC 1035). IP-literal IPv6 hosts are refused here, at the door, with the reason,
+ * rather than after three fetches. lib/store/keys.ts checks site segments with this same rule.
+ */
+export function hostProblem(hostname: string): string | undefined {
+  if (hostname.startsWith('[')) return `IPv6 address hosts are not supported (${hostname})`;
+  if (hostname.length > 253) return `the host name is longer than 253 characters (${hostname.length})`;
+  if (!/^[a-z0-9_.-]+$/i.test(hostname)) return `the host name ${JSON.stringify(hostname)} has characters outside letters, digits, '-', '_' and '.'`;
+  const labels = hostname.split('.');
+  if (labels.some((l) => l === '')) return `the host name ${JSON.stringify(hostname)} has an empty label`;
+  if (labels.some((l) => l.length > 63)) return `the host name has a label longer than 63 characters`;
+  return undefined;
+}
+
 export const HttpUrlSchema = z
   .string()
   .max(MAX_URL_LENGTH, `URL is longer than ${MAX_URL_LENGTH} characters`)
@@ -15,6 +31,10 @@ export const HttpUrlSchema = z
     else if (!/^https?:$/.test(url.protocol)) ctx.addIssue({ code: 'custom', message: `only http and https URLs are supported, not ${url.protocol}` });
     else if (url.username || url.password) ctx.addIssue({ code: 'custom', message: 'URLs with a user name or password are not accepted' });
     else if (!url.hostname) ctx.addIssue({ code: 'custom', message: 'the URL has no host' });
+    else {
+      const problem = hostProblem(url.hostname);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }
   });
 
 /** Intake: render this URL (live, or from an archived copy already in the store). */

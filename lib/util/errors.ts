@@ -4,10 +4,36 @@
  * Any other error is retried with backoff until the queue's receive limit, then dead-lettered.
  */
 export class NonRetryableError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
+  /** What kind of failure it is (dead letters are counted by kind); failureKind() infers it when absent. */
+  readonly kind?: FailureKind;
+
+  constructor(message: string, options?: ErrorOptions & { kind?: FailureKind }) {
     super(message, options);
     this.name = 'NonRetryableError';
+    if (options?.kind) this.kind = options.kind;
   }
+}
+
+/** Kinds of dead letter, few and stable: a metric dimension and the CLI's grouping of reasons. */
+export const FAILURE_KINDS = ['invalid-message', 'http-status', 'not-html', 'blocked', 'too-large', 'missing-input', 'retries-exhausted', 'other'] as const;
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+/**
+ * The kind of a failure, from the error's own `kind`, else from the reason's wording (the reasons
+ * the steps and queues write: "invalid message: …", "HTTP 404 …", "failed 3 times; last error: …").
+ */
+export function failureKind(failure: unknown): FailureKind {
+  const own = (failure as { kind?: unknown } | undefined)?.kind;
+  if (typeof own === 'string' && (FAILURE_KINDS as readonly string[]).includes(own)) return own as FailureKind;
+  const reason = typeof failure === 'string' ? failure : describeError(failure);
+  if (/^failed \d+ times/.test(reason)) return 'retries-exhausted';
+  if (/^invalid message|not a valid (absolute URL|page id)/.test(reason)) return 'invalid-message';
+  if (/^HTTP \d{3}/.test(reason)) return 'http-status';
+  if (/^not an HTML page/.test(reason)) return 'not-html';
+  if (/^blocked|robots\.txt/i.test(reason)) return 'blocked';
+  if (/larger than|more than the|more than \d+ frames/.test(reason)) return 'too-large';
+  if (/is not in the store|no snapshot|has no URL/.test(reason)) return 'missing-input';
+  return 'other';
 }
 
 export function isNonRetryable(error: unknown): boolean {
@@ -17,4 +43,63 @@ export function isNonRetryable(error: unknown): boolean {
 export function describeError(error: unknown): string {
   if (error instanceof Error) return ['Error', 'NonRetryableError'].includes(error.name) ? error.message : `${error.name}: ${error.message}`;
   return String(error);
+}
+
+/**
+ * Errors with timing meaning, for the queue consumers:
+ *
+ * - RetryLaterError: the site asked us to come back later (429, or 503 with Retry-After). Retryable;
+ *   the next delivery waits at least `retryAfterMs`. It counts as a receive: a site that always says
+ *   429 ends as a dead letter with that reason.
+ * - HostBusyError: this host's turn has not come yet (per-host rate limit). Not a failure: the
+ *   embedded runner hands the message back for `retryInMs` without counting the receive.
+ */
+export class RetryLaterError extends Error {
+  constructor(message: string, readonly retryAfterMs: number) {
+    super(message);
+    this.name = 'RetryLaterError';
+  }
+}
+
+export class HostBusyError extends Error {
+  constructor(readonly host: string, readonly retryInMs: number) {
+    super(`${host} is rate-limited: next request in ${Math.ceil(retryInMs)} ms`);
+    this.name = 'HostBusyError';
+  }
+}
+
+/** Delay a failed message should wait before its next delivery, if the error names one. */
+export function retryAfterOf(error: unknown): number | undefined {
+  const ms = (error as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}
+
+/** A deferral (not a failure), and for how long, if the error is one. */
+export function deferralOf(error: unknown): number | undefined {
+  if (!(error instanceof Error) || error.name !== 'HostBusyError') return undefined;
+  const ms = (error as HostBusyError).retryInMs;
+  return typeof ms === 'number' && Number.isFinite(ms) ? Math.max(0, ms) : undefined;
+}
+
+/** The egress policy refused a destination: never retried. */
+export class EgressBlockedError extends NonRetryableError {
+  constructor(readonly url: string, readonly reason: string) {
+    super(`blocked by the egress guard: ${reason} (${url})`);
+  }
+}
+
+/** Raised when a conditional put loses: someone else wrote first. */
+export class PreconditionFailedError extends Error {
+  constructor(readonly key: string) {
+    super(`conditional write of ${key} lost to a concurrent writer`);
+    this.name = 'PreconditionFailedError';
+  }
+}
+
+/** A render would not finish within the Lambda invocation's remaining time: retried by a later invocation. */
+export class DeadlineExceededError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DeadlineExceededError';
+  }
 }

@@ -1,3 +1,5 @@
+import { Readability } from '@mozilla/readability';
+import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { extractFallback } from '../../lib/apply/fallback';
 import { parseHtml } from '../../lib/html/parse';
@@ -6,6 +8,8 @@ import { METHODS } from '../../lib/fallback';
 import { analyse, selectBlocks } from '../../lib/fallback/combined';
 import { defaultFallbackModel } from '../../lib/fallback/default-model';
 import { aggregate, scorePage } from '../../lib/metric/metric';
+import { markReadability } from '../../lib/render/readability-in-page';
+import { READABILITY_MARK } from '../../lib/types/feature-document';
 
 const ORIGIN = 'http://news.example';
 const site = generateSite({ seed: 'fallback-test', pagesPerTemplate: 3, templates: 4 });
@@ -60,8 +64,14 @@ describe('the combination on generated pages', () => {
     for (const b of sel.blocks) expect(b.index).toBeGreaterThanOrEqual(sel.span.start);
   });
 
-  it('runs every method on its own', () => {
-    const doc = () => parseHtml(pageHtml(site, articles[1].path, ORIGIN));
+  it('runs every method on its own (on the page as the render leaves it: with Readability\'s marks)', () => {
+    // Mozilla Readability marks the page as it does in the rendered page (lib/render/readability-in-page.ts), here in jsdom
+    const dom = new JSDOM(pageHtml(site, articles[1].path, ORIGIN));
+    const marks = markReadability(dom.window.document, Readability, READABILITY_MARK, 'data-spider-i');
+    expect(marks.ok).toBe(true);
+    expect(marks.marked).toBeGreaterThan(0);
+    const marked = dom.serialize();
+    const doc = () => parseHtml(marked);
     const truth = articles[1].bodyText;
     for (const [name, method] of Object.entries(METHODS)) {
       const out = method(doc(), { baseUrl: ORIGIN + articles[1].path });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseHtml } from '../../lib/html/parse';
-import { findTitleBlock, pageTitle, titleBlocks, titleMatch, titleParts } from '../../lib/fallback/title';
+import { findTitleBlock, pageTitle, titleBlocks, titleMatch } from '../../lib/fallback/title';
+import { titleParts } from '../../lib/text/titles';
 
 describe('title', () => {
   it('reads the title through the metadata extractor (JSON-LD headline, og:title, <title> agreeing with <h1>)', () => {

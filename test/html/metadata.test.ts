@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanTitle, extractMetadata, toIsoDate } from '../../lib/html/metadata';
+import { cleanTitle, extractMetadata } from '../../lib/html/metadata';
 import { parseHtml } from '../../lib/html/parse';
 
 const meta = (head: string, body = '', htmlAttrs = '') =>
@@ -111,20 +111,5 @@ describe('cleanTitle', () => {
   });
   it('keeps a title equal to the h1 whole', () => {
     expect(cleanTitle('Q&A - the answers', ['Q&A - the answers'])).toBe('Q&A - the answers');
-  });
-});
-
-describe('toIsoDate', () => {
-  it('normalises the usual shapes', () => {
-    expect(toIsoDate('2012-03-05')).toBe('2012-03-05');
-    expect(toIsoDate('20120305')).toBe('2012-03-05');
-    expect(toIsoDate('2012-03-05 14:30:00 +0100')).toBe('2012-03-05T13:30:00.000Z');
-    expect(toIsoDate('Mon, 05 Mar 2012 14:30:00 GMT')).toBe('2012-03-05T14:30:00.000Z');
-  });
-  it('rejects nonsense and implausible dates', () => {
-    expect(toIsoDate('yesterday')).toBeUndefined();
-    expect(toIsoDate('2012-02-31')).toBeUndefined();
-    expect(toIsoDate('1970-01-01')).toBeUndefined();
-    expect(toIsoDate('')).toBeUndefined();
   });
 });

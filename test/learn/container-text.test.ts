@@ -31,4 +31,17 @@ describe('chooseContainerText', () => {
     for (const d of linked) d.blocks[0].linkWords = d.blocks[0].words;
     expect(chooseContainerText(linked, linked.map(() => [false, true, false])).added).toBe(0);
   });
+
+  it('leaves a wrapper whose own text is a stray line next to much more chosen text inside it', () => {
+    const stray = 'Eyewitnesses said the building collapsed like a pack of cards, as our reporter saw it.';
+    const docs = [1, 2, 3].map((i) => page(i, stray));
+    // the chosen blockquote holds 20 times the stray line's words: the wrapper is not a body of prose
+    for (const d of docs) {
+      d.blocks[1].text = `Dear mother, letter number ${d.pageId}, from the front. `.repeat(30);
+      d.blocks[1].words = d.blocks[1].text.split(/\s+/).filter(Boolean).length;
+    }
+    const chosen = docs.map(() => [false, true, false]);
+    expect(chooseContainerText(docs, chosen).added).toBe(0);
+    expect(chooseContainerText(docs, chosen, { minWords: 10, maxLinkShare: 0.3, minPages: 2, minOwnShare: 0 }).added).toBe(3);
+  });
 });

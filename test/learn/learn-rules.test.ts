@@ -119,6 +119,33 @@ describe('learnRules on a news site', () => {
     expect(rules.selfCheck).toEqual({ pages: 0, recall: 0, precision: 0, adjusted: [] });
   });
 
+  it('learns a story shown once per page from fewer pages than minPts (three)', () => {
+    const topics = [
+      ['Harbour', 'storm', 'floods', 'the', 'old', 'harbour', 'wall'],
+      ['Council', 'votes', 'to', 'close', 'the', 'central', 'library'],
+      ['Rail', 'strike', 'halts', 'trains', 'across', 'the', 'north'],
+    ];
+    const docs = topics.map((t, i) => {
+      const title = t.join(' ');
+      const story = `${title}. ${Array.from({ length: 6 }, (_, k) => `Residents of district ${i}${k} said the ${t[1]} ${t[2]} ${t[6]} had never been seen before, officials reported ${k} times.`).join(' ')}`;
+      return makeDoc({
+        pageId: `p${i}`,
+        title,
+        blocks: [
+          makeBlock({ text: 'Home News Sport Weather', path: 'nav.menu:1', link: true, bbox: { x: 0, y: 0, width: 1200, height: 40 } }),
+          makeBlock({ text: title, path: 'main:2 > h1.headline:1', bbox: { x: 100, y: 60, width: 800, height: 40 } }),
+          makeBlock({ text: story, path: 'main:2 > div.story:2', bbox: { x: 100, y: 120, width: 800, height: 400 } }),
+          // a commenter quoting the title
+          makeBlock({ text: `About ${title}: I agree, ${t[1]} ${t[2]} again.`, path: 'section.comments:3 > ul:1 > li:1 > p:1', bbox: { x: 100, y: 700, width: 800, height: 40 } }),
+          makeBlock({ text: 'Copyright News Example', path: 'footer:4', bbox: { x: 0, y: 900, width: 1200, height: 40 } }),
+        ],
+      });
+    });
+    const rules = learnRules(docs);
+    expect(rules.content.selectors.some((s) => s.endsWith('div.story'))).toBe(true);
+    expect(rules.content.selectors.some((s) => s.includes('comments'))).toBe(false);
+  });
+
   it('learns from a single page', () => {
     const page = newsPage(0);
     const rules = learnRules([page.doc], { minPts: 2 });

@@ -92,6 +92,55 @@ describe('selectClusters', () => {
     expect(strict.clusters.find((c) => c.id === 5)!.chosen).toBe(false);
   });
 
+  it('leaves out a scoring cluster inside the region that the page-level extractor leaves out (an inset), on evidence not names', () => {
+    // an unnamed related-story inset inside the article's body: scores (shares the title's words)
+    const inset: Spec = { path: 'main:1 > div.body:1 > div:4 > p:1', bbox: [100, 152, 800, 6], words: 6, label: 7, sim: 0.2 };
+    const pages = [page('a', [...article, inset]), page('b', [...article, inset])];
+    expect(run(pages).clusters.find((c) => c.id === 7)!.chosen).toBe(true);
+    // the weak labels: the extractor kept the article's paragraphs and quote, not the inset
+    const kept = (p: ReturnType<typeof page>) => p.doc.blocks.map((_, k) => k <= 2);
+    const withLabels = (weak: Array<boolean[] | undefined>) =>
+      selectClusters(
+        pages.map((p) => p.doc),
+        pages.map((p) => p.labels),
+        pages.map((p) => p.sim),
+        { minWords: 1, bboxTolerance: 4, bboxMinShare: 0.5, minClusterScore: 0.001, minScoringShare: 0.5 },
+        pages.map((p) => p.vectors),
+        weak,
+      );
+    expect(withLabels(pages.map(kept)).clusters.find((c) => c.id === 7)!.chosen).toBe(false);
+    // a label that missed the article (kept nothing of the top cluster) does not judge
+    expect(withLabels(pages.map((p) => p.doc.blocks.map((_, k) => k === 5))).clusters.find((c) => c.id === 7)!.chosen).toBe(true);
+    // nor does a page without a label
+    expect(withLabels([undefined, undefined]).clusters.find((c) => c.id === 7)!.chosen).toBe(true);
+  });
+
+  it('lets the page-level labels break a near tie for the top cluster: a short story over the comments quoting its title', () => {
+    // the story: one block per page; the comments: many blocks scoring a little more in all
+    const story: Spec = { path: 'main:1 > div.story:1 > p:1', bbox: [100, 100, 800, 50], words: 30, label: 0, sim: 0.5 };
+    const comment = (k: number): Spec => ({ path: `main:1 > ul.comments:2 > li:${k} > p:1`, bbox: [100, 300 + 60 * k, 800, 50], words: 8, label: 1, sim: 0.5 });
+    const specs = [story, ...[1, 2, 3, 4].map(comment)];
+    const pages = [page('a', specs), page('b', specs), page('c', specs)];
+    const select = (weak?: Array<boolean[] | undefined>, topLabelWeight?: number) =>
+      selectClusters(
+        pages.map((p) => p.doc),
+        pages.map((p) => p.labels),
+        pages.map((p) => p.sim),
+        { minWords: 1, bboxTolerance: 4, bboxMinShare: 0.5, minClusterScore: 0.001, minScoringShare: 0.5, ...(topLabelWeight === undefined ? {} : { topLabelWeight }) },
+        pages.map((p) => p.vectors),
+        weak,
+      );
+    const top = (s: ReturnType<typeof select>) => s.clusters.find((c) => c.reason === 'top-scoring cluster')!.id;
+    // relevance: the story 15, the comments 4 × 4 = 16 on each page
+    expect(top(select())).toBe(1);
+    // the single-page extractor kept the story on every page, none of the comments
+    const labels = pages.map((p) => p.doc.blocks.map((_, k) => k === 0));
+    expect(top(select(labels))).toBe(0);
+    expect(top(select(labels, 0))).toBe(1);
+    // a label that kept the comments as well decides nothing
+    expect(top(select(pages.map((p) => p.doc.blocks.map(() => true))))).toBe(1);
+  });
+
   it('does not take text found word for word on another page as the article’s (a rotating ad)', () => {
     const ad = (_id: string): Spec => ({ path: 'main:1 > div.body:1 > h3.ad:5', bbox: [100, 152, 800, 6], words: 3, label: 9, sim: 0, terms: ['topic'] });
     const pages = [page('a', [...article, ad('a')]), page('b', [...article, ad('b')])];

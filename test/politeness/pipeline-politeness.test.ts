@@ -120,7 +120,12 @@ describe('politeness in the embedded runner (real Chromium)', () => {
     };
     spaced(granted.get('polite.localhost'), 1000);
     spaced(granted.get('other.localhost'), 300);
-    spaced(arrivals.get('polite.localhost'), 800); // what the site saw, with some slack for the browser
+    // What the site saw: no page request before the slot it was granted (the browser's own latency
+    // after the grant varies with the machine's load, so the arrivals' spacing is not asserted).
+    const politeArrivals = [...(arrivals.get('polite.localhost') ?? [])].sort((a, b) => a - b);
+    const politeGrants = [...(granted.get('polite.localhost') ?? [])].sort((a, b) => a - b);
+    expect(politeArrivals).toHaveLength(politeGrants.length);
+    politeArrivals.forEach((t, i) => expect(t).toBeGreaterThanOrEqual(politeGrants[i]));
     expect(granted.get('polite.localhost')).toHaveLength(3);
 
     // 429 with Retry-After: 1 → the page came back after at least a second, and then rendered.

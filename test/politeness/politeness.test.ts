@@ -8,12 +8,11 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config/config';
-import { HostBusyError } from '../../lib/politeness/errors';
 import { MemoryHostLimiter, StoreHostLimiter } from '../../lib/politeness/host-limiter';
 import { Politeness } from '../../lib/politeness/politeness';
 import { parseRetryAfter } from '../../lib/politeness/retry-after';
 import { FsStore } from '../../lib/store/fs-store';
-import { isNonRetryable } from '../../lib/util/errors';
+import { HostBusyError, isNonRetryable } from '../../lib/util/errors';
 import { serveRoutes, type TestServer } from '../helpers/http-server';
 
 const UA = 'spider/0.1 (+https://example.org/spider-contact)';

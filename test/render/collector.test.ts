@@ -1,6 +1,9 @@
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import { collectPage, type LayoutSeam } from '../../lib/render/collector';
+import { collectPage, type CollectOptions, type LayoutSeam } from '../../lib/render/collector';
+import { BlockSchema, MAX_PATH_STEPS, MAX_SELECTOR_CHARS } from '../../lib/types/feature-document';
+
+const OPTIONS: CollectOptions = { maxBlocks: 100, maxPathSteps: MAX_PATH_STEPS, maxSelectorChars: MAX_SELECTOR_CHARS };
 
 /** jsdom has no layout: a seam that reads display from tag names and invents boxes. */
 const BLOCK = new Set(['div', 'p', 'h1', 'h2', 'ul', 'li', 'blockquote', 'article', 'nav', 'body', 'footer', 'section']);
@@ -30,7 +33,7 @@ const html = `<!doctype html><html lang="en"><head><title>A Headline | News</tit
 
 describe('collectPage', () => {
   const { window } = new JSDOM(html);
-  const page = collectPage(window.document, seam, { maxBlocks: 100 });
+  const page = collectPage(window.document, seam, OPTIONS);
 
   it('splits text into blocks at the closest block-level ancestor, in DOM order', () => {
     expect(page.blocks.map((b) => b.text)).toEqual([
@@ -75,6 +78,33 @@ describe('collectPage', () => {
   });
 
   it('stops at the block cap', () => {
-    expect(collectPage(window.document, seam, { maxBlocks: 2 }).blocks).toHaveLength(2);
+    expect(collectPage(window.document, seam, { ...OPTIONS, maxBlocks: 2 }).blocks).toHaveLength(2);
+  });
+});
+
+describe('collectPage on a page nested deeper than the path cap', () => {
+  // 300 nested divs around the article: the page is kept, the recorded path is cut to its deepest steps.
+  const depth = 300;
+  const deep = `<!doctype html><html><head><title>Deep</title></head><body>${'<div class="n">'.repeat(depth)}<p id="story">Deep article text.</p>${'</div>'.repeat(depth)}</body></html>`;
+  const { window } = new JSDOM(deep);
+  const page = collectPage(window.document, seam, OPTIONS);
+  const block = page.blocks.find((b) => b.text === 'Deep article text.')!;
+
+  it('records the block with a valid path and a selector that still finds it', () => {
+    expect(() => BlockSchema.parse(block)).not.toThrow();
+    expect(block.path).toHaveLength(MAX_PATH_STEPS);
+    expect(block.path.at(-1)).toMatchObject({ tag: 'p', id: 'story' });
+    expect(block.selector.startsWith('body div.n > ')).toBe(true);
+    expect(window.document.querySelectorAll(block.selector)).toHaveLength(1);
+    expect(window.document.querySelector(block.selector)?.id).toBe('story');
+  });
+
+  it('keeps a selector within its cap when the steps carry long class names', () => {
+    const long = 'c'.repeat(200);
+    const { window: w } = new JSDOM(`<body>${`<div class="${long}">`.repeat(60)}<p>Text.</p>${'</div>'.repeat(60)}</body>`);
+    const [b] = collectPage(w.document, seam, OPTIONS).blocks;
+    expect(() => BlockSchema.parse(b)).not.toThrow();
+    expect(b.selector.length).toBeLessThanOrEqual(MAX_SELECTOR_CHARS);
+    expect(w.document.querySelector(b.selector)?.textContent).toBe('Text.');
   });
 });

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config/config';
 import { Renderer } from '../../lib/render/browser';
 import { isNonRetryable } from '../../lib/util/errors';
+import { BlockSchema, MAX_PATH_STEPS } from '../../lib/types/feature-document';
+import { z } from 'zod';
 import { serveRoutes, type TestServer } from '../helpers/http-server';
 
 const page = `<!doctype html><html lang="en"><head><title>Live page</title>
@@ -21,6 +23,7 @@ describe('Renderer (real Chromium)', () => {
       '/missing': { status: 404, body: 'gone' },
       '/doc.pdf': { type: 'application/pdf', body: Buffer.from('%PDF-1.4\n%%EOF') },
       '/flaky': { status: 503, body: 'busy' },
+      '/deep': { body: `<!doctype html><title>Deep</title><body>${'<div class="n">'.repeat(300)}<p>Deep article text.</p>${'</div>'.repeat(300)}</body>` },
     });
     renderer = new Renderer(loadConfig({ navigationTimeoutMs: 10_000, renderTimeoutMs: 20_000 }));
   });
@@ -43,6 +46,14 @@ describe('Renderer (real Chromium)', () => {
     expect(result.snapshot).toMatch(/^<!DOCTYPE html><html lang="en"><head><meta name="spider:url"/);
     expect(result.status).toBe(200);
     expect(server.hits.get('/style.css')).toBe(1);
+  });
+
+  it('keeps a page nested deeper than the path cap: every block a valid feature-document block', async () => {
+    const result = await renderer.render({ url: `${server.origin}/deep` });
+    const blocks = z.array(BlockSchema).parse(result.collected.blocks);
+    const deep = blocks.find((b) => b.text === 'Deep article text.')!;
+    expect(deep.path).toHaveLength(MAX_PATH_STEPS);
+    expect(deep.selector).toMatch(/^body div\.n > /);
   });
 
   it('answers the document with archived HTML at the page URL and aborts other requests', async () => {

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyAddress } from '../../lib/net/address';
 import { EgressPolicy } from '../../lib/net/egress-policy';
 import { BLOCKED_HEADER, EgressProxy, type EgressEvent } from '../../lib/net/egress-proxy';
-import { EgressBlockedError, safeFetch } from '../../lib/net/safe-fetch';
-import { isNonRetryable } from '../../lib/util/errors';
+import { safeFetch } from '../../lib/net/safe-fetch';
+import { EgressBlockedError, isNonRetryable } from '../../lib/util/errors';
 import { serveRoutes, type TestServer } from '../helpers/http-server';
 import { hostileResolver, loopbackOnlyDialer } from './hostile';
 

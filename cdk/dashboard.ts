@@ -1,0 +1,138 @@
+/**
+ * The stack's CloudWatch dashboard and its alarms beside the dead-letter ones (cdk/queue-consumer.ts):
+ *
+ *   queues     messages visible / in flight and dead letters per queue; age of the oldest message
+ *   functions  errors, throttles, duration (p50, p99) per function
+ *   pipeline   the handlers' own metrics (lib/aws/metric-names.ts): pages, learns, articles by
+ *              method, dead letters by kind, step times, blocks and words
+ *
+ * Alarms: the age of the oldest message of each work queue (work is stuck or falling behind) and
+ * each function's errors (invocations that crashed or timed out: record failures are reported
+ * per record and are not errors), to the same optional SNS topic as the dead-letter alarms.
+ */
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { Construct } from 'constructs';
+import { METRIC, METRICS_NAMESPACE, SERVICE_NAMES, type MetricName, type MetricStep } from '../lib/aws/metric-names';
+import type { QueueConsumer } from './queue-consumer';
+
+type Step = MetricStep;
+
+export interface SpiderDashboardProps {
+  readonly consumers: Readonly<Record<Step, QueueConsumer>>;
+  /** Alarm when a work queue's oldest message is this old (seconds). */
+  readonly queueAgeAlarmSeconds: number;
+  /** Alarm when a function has this many errors in five minutes. */
+  readonly errorsAlarmThreshold: number;
+  readonly alarmActions?: cloudwatch.IAlarmAction[];
+}
+
+const PERIOD = Duration.minutes(5);
+const STEPS: readonly Step[] = ['render', 'learn', 'apply'];
+
+/** A custom metric of one step's function (dimension `service`, plus the metric's own if given). */
+function custom(metric: MetricName, step: Step, statistic: string, label: string, dimension?: string): cloudwatch.Metric {
+  return new cloudwatch.Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName: metric.name,
+    dimensionsMap: { service: SERVICE_NAMES[step], ...(dimension && metric.dimension ? { [metric.dimension.name]: dimension } : {}) },
+    statistic,
+    period: PERIOD,
+    label,
+  });
+}
+
+export class SpiderDashboard extends Construct {
+  readonly dashboard: cloudwatch.Dashboard;
+  readonly queueAgeAlarms: Readonly<Record<Step, cloudwatch.Alarm>>;
+  readonly errorAlarms: Readonly<Record<Step, cloudwatch.Alarm>>;
+
+  constructor(scope: Construct, id: string, props: SpiderDashboardProps) {
+    super(scope, id);
+    const { consumers } = props;
+    const each = <T>(fn: (step: Step, c: QueueConsumer) => T) => STEPS.map((s) => fn(s, consumers[s]));
+    const max = { period: PERIOD, statistic: cloudwatch.Stats.MAXIMUM };
+    const sum = { period: PERIOD, statistic: cloudwatch.Stats.SUM };
+
+    const ageAlarms = {} as Record<Step, cloudwatch.Alarm>;
+    const errorAlarms = {} as Record<Step, cloudwatch.Alarm>;
+    for (const step of STEPS) {
+      const c = consumers[step];
+      ageAlarms[step] = new cloudwatch.Alarm(this, `${title(step)}QueueAgeAlarm`, {
+        alarmDescription: `The ${step} queue's oldest message is over ${props.queueAgeAlarmSeconds} s old: its function is stuck, failing or too slow for the input (spider:queueAgeAlarmSeconds).`,
+        metric: c.queue.metricApproximateAgeOfOldestMessage(max),
+        threshold: props.queueAgeAlarmSeconds,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      errorAlarms[step] = new cloudwatch.Alarm(this, `${title(step)}ErrorsAlarm`, {
+        alarmDescription: `The ${step} function failed ${props.errorsAlarmThreshold} or more invocations in 5 minutes (crashes or timeouts; spider:errorsAlarmThreshold). Its logs say why.`,
+        metric: c.function.metricErrors(sum),
+        threshold: props.errorsAlarmThreshold,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      for (const action of props.alarmActions ?? []) {
+        ageAlarms[step].addAlarmAction(action);
+        errorAlarms[step].addAlarmAction(action);
+      }
+    }
+    this.queueAgeAlarms = ageAlarms;
+    this.errorAlarms = errorAlarms;
+
+    const graph = (titleText: string, left: cloudwatch.IMetric[], extra: Partial<cloudwatch.GraphWidgetProps> = {}) =>
+      new cloudwatch.GraphWidget({ title: titleText, left, width: 8, height: 6, ...extra });
+
+    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
+      defaultInterval: Duration.hours(3),
+      widgets: [
+        [
+          graph('Messages waiting', each((s, c) => c.queue.metricApproximateNumberOfMessagesVisible({ ...max, label: s }))),
+          graph('Messages in flight', each((s, c) => c.queue.metricApproximateNumberOfMessagesNotVisible({ ...max, label: s }))),
+          graph('Dead letters', each((s, c) => c.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ ...max, label: `${s} DLQ` }))),
+        ],
+        [
+          new cloudwatch.AlarmWidget({ title: 'Age of oldest message: render', alarm: ageAlarms.render, width: 8, height: 6 }),
+          new cloudwatch.AlarmWidget({ title: 'Age of oldest message: learn', alarm: ageAlarms.learn, width: 8, height: 6 }),
+          new cloudwatch.AlarmWidget({ title: 'Age of oldest message: apply', alarm: ageAlarms.apply, width: 8, height: 6 }),
+        ],
+        [
+          graph('Function errors', each((s, c) => c.function.metricErrors({ ...sum, label: s }))),
+          graph('Function throttles', each((s, c) => c.function.metricThrottles({ ...sum, label: s }))),
+          graph(
+            'Function duration (p50, p99)',
+            each((s, c) => [c.function.metricDuration({ period: PERIOD, statistic: 'p50', label: `${s} p50` }), c.function.metricDuration({ period: PERIOD, statistic: 'p99', label: `${s} p99` })]).flat(),
+          ),
+        ],
+        [
+          graph('Pipeline: pages, learns, articles', [
+            custom(METRIC.pagesRendered, 'render', 'Sum', 'pages rendered'),
+            custom(METRIC.sitesLearned, 'learn', 'Sum', 'sites learned'),
+            ...METRIC.articlesExtracted.dimension.values.map((m) => custom(METRIC.articlesExtracted, 'apply', 'Sum', `articles (${m})`, m)),
+          ]),
+          graph(
+            'Dead letters by kind',
+            STEPS.flatMap((s) => METRIC.deadLetters.dimension.values.map((k) => custom(METRIC.deadLetters, s, 'Sum', `${s} ${k}`, k))),
+          ),
+          graph('Step times (p50, p90)', [
+            ...(['p50', 'p90'] as const).flatMap((p) => [
+              custom(METRIC.renderMs, 'render', p, `render ${p}`),
+              custom(METRIC.learnMs, 'learn', p, `learn ${p}`),
+              custom(METRIC.applyMs, 'apply', p, `apply ${p}`),
+            ]),
+          ]),
+        ],
+        [
+          graph('Blocks per page', [custom(METRIC.blocksPerPage, 'render', 'Average', 'average'), custom(METRIC.blocksPerPage, 'render', 'p90', 'p90')]),
+          graph('Words per article', [custom(METRIC.wordsPerArticle, 'apply', 'Average', 'average'), custom(METRIC.wordsPerArticle, 'apply', 'p10', 'p10')]),
+        ],
+      ],
+    });
+  }
+}
+
+function title(step: Step): string {
+  return step[0].toUpperCase() + step.slice(1);
+}

@@ -1,0 +1,136 @@
+/**
+ * The page-level guard of rule extraction (issue 13): a site's rules can select *something* on a
+ * page of another template (a byline, one caption of a video page or a gallery) where the page
+ * plainly holds an article of hundreds of words, or take mostly link text (a related-stories list).
+ * Such a page is better served by the single-page extractor, and its site should relearn.
+ *
+ * It must stay cheap, so it works in two stages:
+ * 1. `suspectRulesOutput`: one walk over the page's paragraphs and a count of the links in what the
+ *    rules took. Suspicious when the rules took less than `minShare` of the words the page holds in
+ *    paragraphs of prose (paragraphs mostly outside links), or when mostly link text.
+ * 2. Only then the single-page extractor runs, and its result is served when it holds at least
+ *    `minGain` times the rules' words (and is not a listing), or when the rules' output was mostly
+ *    links and the extractor's is not: a page of comments or of several stories, where the rules
+ *    rightly take a small part, keeps the rules' result because the extractor finds no more there.
+ *
+ * What the page "plainly holds" is counted from the parsed snapshot apply has anyway; any other
+ * page-level measure (an in-page Readability result) can replace `pageProseWords`.
+ */
+import type { AnyNode, Document, Element } from 'domhandler';
+import { countWords, isHidden, SKIP_TAGS } from '../html/content';
+import { elements, isElement, isText } from '../html/parse';
+
+export interface GuardOptions {
+  /** Rules' words under this share of the page's prose words make the output suspicious. */
+  readonly minShare: number;
+  /** Rules' output with more than this share of its words in links is suspicious. */
+  readonly maxLinkShare: number;
+  /** The single-page result is served when it has at least this many times the rules' words. */
+  readonly minGain: number;
+  /** A paragraph counts as prose with at least this many words... */
+  readonly minParagraphWords: number;
+  /** ...and at most this share of them in links. */
+  readonly maxParagraphLinkShare: number;
+}
+
+export const DEFAULT_GUARD_OPTIONS: GuardOptions = {
+  minShare: 0.3,
+  maxLinkShare: 0.5,
+  minGain: 2,
+  minParagraphWords: 8,
+  maxParagraphLinkShare: 0.3,
+};
+
+/** What the rules took, as the guard needs it. */
+export interface RulesOutput {
+  readonly wordCount: number;
+  /** Clean HTML of the output (links kept as `<a>`). */
+  readonly html: string;
+}
+
+/** What the single-page extractor gives. */
+export interface SinglePageOutput {
+  readonly wordCount: number;
+  readonly html: string;
+  readonly notArticle?: boolean;
+}
+
+export interface GuardDecision<F extends SinglePageOutput> {
+  /** Why the rules' output was suspicious (undefined: it was not, and nothing else ran). */
+  readonly suspicion?: string;
+  /** The single-page result to serve instead, with the reason; undefined: keep the rules'. */
+  readonly replace?: { readonly result: F; readonly reason: string };
+}
+
+/** Words of the page's paragraphs of prose: `p` elements with minParagraphWords words or more, mostly outside links. */
+export function pageProseWords(doc: Document, options: GuardOptions = DEFAULT_GUARD_OPTIONS): number {
+  let total = 0;
+  for (const el of elements(doc)) {
+    if (el.name !== 'p' || isHidden(el)) continue;
+    const { words, linkWords } = wordsOf(el);
+    if (words >= options.minParagraphWords && linkWords <= options.maxParagraphLinkShare * words) total += words;
+  }
+  return total;
+}
+
+/** Words under the element, and those inside links (script, style and the like skipped). */
+function wordsOf(root: Element): { words: number; linkWords: number } {
+  let words = 0;
+  let linkWords = 0;
+  const stack: Array<[AnyNode, boolean]> = [[root, false]];
+  while (stack.length) {
+    const [node, inLink] = stack.pop()!;
+    if (isText(node)) {
+      const n = countWords(node.data);
+      words += n;
+      if (inLink) linkWords += n;
+    } else if (isElement(node)) {
+      if (SKIP_TAGS.has(node.name)) continue;
+      const link = inLink || node.name === 'a';
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push([node.children[i], link]);
+    }
+  }
+  return { words, linkWords };
+}
+
+const ANCHOR = /<a\b[^>]*>([\s\S]*?)<\/a>/gi;
+const TAG = /<[^>]+>/g;
+
+/** Share of an output's words inside links, from its clean HTML. */
+export function linkShare(out: RulesOutput): number {
+  if (out.wordCount === 0) return 0;
+  let linked = 0;
+  for (const m of out.html.matchAll(ANCHOR)) linked += countWords(m[1].replace(TAG, ' '));
+  return Math.min(1, linked / out.wordCount);
+}
+
+/** Stage 1: why the rules' output looks wrong for this page, or undefined. */
+export function suspectRulesOutput(doc: Document, out: RulesOutput, options: GuardOptions = DEFAULT_GUARD_OPTIONS): string | undefined {
+  const links = linkShare(out);
+  if (links > options.maxLinkShare) return `${Math.round(links * 100)}% of the rules' words are in links`;
+  const prose = pageProseWords(doc, options);
+  if (out.wordCount < options.minShare * prose) return `the rules took ${out.wordCount} words where the page holds ${prose} in paragraphs of prose`;
+  return undefined;
+}
+
+/**
+ * Both stages: the single-page extractor (`singlePage`, called only when the output is suspicious)
+ * replaces the rules' output when it holds clearly more of the page's text.
+ */
+export function guardRulesOutput<F extends SinglePageOutput>(
+  doc: Document,
+  out: RulesOutput,
+  singlePage: () => F,
+  options: GuardOptions = DEFAULT_GUARD_OPTIONS,
+): GuardDecision<F> {
+  const suspicion = suspectRulesOutput(doc, out, options);
+  if (!suspicion) return {};
+  const result = singlePage();
+  if (result.notArticle || result.wordCount === 0) return { suspicion };
+  const rulesLinks = linkShare(out);
+  const gain = result.wordCount >= options.minGain * out.wordCount;
+  const lessLinks = rulesLinks > options.maxLinkShare && linkShare(result) <= options.maxLinkShare && result.wordCount >= out.wordCount;
+  if (!gain && !lessLinks) return { suspicion };
+  const reason = `${suspicion}; the single-page extractor took ${result.wordCount}`;
+  return { suspicion, replace: { result, reason } };
+}

@@ -1,0 +1,35 @@
+/** `spider status` for people: queues, learned and waiting sites, articles. `--json` prints the SpiderStatus itself. */
+import type { QueueName, SpiderStatus } from '../queue/status';
+import { formatDuration } from './progress';
+
+const QUEUES: readonly QueueName[] = ['render', 'learn', 'apply'];
+const SITES_SHOWN = 20;
+
+export function formatStatus(status: SpiderStatus, now = Date.now()): string {
+  const lines: string[] = [];
+  lines.push(`${status.where === 'aws' ? 'deployed stack' : 'embedded store'}: ${status.location}`);
+  if (status.running) {
+    const age = (now - Date.parse(status.running.updatedAt)) / 1000;
+    lines.push(`a run is going on: pid ${status.running.pid}, started ${status.running.startedAt}, counts from ${formatDuration(age)} ago`);
+  }
+  lines.push('');
+  lines.push('queue     pending  in flight  dead letters  oldest pending');
+  for (const q of QUEUES) {
+    const c = status.queues[q];
+    const age = c.oldestPendingAgeSeconds === null ? 'unknown' : c.pending === 0 ? '-' : formatDuration(c.oldestPendingAgeSeconds);
+    lines.push(`${q.padEnd(8)} ${String(c.pending).padStart(8)} ${String(c.inFlight).padStart(10)} ${String(c.deadLettered).padStart(13)}  ${age}`);
+  }
+  for (const q of QUEUES) if (status.queues[q].note) lines.push(`  ${q}: ${status.queues[q].note}`);
+  const { store } = status;
+  lines.push('');
+  lines.push(`articles stored: ${store.articles}; pages rendered: ${store.pages}`);
+  lines.push(`sites learned: ${store.learned.length}`);
+  const learned = [...store.learned].sort((a, b) => b.learnedAt.localeCompare(a.learnedAt));
+  for (const l of learned.slice(0, SITES_SHOWN)) lines.push(`  ${l.site}  rules v${l.rulesVersion}, learned ${l.learnedAt}, ${l.pages} pages, ${l.articles} articles`);
+  if (learned.length > SITES_SHOWN) lines.push(`  … and ${learned.length - SITES_SHOWN} more (--json lists them all)`);
+  lines.push(`sites waiting to learn (pages, no rules yet): ${store.waitingToLearn.length}`);
+  const waiting = [...store.waitingToLearn].sort((a, b) => b.pages - a.pages);
+  for (const w of waiting.slice(0, SITES_SHOWN)) lines.push(`  ${w.site}  ${w.pages} pages`);
+  if (waiting.length > SITES_SHOWN) lines.push(`  … and ${waiting.length - SITES_SHOWN} more`);
+  return lines.join('\n');
+}

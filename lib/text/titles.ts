@@ -1,0 +1,39 @@
+/**
+ * The one title splitter: where a page title's headline and its site or section name meet
+ * (" | Site", "Blog: Post", "Post « Blog"), for the metadata's title (cleanTitle in
+ * lib/html/metadata.ts) and the fallback's heading match (lib/fallback/title.ts). Field matching
+ * compares normalised titles and cuts them its own way (headlineVariants in ./match.ts: no colon,
+ * "US elections: Turnout appears high" is one headline there).
+ */
+import { lowerWords } from './words';
+
+/** A separator in a title as written: a run of | - – — : « » · / \ • ~ between spaces, or a colon before a space. */
+export const TITLE_SEPARATOR = /\s+[|\-–—:«»·\/\\•~]+\s+|:\s+/;
+
+/** Each way of cutting a title in two at one of its separators: what lies before it and after it, untrimmed. */
+export function titleCuts(title: string): Array<{ readonly before: string; readonly after: string }> {
+  const re = new RegExp(TITLE_SEPARATOR.source, 'g');
+  const out: Array<{ before: string; after: string }> = [];
+  for (let m = re.exec(title); m; m = re.exec(title)) out.push({ before: title.slice(0, m.index), after: title.slice(m.index + m[0].length) });
+  return out;
+}
+
+/** The pieces between a title's separators ("A | B - C" → A, B, C). */
+export function titlePieces(title: string): string[] {
+  return title.split(TITLE_SEPARATOR);
+}
+
+/**
+ * The title, and what lies before and after each separator in it (" | Site", "Blog: Post",
+ * "Post « Blog"), parts of two words or more.
+ */
+export function titleParts(title: string): string[] {
+  const out = [title];
+  for (const { before, after } of titleCuts(title)) {
+    for (const part of [before, after]) {
+      const p = part.trim();
+      if (lowerWords(p).length >= 2 && !out.includes(p)) out.push(p);
+    }
+  }
+  return out;
+}

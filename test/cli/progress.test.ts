@@ -1,0 +1,142 @@
+/**
+ * Progress without a terminal, the run's tally (--json) and `spider status` on the embedded store:
+ * the real command in a child process (stderr is a pipe, not a terminal), a generated site on 127.0.0.1.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatStatus } from '../../lib/cli/status';
+import { createProgress, formatDuration } from '../../lib/cli/progress';
+import { articlesOf, generateSite, serveSite, type ServedSite } from '../../lib/demo/index';
+import type { SpiderStatus } from '../../lib/queue/status';
+
+const run = promisify(execFile);
+const site = generateSite({ seed: 'cli-progress', pagesPerTemplate: 4, templates: 1 });
+let served: ServedSite;
+let dataDir: string;
+
+async function spider(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run('npx', ['tsx', 'lib/cli/main.ts', '--data-dir', dataDir, ...args], {
+      env: { ...process.env, SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '', SPIDER_LEARN_MIN_PAGES: '3' },
+      timeout: 240_000,
+    });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const e = error as { stdout: string; stderr: string; code: number };
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+  }
+}
+
+beforeAll(async () => {
+  served = await serveSite(site, { hostname: 'progress.localhost' });
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-progress-'));
+});
+afterAll(() => served?.close());
+
+describe('spider run without a terminal', () => {
+  it('prints summary lines at the interval, dead letters one line each, no per-event lines, and the final tally; --json writes it', { timeout: 300_000 }, async () => {
+    const urls = articlesOf(site).map((p) => served.url(p.path));
+    const missing = served.url('/no-such-page.html');
+    const tallyFile = path.join(dataDir, 'tally.json');
+
+    // Before: everything submitted, nothing processed. `spider status` reads the journal.
+    const submitted = await spider('submit', ...urls, missing);
+    expect(submitted.stdout).toContain(`queued ${urls.length + 1} URLs`);
+    const before = JSON.parse((await spider('status', '--json')).stdout) as SpiderStatus;
+    expect(before.where).toBe('embedded');
+    expect(before.queues.render).toMatchObject({ pending: urls.length + 1, inFlight: 0, deadLettered: 0 });
+    expect(before.queues.render.oldestPendingAgeSeconds).toBeGreaterThanOrEqual(0);
+    expect(before.store).toEqual({ learned: [], waitingToLearn: [], pages: 0, articles: 0 });
+
+    const result = await spider('--progress-interval', '0.2', 'work', '--json', tallyFile);
+    const lines = result.stderr.split('\n').filter(Boolean);
+    const progress = lines.filter((l) => l.startsWith('progress: '));
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    for (const line of progress) expect(line).toMatch(/^progress: \d+\/\d+ URLs · \d+ articles · \d+ dead letters · pending render \d+ learn \d+ apply \d+ · [\d.]+ pages\/s · ETA \S+ · \S+$/);
+    expect(progress[0]).toMatch(new RegExp(`/${urls.length + 1} URLs`));
+    expect(lines.filter((l) => l.startsWith('✗ '))).toEqual([expect.stringMatching(/^✗ render .*no-such-page\.html: HTTP 404/)]);
+    expect(lines.filter((l) => /^(rendered|learned|extracted) /.test(l))).toEqual([]);
+    const done = lines.filter((l) => l.startsWith('done: '));
+    expect(done).toHaveLength(1);
+    expect(done[0]).toMatch(new RegExp(`^done: ${urls.length} rendered, \\d+ learns, ${urls.length} articles \\((\\d+ (rules|fallback)(, )?)+\\) from \\d+ extractions, .*1 dead letters \\(1 http-status\\) in \\S+, [\\d.]+ pages/s$`));
+    expect(result.code).toBe(1); // a dead letter
+
+    const tally = JSON.parse(await readFile(tallyFile, 'utf8'));
+    expect(tally).toMatchObject({
+      version: 1,
+      urls: { done: urls.length + 1, total: urls.length + 1 },
+      outcomes: { rendered: urls.length, deadLetters: 1, deadLettersByQueue: { render: 1 } },
+      deadLetterReasons: [{ kind: 'http-status', count: 1, examples: [expect.stringMatching(/HTTP 404/)] }],
+    });
+    // Pages extracted before the site was learned are extracted again with its rules: more extractions than articles.
+    expect(tally.outcomes.articles).toBe(urls.length);
+    expect(tally.outcomes.extracted).toBeGreaterThanOrEqual(urls.length);
+    expect((tally.outcomes.articlesByMethod.rules ?? 0) + (tally.outcomes.articlesByMethod.fallback ?? 0)).toBe(urls.length);
+    expect(tally.wallSeconds).toBeGreaterThan(0);
+    expect(tally.pagesPerSecond).toBeCloseTo(urls.length / tally.wallSeconds, 2);
+
+    // After: queues empty, the dead letter counted, the site learned, its articles stored.
+    const after = JSON.parse((await spider('status', '--json')).stdout) as SpiderStatus;
+    expect(after.queues.render).toEqual({ pending: 0, inFlight: 0, deadLettered: 1, oldestPendingAgeSeconds: 0 });
+    expect(after.queues.apply).toMatchObject({ pending: 0, inFlight: 0 });
+    expect(after.running).toBeUndefined();
+    expect(after.store.learned).toEqual([expect.objectContaining({ site: 'progress.localhost', pages: urls.length, articles: urls.length })]);
+    expect(after.store.learned[0].rulesVersion).toBeGreaterThanOrEqual(1);
+    expect(after.store).toMatchObject({ waitingToLearn: [], pages: urls.length, articles: urls.length });
+
+    const text = (await spider('status')).stdout;
+    expect(text).toMatch(/^render\s+0\s+0\s+1\s+-$/m);
+    expect(text).toContain(`articles stored: ${urls.length}`);
+    expect(text).toMatch(/progress\.localhost {2}rules v\d+, learned \S+, \d+ pages/);
+  });
+
+  it('--verbose adds one line per event', { timeout: 180_000 }, async () => {
+    const url = served.url(articlesOf(site)[0].path);
+    const result = await spider('--verbose', 'run', url);
+    expect(result.stderr).toMatch(new RegExp(`^rendered  ${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+ blocks`, 'm'));
+    expect(result.stderr).toMatch(/^extracted /m);
+    expect(result.code).toBe(0);
+  });
+});
+
+describe('progress arithmetic', () => {
+  it('counts URLs done of total, rate and ETA from the queues and the clock', () => {
+    let t = 0;
+    const counts = { render: { pending: 6, inFlight: 2, deadLettered: 0, oldestPendingAgeSeconds: 3 }, learn: { pending: 1, inFlight: 0, deadLettered: 0, oldestPendingAgeSeconds: 0 }, apply: { pending: 0, inFlight: 1, deadLettered: 0, oldestPendingAgeSeconds: 0 } };
+    const p = createProgress({ mode: 'quiet', counts: () => counts, now: () => t });
+    t = 10_000;
+    for (let i = 0; i < 4; i++) p.onEvent({ queue: 'render', outcome: 'done', message: { url: `https://a.example/${i}` }, result: { blocks: 1, elapsedMs: 1 } });
+    p.onEvent({ queue: 'render', outcome: 'dead', message: { url: 'https://a.example/x' }, error: 'HTTP 404 for https://a.example/x' });
+    p.onEvent({ queue: 'apply', outcome: 'done', message: {}, result: { site: 'a.example', pageId: 'p1', method: 'fallback', wordCount: 3 } });
+    p.onEvent({ queue: 'apply', outcome: 'done', message: {}, result: { site: 'a.example', pageId: 'p1', method: 'rules', wordCount: 3 } });
+    // 5 URLs done (4 rendered, 1 dead), 8 still at render; 0.4 pages/s; 8 / 0.4 = 20 s.
+    expect(p.summary()).toBe('5/13 URLs · 1 articles · 1 dead letters · pending render 8 learn 1 apply 1 · 0.4 pages/s · ETA 20s · 10s');
+    expect(p.stop().line).toBe('done: 4 rendered, 0 learns, 1 articles (1 rules) from 2 extractions, 0 retries, 1 dead letters (1 http-status) in 10s, 0.4 pages/s');
+    expect(formatDuration(3725)).toBe('1h02m');
+    expect(formatDuration(95)).toBe('1m35s');
+  });
+
+  it('status text: a queue whose age is unknown says so, and why', () => {
+    const status: SpiderStatus = {
+      where: 'aws',
+      location: 's3://b',
+      at: '2026-03-14T10:00:00.000Z',
+      queues: {
+        render: { pending: 3, inFlight: 1, deadLettered: 2, oldestPendingAgeSeconds: null, note: 'age of oldest message unknown: no CloudWatch datapoint' },
+        learn: { pending: 0, inFlight: 0, deadLettered: 0, oldestPendingAgeSeconds: 0 },
+        apply: { pending: 2, inFlight: 0, deadLettered: 0, oldestPendingAgeSeconds: 125 },
+      },
+      store: { learned: [], waitingToLearn: [{ site: 'a.example', pages: 4 }], pages: 4, articles: 4 },
+    };
+    const text = formatStatus(status);
+    expect(text).toContain('deployed stack: s3://b');
+    expect(text).toMatch(/^render\s+3\s+1\s+2\s+unknown$/m);
+    expect(text).toMatch(/^apply\s+2\s+0\s+0\s+2m05s$/m);
+    expect(text).toContain('render: age of oldest message unknown: no CloudWatch datapoint');
+    expect(text).toContain('sites waiting to learn (pages, no rules yet): 1\n  a.example  4 pages');
+  });
+});

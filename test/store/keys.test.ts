@@ -1,0 +1,36 @@
+/** The store's key layout (docs/storage-layout.md): every kind of object under its folder of keyPrefixes. */
+import { describe, expect, it } from 'vitest';
+import { keyPrefixes, keys, pageIdFromFeaturesKey } from '../../lib/store/keys';
+
+describe('keys', () => {
+  it('writes the documented layout', () => {
+    expect(keys.archive('a.com', 'p1')).toBe('archive/a.com/p1.html');
+    expect(keys.features('a.com', 'p1')).toBe('pages/a.com/p1/features.json');
+    expect(keys.snapshot('a.com', 'p1')).toBe('pages/a.com/p1/snapshot.html');
+    expect(keys.pagePrefix('a.com')).toBe('pages/a.com/');
+    expect(keys.rules('a.com')).toBe('rules/a.com.json');
+    expect(keys.rulesPrefix()).toBe('rules/');
+    expect(keys.article('a.com', 'p1')).toBe('articles/a.com/p1.json');
+    expect(keys.articlePrefix()).toBe('articles/');
+    expect(keys.articlePrefix('a.com')).toBe('articles/a.com/');
+    expect(keys.feed('a.com', 'f1')).toBe('feeds/a.com/f1.xml');
+    expect(keys.feedPrefix('a.com')).toBe('feeds/a.com/');
+    expect(keys.drift('a.com', 'p1')).toBe('drift/a.com/p1.json');
+    expect(keys.driftPrefix('a.com')).toBe('drift/a.com/');
+    expect(keys.fallbackModel()).toBe('models/fallback.json');
+    expect(keys.hostState('WWW.Example.org:8080')).toBe('politeness/hosts/www.example.org%3A8080.json');
+    expect(pageIdFromFeaturesKey(keys.features('a.com', 'p1'))).toBe('p1');
+  });
+
+  it('puts every key under one of the top-level folders', () => {
+    const all = [
+      keys.archive('a.com', 'p'), keys.features('a.com', 'p'), keys.snapshot('a.com', 'p'), keys.rules('a.com'),
+      keys.article('a.com', 'p'), keys.feed('a.com', 'f'), keys.drift('a.com', 'p'), keys.fallbackModel(), keys.hostState('a.com'),
+    ];
+    for (const key of all) expect(Object.values(keyPrefixes).filter((p) => key.startsWith(p)), key).toHaveLength(1);
+  });
+
+  it('refuses a site that is not a safe path segment', () => {
+    expect(() => keys.rules('../etc')).toThrow(/not a valid site name/);
+  });
+});

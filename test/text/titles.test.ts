@@ -1,0 +1,26 @@
+/** The one title splitter (lib/text/titles.ts), as the metadata's title and the fallback read titles. */
+import { describe, expect, it } from 'vitest';
+import { cleanTitle } from '../../lib/html/metadata';
+import { titleCuts, titleParts, titlePieces } from '../../lib/text/titles';
+
+describe('title splitter', () => {
+  it('cuts at each separator between spaces, and at a colon before a space', () => {
+    for (const sep of [' | ', ' - ', ' – ', ' — ', ' :: ', ' « ', ' » ', ' · ', ' / ', ' \\ ', ' • ', ' ~ ', ': ']) {
+      expect(titlePieces(`Council approves the budget${sep}Daily News`), JSON.stringify(sep)).toEqual(['Council approves the budget', 'Daily News']);
+    }
+    expect(titlePieces('Well-known 3-2 win at 10:30')).toEqual(['Well-known 3-2 win at 10:30']);
+  });
+
+  it('gives every cut in two, and the parts of two words or more', () => {
+    expect(titleCuts('A b | C d - E f')).toEqual([
+      { before: 'A b', after: 'C d - E f' },
+      { before: 'A b | C d', after: 'E f' },
+    ]);
+    expect(titleParts('Blog Name: The Post Title « Site')).toEqual(['Blog Name: The Post Title « Site', 'Blog Name', 'The Post Title « Site', 'Blog Name: The Post Title']);
+  });
+
+  it("the metadata's title is cut with the same separators as the fallback's (a WordPress « Blog suffix too)", () => {
+    expect(cleanTitle('Who will win the election? « Healthcare Economist', [], 'Healthcare Economist')).toBe('Who will win the election?');
+    expect(cleanTitle('Council approves the budget | Daily News', ['Council approves the budget'])).toBe('Council approves the budget');
+  });
+});
