@@ -7,6 +7,7 @@ describe('keys', () => {
     expect(keys.archive('a.com', 'p1')).toBe('archive/a.com/p1.html');
     expect(keys.features('a.com', 'p1')).toBe('pages/a.com/p1/features.json');
     expect(keys.snapshot('a.com', 'p1')).toBe('pages/a.com/p1/snapshot.html');
+    expect(keys.served('a.com', 'p1')).toBe('pages/a.com/p1/served.html');
     expect(keys.pagePrefix('a.com')).toBe('pages/a.com/');
     expect(keys.rules('a.com')).toBe('rules/a.com.json');
     expect(keys.rulesPrefix()).toBe('rules/');
@@ -24,7 +25,7 @@ describe('keys', () => {
 
   it('puts every key under one of the top-level folders', () => {
     const all = [
-      keys.archive('a.com', 'p'), keys.features('a.com', 'p'), keys.snapshot('a.com', 'p'), keys.rules('a.com'),
+      keys.archive('a.com', 'p'), keys.features('a.com', 'p'), keys.snapshot('a.com', 'p'), keys.served('a.com', 'p'), keys.rules('a.com'),
       keys.article('a.com', 'p'), keys.feed('a.com', 'f'), keys.drift('a.com', 'p'), keys.fallbackModel(), keys.hostState('a.com'),
     ];
     for (const key of all) expect(Object.values(keyPrefixes).filter((p) => key.startsWith(p)), key).toHaveLength(1);

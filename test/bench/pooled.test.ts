@@ -1,0 +1,45 @@
+/** bench/pooled.ts: the pooled row over several sets' pages, in the runs' scoring and, from the same run, in the other one. */
+import { describe, expect, it } from 'vitest';
+import { formatPooled, poolResults } from '../../bench/pooled';
+import type { BenchResult, PageFigures, PageResult } from '../../bench/run';
+
+const fig = (precision: number, recall: number): PageFigures => ({ precision, recall, f1: (2 * precision * recall) / (precision + recall) }) as PageFigures;
+
+function page(id: string, ours: [number, number], peer: [number, number], other?: { ours: [number, number]; peer: [number, number] }): PageResult {
+  return {
+    id, site: 'a.com', group: 'learned', url: `http://a.com/${id}`,
+    ours: fig(...ours),
+    peers: { readability: { ...fig(...peer), ms: 10 } },
+    ...(other ? { otherScoring: { scoring: 'body' as const, ours: fig(...other.ours), peers: { readability: fig(...other.peer) } } } : {}),
+  } as PageResult;
+}
+
+function result(dataset: string, perPage: PageResult[]): Pick<BenchResult, 'dataset' | 'perPage' | 'options'> {
+  return { dataset, perPage, options: { train: 0, peers: ['readability'], scoring: 'title+body', methods: [] } } as unknown as Pick<BenchResult, 'dataset' | 'perPage' | 'options'>;
+}
+
+describe('poolResults', () => {
+  it('pools every page of every set once, and the other scoring from the same pages', () => {
+    const a = result('a', [page('1', [1, 1], [0.5, 0.5], { ours: [0.8, 0.8], peer: [0.6, 0.6] })]);
+    const b = result('b', [
+      page('2', [0.5, 0.5], [1, 1], { ours: [0.4, 0.4], peer: [1, 1] }),
+      page('3', [0.5, 0.5], [1, 1], { ours: [0.4, 0.4], peer: [1, 1] }),
+    ]);
+    const p = poolResults([a, b]);
+    expect(p.scoring).toBe('title+body');
+    expect(p.pooled.pages).toBe(3);
+    expect(p.pooled.ours.f1).toBeCloseTo(2 / 3, 3);
+    expect(p.pooled.peers.readability.f1).toBeCloseTo(5 / 6, 3);
+    expect(p.other?.scoring).toBe('body');
+    expect(p.other?.pooled.ours.f1).toBeCloseTo(1.6 / 3, 3);
+    expect(p.other?.pooled.peers.readability.f1).toBeCloseTo(2.6 / 3, 3);
+    expect(p.other?.sets.map((s) => s.ours.f1)).toEqual([0.8, 0.4]);
+    expect(formatPooled(p)).toContain('scoring: body (same run)');
+  });
+
+  it('leaves the other scoring out when a page lacks it', () => {
+    const p = poolResults([result('a', [page('1', [1, 1], [0.5, 0.5]), page('2', [1, 1], [0.5, 0.5], { ours: [1, 1], peer: [1, 1] })])]);
+    expect(p.other).toBeUndefined();
+    expect(formatPooled(p)).not.toContain('same run');
+  });
+});
