@@ -1,6 +1,7 @@
 /**
  * Several dataset folders in one run (`npm run bench -- a b c d`): one row per set and a pooled row
- * over all of them, ours beside every peer, on the pages of learned sites. The pooled figures
+ * over all of them, ours beside every peer, on the pages of learned sites (with --train 0, no site is
+ * learned and every page goes through the fallback: then on every scored page). The pooled figures
  * aggregate the pages of every set as one set (mean per-page precision and recall, F1 of the two,
  * as lib/metric does), so a set counts by its pages. Where every page holds the other scoring's
  * figures (`perPage[].otherScoring`: body alone when the run scored title+body, and the reverse), the
@@ -36,7 +37,8 @@ export interface PooledRow {
 }
 
 export interface PooledResult {
-  readonly group: 'learned';
+  /** `learned`: the learned-site pages; `all`: every scored page (no run learned a site, --train 0). */
+  readonly group: 'learned' | 'all';
   /** The runs' scoring (title+body or body). */
   readonly scoring?: string;
   readonly sets: PooledRow[];
@@ -109,10 +111,14 @@ function rowOf(set: string, pages: readonly PageResult[], peerNames: readonly st
 
 type Results = ReadonlyArray<Pick<BenchResult, 'dataset' | 'perPage' | 'options'>>;
 
-/** One row per set and the pooled row, on the pages of learned sites; and in the other scoring where the runs hold it. */
+/**
+ * One row per set and the pooled row, on the pages of learned sites (every scored page when no run
+ * learned a site); and in the other scoring where the runs hold it.
+ */
 export function poolResults(results: Results): PooledResult {
   const peerNames = [...new Set(results.flatMap((r) => r.options.peers))].filter((n) => results.every((r) => r.options.peers.includes(n)));
-  const learned = (r: (typeof results)[number]) => r.perPage.filter((p) => p.group === 'learned');
+  const group: PooledResult['group'] = results.some((r) => r.perPage.some((p) => p.group === 'learned')) ? 'learned' : 'all';
+  const learned = (r: (typeof results)[number]) => r.perPage.filter((p) => group === 'all' || p.group === 'learned');
   const scorings = new Set(results.map((r) => r.options.scoring));
   const others = new Set(results.flatMap((r) => r.perPage.map((p) => p.otherScoring?.scoring)));
   const otherScoring = others.size === 1 ? [...others][0] : undefined;
@@ -121,12 +127,12 @@ export function poolResults(results: Results): PooledResult {
     return { ...p, ours: { ...p.ours, ...o.ours }, peers: Object.fromEntries(Object.entries(p.peers).map(([n, f]) => [n, { ...f, ...o.peers[n] }])) };
   };
   return {
-    group: 'learned',
+    group,
     ...(scorings.size === 1 ? { scoring: [...scorings][0] } : {}),
     sets: results.map((r) => rowOf(r.dataset, learned(r), peerNames)),
     pooled: rowOf('pooled', results.flatMap(learned), peerNames),
     ...(otherScoring
-      ? { other: { group: 'learned' as const, scoring: otherScoring, sets: results.map((r) => rowOf(r.dataset, learned(r).map(inOther), peerNames)), pooled: rowOf('pooled', results.flatMap(learned).map(inOther), peerNames) } }
+      ? { other: { group, scoring: otherScoring, sets: results.map((r) => rowOf(r.dataset, learned(r).map(inOther), peerNames)), pooled: rowOf('pooled', results.flatMap(learned).map(inOther), peerNames) } }
       : {}),
   };
 }
@@ -135,7 +141,7 @@ const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-
 
 export function formatPooled(p: PooledResult): string {
   const peerNames = Object.keys(p.pooled.peers);
-  const header = ['set (learned-site pages)', 'pages', 'ours F1', ...peerNames, 'best peer', 'Δ', 'apply ms', 'readab./apply'];
+  const header = [p.group === 'learned' ? 'set (learned-site pages)' : 'set (every page)', 'pages', 'ours F1', ...peerNames, 'best peer', 'Δ', 'apply ms', 'readab./apply'];
   const rows = [...p.sets, p.pooled].map((r) => [
     r.set,
     String(r.pages),
@@ -153,7 +159,7 @@ export function formatPooled(p: PooledResult): string {
     if (i === rows.length - 1) lines.push(widths.map((w) => '-'.repeat(w)).join('  '));
     lines.push(fmt(r));
   });
-  lines.push('pooled: the learned-site pages of every set as one set (a set weighs by its pages); Δ: ours − best peer on the same pages');
+  lines.push(`pooled: the ${p.group === 'learned' ? 'learned-site' : 'scored'} pages of every set as one set (a set weighs by its pages); Δ: ours − best peer on the same pages`);
   const table = lines.join('\n');
   if (!p.other) return table;
   return `scoring: ${p.scoring ?? '?'}\n${table}\n\nscoring: ${p.other.scoring ?? '?'} (same run)\n${formatPooled(p.other)}`;
@@ -161,6 +167,8 @@ export function formatPooled(p: PooledResult): string {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const files = process.argv.slice(2);
-  const results = await Promise.all(files.map(async (f) => JSON.parse(await readFile(f, 'utf8')) as BenchResult));
+  // a file holds one set's result, or several (`{ sets: [...] }`, as a run of several folders writes it)
+  const read = async (f: string) => JSON.parse(await readFile(f, 'utf8')) as BenchResult | { sets: BenchResult[] };
+  const results = (await Promise.all(files.map(read))).flatMap((r) => ('sets' in r ? r.sets : [r]));
   process.stdout.write(formatPooled(poolResults(results)) + '\n');
 }

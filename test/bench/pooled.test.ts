@@ -43,3 +43,13 @@ describe('poolResults', () => {
     expect(formatPooled(p)).not.toContain('same run');
   });
 });
+
+describe('poolResults with no learned site (--train 0)', () => {
+  it('pools every scored page', () => {
+    const fallbackPage = (id: string) => ({ ...page(id, [1, 1], [0.5, 0.5]), group: 'fallback' as const });
+    const p = poolResults([result('a', [fallbackPage('1'), fallbackPage('2')]), result('b', [fallbackPage('3')])]);
+    expect(p.group).toBe('all');
+    expect(p.pooled.pages).toBe(3);
+    expect(formatPooled(p)).toContain('set (every page)');
+  });
+});
