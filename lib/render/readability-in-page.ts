@@ -63,14 +63,32 @@ export function markReadability(doc: Document, Readability: ReadabilityClass, ma
   const content = article?.content as Element | undefined;
   if (!article || !content || typeof content !== 'object') return { version: 1, ok: false, length: 0, marked: 0 };
   const marked = new Set<Element>();
+  // Kept text whose element Readability made itself (a <p> around loose text, or one that replaced a
+  // <div> holding only text): its live counterpart is found by its text under the nearest numbered element.
+  const byText = new Map<Element, Set<string>>();
   const walker = clone.createTreeWalker(content, 4 /* NodeFilter.SHOW_TEXT */);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (!(node.nodeValue ?? '').trim()) continue;
-    // The nearest numbered element: Readability's own wrappers (a <p> around loose text) have no number.
-    let el = node.parentElement;
+    const text = clean(node.nodeValue);
+    if (!text) continue;
+    const parent = node.parentElement;
+    if (parent && parent.hasAttribute(indexAttr)) {
+      const original = live[Number(parent.getAttribute(indexAttr))];
+      if (original) marked.add(original);
+      continue;
+    }
+    let el = parent;
     while (el && !el.hasAttribute(indexAttr)) el = el.parentElement;
-    const original = el ? live[Number(el.getAttribute(indexAttr))] : undefined;
-    if (original) marked.add(original);
+    const ancestor = el ? live[Number(el.getAttribute(indexAttr))] : undefined;
+    if (!ancestor) continue;
+    let texts = byText.get(ancestor);
+    if (!texts) byText.set(ancestor, (texts = new Set()));
+    texts.add(text);
+  }
+  for (const [ancestor, texts] of byText) {
+    const inLive = doc.createTreeWalker(ancestor, 4 /* NodeFilter.SHOW_TEXT */);
+    for (let node = inLive.nextNode(); node; node = inLive.nextNode()) {
+      if (node.parentElement && texts.has(clean(node.nodeValue))) marked.add(node.parentElement);
+    }
   }
   for (const el of marked) el.setAttribute(mark, '1');
   const out: InPageReadability = { version: 1, ok: true, length: clean(content.textContent).length, marked: marked.size };
