@@ -91,6 +91,7 @@ describe('redelivery', () => {
     await pipeline.run();
     expect((await pipeline.store.list(keys.pagePrefix('twice.localhost'))).map((o) => o.key)).toEqual([
       keys.features('twice.localhost', pageIdOf(url)),
+      keys.served('twice.localhost', pageIdOf(url)),
       keys.snapshot('twice.localhost', pageIdOf(url)),
     ]);
     expect(await pipeline.store.list(keys.articlePrefix('twice.localhost'))).toHaveLength(1);
