@@ -30,7 +30,7 @@ let P = 0;
 let Q = 0;
 let U = 0;
 
-const ATTEMPTS = ['fetch-metadata', 'fetch-decimal', 'fetch-runtime-api', 'fetch-mapped', 'fetch-evil', 'xhr-intranet', 'ws-metadata', 'ws-runtime-api', 'wss-evil', 'worker', 'service-worker', 'eventsource', 'beacon', 'webrtc', 'dynamic-import'];
+const ATTEMPTS = ['fetch-metadata', 'fetch-decimal', 'fetch-runtime-api', 'fetch-mapped', 'fetch-evil', 'xhr-intranet', 'ws-metadata', 'ws-port-80', 'ws-runtime-api', 'wss-evil', 'worker', 'service-worker', 'eventsource', 'beacon', 'webrtc', 'dynamic-import'];
 
 function hostilePage(): string {
   return `<!doctype html><html><head><title>Hostile</title>
@@ -45,6 +45,7 @@ attempt('fetch-mapped', () => fetch('http://[::ffff:127.0.0.1]:${Q}/', { mode: '
 attempt('fetch-evil', () => fetch('http://evil.test:${Q}/', { mode: 'no-cors' }));
 attempt('xhr-intranet', () => new Promise((res, rej) => { const x = new XMLHttpRequest(); x.open('GET', 'http://10.0.0.1/'); x.onload = res; x.onerror = rej; x.send(); }));
 attempt('ws-metadata', () => wsTry('ws://169.254.169.254/'));
+attempt('ws-port-80', () => wsTry('ws://10.9.9.9/'));
 attempt('ws-runtime-api', () => wsTry('ws://127.0.0.1:${Q}/'));
 attempt('wss-evil', () => wsTry('wss://evil.test/'));
 attempt('worker', () => new Promise((res, rej) => { const w = new Worker('/worker.js'); w.onmessage = res; w.onerror = rej; }));
@@ -243,6 +244,7 @@ describe('hostile pages (real Chromium)', () => {
       '192.168.1.1:80', // sendBeacon
       '[fd00:ec2::254]:80', // image
       '100.64.0.1:80', // stylesheet
+      '10.9.9.9:80', // a ws:// URL without a port is checked as port 80, the port it asked for (issue 18, item 3)
     ]) {
       expect(refused.has(target), `${target} refused (refused: ${[...refused].join(', ')})`).toBe(true);
     }
