@@ -64,6 +64,9 @@ export function chromiumArgs(proxyUrl: string): string[] {
 }
 
 /** Runs in every frame before the page's own scripts: service workers cannot register. */
+/** Archived replays: no WebSocket constructor in any frame (sockets are not intercepted). */
+const NO_WEBSOCKETS = `(() => { const refuse = function WebSocket() { throw new DOMException('WebSockets are off in an archived replay', 'SecurityError'); }; Object.defineProperty(globalThis, 'WebSocket', { value: refuse, configurable: false, writable: false }); })();`;
+
 const NO_SERVICE_WORKERS = `(() => {
   try {
     const deny = function register() { return Promise.reject(new DOMException('service workers are disabled by spider', 'SecurityError')); };
@@ -248,6 +251,9 @@ export class Renderer {
       if (++frames > config.maxFrames) guard.abort(new NonRetryableError(`page opened more than ${config.maxFrames} frames: ${request.url}`));
     });
     await this.watchBytes(cdp, request, guard);
+    // An archived replay is offline: WebSockets bypass request interception, so the constructor is
+    // taken away in every frame before the page's scripts run (a live socket would reach the site).
+    if (request.archivedHtml !== undefined) await page.evaluateOnNewDocument(NO_WEBSOCKETS);
 
     await page.setRequestInterception(true);
     let documentAnswered = false;

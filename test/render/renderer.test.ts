@@ -67,6 +67,14 @@ describe('Renderer (real Chromium)', () => {
     expect(result.collected.blocks[1].css.color).toBeUndefined();
   });
 
+  it('an archived replay opens no live WebSocket (issue 18, item 4)', async () => {
+    const archived = page.replace('Live headline', 'Archived headline').replace('</body>', `<script>new WebSocket('${server.origin.replace('http', 'ws')}/live-ws');</script></body>`);
+    const result = await renderer.render({ url: `${server.origin}/never-fetched`, archivedHtml: archived });
+    expect(result.collected.blocks[0].text).toBe('Archived headline');
+    await renderer.render({ url: `${server.origin}/article` }); // a later render: any handshake has reached the server by then
+    expect(server.hits.get('/live-ws')).toBeUndefined();
+  });
+
   it('dismisses alert, confirm and prompt dialogs instead of waiting on them', async () => {
     const dialogs = `<!doctype html><html><head><title>Dialogs</title><script>
       alert('hello'); const ok = confirm('sure?'); const name = prompt('name?');
