@@ -23,6 +23,7 @@ describe('Renderer (real Chromium)', () => {
       '/missing': { status: 404, body: 'gone' },
       '/doc.pdf': { type: 'application/pdf', body: Buffer.from('%PDF-1.4\n%%EOF') },
       '/flaky': { status: 503, body: 'busy' },
+      '/big': { body: `<!doctype html><title>Big</title><body>${'<p></p>'.repeat(190_000)}${Array.from({ length: 5000 }, (_, i) => `<p>Paragraph ${i} of the article.</p>`).join('')}</body>` },
       '/loop': { status: 302, headers: { location: '/loop' }, body: '' },
       '/to-file': { status: 302, headers: { location: 'file:///etc/passwd' }, body: '' },
       '/to-data': { status: 302, headers: { location: 'data:text/html,<p>x</p>' }, body: '' },
@@ -87,6 +88,12 @@ describe('Renderer (real Chromium)', () => {
       expect((error as Error).message).toMatch(reason);
     }
   });
+
+  it('a 1.4 MB page of 190,000 empty <p> then 5,000 paragraphs renders within the test budget, its blocks found (issue 18, item 12)', async () => {
+    const result = await renderer.render({ url: `${server.origin}/big` });
+    expect(result.collected.blocks.some((b) => b.text === 'Paragraph 4999 of the article.')).toBe(true);
+    expect(result.collected.blocks[result.collected.blocks.length - 1].path.at(-1)?.index).toBe(195_000);
+  }, 60_000);
 
   it('dismisses alert, confirm and prompt dialogs instead of waiting on them', async () => {
     const dialogs = `<!doctype html><html><head><title>Dialogs</title><script>
