@@ -18,6 +18,8 @@ import { RulesDocumentSchema } from '../../lib/types/rules-document';
 const site = generateSite({ seed: 'pipeline-test', pagesPerTemplate: 25, templates: 4 });
 let served: ServedSite;
 let pipeline: EmbeddedPipeline;
+/** 25 real Chromium renders, a learn and 20 applies: about 25 s alone, twice that beside another Chromium test file. */
+const SITE_TIMEOUT_MS = 180_000;
 
 beforeAll(async () => {
   served = await serveSite(site);
@@ -60,7 +62,7 @@ describe.each(TEMPLATE_IDS as readonly TemplateId[])('template %s', (template) =
     expect(quality.pages).toBe(20);
     expect(quality.f1).toBeGreaterThanOrEqual(0.98);
     expect(pipeline.deadLetters()).toEqual([]);
-  });
+  }, SITE_TIMEOUT_MS);
 });
 
 describe('a site without rules', () => {
