@@ -5,6 +5,9 @@
  *
  *   <dataDir>/store/...            the bucket (see lib/store/keys.ts)
  *   <dataDir>/queues/<name>/...    pending messages and dead letters of each queue
+ *
+ * Memory stays flat with the number of URLs: a message leaves nothing behind once done (see
+ * lib/queue/memory-queue.ts); what the process holds per URL is its pending message until then.
  */
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -102,7 +105,15 @@ export class EmbeddedPipeline {
       // A message stays invisible for longer than its consumer can take, as SQS wants (6x).
       render: new MemoryQueue<RenderMessage>({ name: 'render', visibilityTimeoutSeconds: Math.ceil((6 * config.renderTimeoutMs) / 1000), journalDir: journal('render'), ...common }),
       learn: new MemoryQueue<LearnMessage>({ name: 'learn', fifo: true, visibilityTimeoutSeconds: 600, journalDir: journal('learn'), ...common }),
-      apply: new MemoryQueue<ApplyMessage>({ name: 'apply', visibilityTimeoutSeconds: 60, journalDir: journal('apply'), ...common }),
+      // Apply reads the page and its site's rules when it runs: a second message for a page whose
+      // first is still waiting would do the same work again (a relearn while its render's apply waits).
+      apply: new MemoryQueue<ApplyMessage>({
+        name: 'apply',
+        visibilityTimeoutSeconds: 60,
+        journalDir: journal('apply'),
+        coalesce: (m) => `${m.site}/${m.pageId}`,
+        ...common,
+      }),
     };
     const queues: Queues = this.queues;
     this.context = { store: this.store, queues, config, logger: options.logger ?? silentLogger };
@@ -233,6 +244,7 @@ export class EmbeddedPipeline {
     await drain(consumers, options);
   }
 
+  /** Every queue's dead letters (with a journal, read back from it: they are not kept in memory). */
   deadLetters(): DeadLetter[] {
     return Object.values(this.queues).flatMap((q) => [...q.deadLettered] as DeadLetter[]);
   }
