@@ -13,10 +13,22 @@
  *   Chromium process may remain once the renderer is closed.
  *
  * Prints a summary and, with --json, writes { submitted, articles, deadLetters, lost, peakRssMb,
- * browserPagesLeaked, ... } to the file. Exits 1 if anything was lost or leaked.
+ * browserPagesLeaked, pagesPerSecond, applyRunsPerUrl, wallSeconds, fetchPathShare, ... } to the file.
+ * Exits 1 if anything was lost or leaked.
+ *
+ * - `pagesPerSecond`: URLs done (articles and dead letters) per second of the run (submit to drained);
+ *   `wallSeconds`: that run's wall time;
+ * - `applyRunsPerUrl`: apply messages handled (each one an extraction) per URL submitted: 1 when
+ *   every page is extracted once, more when relearns extract pages again;
+ * - `fetchPathShare`: share of pages that took the fetch path (no browser); 0 until it exists;
+ * - memory: Node's RSS and heap sampled every 500 ms (`peakRssMb`), and every 15 s with the URLs done
+ *   (`memorySamples`); `rssGrowthKbPerUrl` is the RSS after the run less the RSS after warm-up, per URL.
+ *   Run with `NODE_OPTIONS=--expose-gc` to have the heap measured after a full collection
+ *   (`heapUsedAfterGcMb`), and `--heap-snapshot file` to write a V8 heap snapshot once the run is over.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeHeapSnapshot } from 'node:v8';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -34,6 +46,7 @@ const { values: args } = parseArgs({
     'broken-rate': { type: 'string', default: '0.02' },
     json: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    'heap-snapshot': { type: 'string' },
   },
 });
 
@@ -141,6 +154,11 @@ async function main(): Promise<void> {
     peakTotal = Math.max(peakTotal, node + browser);
   };
   const sampler = setInterval(sample, 500);
+  /** Heap used after a full collection when the process runs with --expose-gc, else as it is. */
+  const heapMb = () => {
+    (globalThis as { gc?: () => void }).gc?.();
+    return process.memoryUsage().heapUsed / 1048576;
+  };
 
   // Warm-up: one page, so the browser is up; then count its pages and processes.
   const warm = sites[0].served.url('/');
@@ -149,18 +167,25 @@ async function main(): Promise<void> {
   const renderer = pipeline.activeRenderer!;
   const pagesBefore = await renderer.openPages();
   const processesBefore = browserProcesses(renderer.profileDir).length;
+  const rssAfterWarmUp = process.memoryUsage.rss() / 1048576;
+  const heapAfterWarmUp = heapMb();
+  const memorySamples: { seconds: number; urlsDone: number; rssMb: number; heapUsedMb: number }[] = [];
 
-  const tally = { rendered: 0, renderRetries: 0, deferrals: 0, learned: 0, applied: 0 };
+  const tally = { rendered: 0, renderRetries: 0, deferrals: 0, learned: 0, applied: 0, dead: 0 };
   let lastReport = Date.now();
   const onEvent = (e: ConsumerEvent) => {
     if (e.queue === 'render' && e.outcome === 'done') tally.rendered++;
     if (e.queue === 'render' && e.outcome === 'retry') tally.renderRetries++;
     if (e.queue === 'learn' && e.outcome === 'done' && (e.result as { learned?: boolean })?.learned) tally.learned++;
     if (e.queue === 'apply' && e.outcome === 'done') tally.applied++;
+    if (e.outcome === 'dead') tally.dead++;
     if (Date.now() - lastReport > 15_000) {
       lastReport = Date.now();
       const secs = (Date.now() - started) / 1000;
-      say(`  ${secs.toFixed(0)} s: rendered ${tally.rendered}/${submitted.length}, learned ${tally.learned}, applied ${tally.applied}, dead ${pipeline.deadLetters().length}, rss ${peakNode.toFixed(0)}+${peakBrowser.toFixed(0)} MB peak`);
+      const rss = process.memoryUsage.rss() / 1048576;
+      const urlsDone = tally.rendered + pipeline.queues.render.deadLetterCount;
+      memorySamples.push({ seconds: Math.round(secs), urlsDone, rssMb: Math.round(rss), heapUsedMb: Math.round(process.memoryUsage().heapUsed / 1048576) });
+      say(`  ${secs.toFixed(0)} s: rendered ${tally.rendered}/${submitted.length}, learned ${tally.learned}, applied ${tally.applied}, dead ${tally.dead}, rss ${rss.toFixed(0)} MB (peak ${peakNode.toFixed(0)}+${peakBrowser.toFixed(0)} MB)`);
     }
   };
   const runStarted = Date.now();
@@ -168,6 +193,9 @@ async function main(): Promise<void> {
   await pipeline.run({ onEvent });
   const runSeconds = (Date.now() - runStarted) / 1000;
   sample();
+  const rssAfterRun = process.memoryUsage.rss() / 1048576;
+  const heapAfterRun = heapMb();
+  if (args['heap-snapshot']) say(`heap snapshot: ${writeHeapSnapshot(args['heap-snapshot'])}`);
 
   const pagesAfter = await renderer.openPages();
   // Renderer processes of closed contexts exit asynchronously: give them a moment before counting.
@@ -243,7 +271,17 @@ async function main(): Promise<void> {
     hostIntervalMs: config.hostIntervalMs,
     seconds: Math.round((Date.now() - started) / 1000),
     runSeconds: Math.round(runSeconds),
+    wallSeconds: Math.round(runSeconds * 10) / 10,
     pagesPerSecond: Number((submitted.length / runSeconds).toFixed(2)),
+    applyRunsPerUrl: Number((tally.applied / submitted.length).toFixed(3)),
+    fetchPathShare: 0,
+    rssAfterWarmUpMb: Math.round(rssAfterWarmUp),
+    rssAfterRunMb: Math.round(rssAfterRun),
+    rssGrowthKbPerUrl: Math.round(((rssAfterRun - rssAfterWarmUp) * 1024) / submitted.length),
+    heapAfterWarmUpMb: Math.round(heapAfterWarmUp),
+    heapUsedAfterGcMb: (globalThis as { gc?: unknown }).gc ? Math.round(heapAfterRun) : undefined,
+    heapGrowthKbPerUrl: (globalThis as { gc?: unknown }).gc ? Math.round(((heapAfterRun - heapAfterWarmUp) * 1024) / submitted.length) : undefined,
+    memorySamples,
     lostUrls: lostUrls.slice(0, 20),
   };
   for (const s of sites) await s.served.close();
@@ -257,12 +295,30 @@ async function main(): Promise<void> {
   say(`browser pages open: ${pagesBefore} after warm-up, ${pagesAfter} after the run (leaked ${result.browserPagesLeaked})`);
   say(`Chromium processes: ${processesBefore} after warm-up, ${processesAfter} after the run, ${processesAfterClose} after close`);
   say(`egress proxy: ${JSON.stringify(egress)}`);
-  say(`time: ${result.runSeconds} s for the run (${result.pagesPerSecond} URLs/s), ${result.seconds} s in all`);
+  say(`time: ${result.wallSeconds} s for the run, ${result.pagesPerSecond} pages/s (fetch path: ${(result.fetchPathShare * 100).toFixed(0)}% of pages), ${result.seconds} s in all`);
+  say(`apply runs: ${result.articlesApplied} for ${result.submitted} URLs (${result.applyRunsPerUrl} per URL), ${result.rulesLearned} learns`);
+  say(
+    `node RSS: ${result.rssAfterWarmUpMb} MB after warm-up, ${result.rssAfterRunMb} MB after the run (${result.rssGrowthKbPerUrl} KB per URL), peak ${result.peakRssMb} MB` +
+      (result.heapUsedAfterGcMb !== undefined ? `; heap after gc: ${result.heapAfterWarmUpMb} → ${result.heapUsedAfterGcMb} MB (${result.heapGrowthKbPerUrl} KB per URL)` : ''),
+  );
   if (args.json) {
     await writeFile(args.json, JSON.stringify(result, null, 2) + '\n');
     say(`wrote ${args.json}`);
   }
-  process.stdout.write(JSON.stringify({ submitted: result.submitted, articles, deadLetters, lost, peakRssMb: result.peakRssMb, browserPagesLeaked: result.browserPagesLeaked }) + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      submitted: result.submitted,
+      articles,
+      deadLetters,
+      lost,
+      peakRssMb: result.peakRssMb,
+      browserPagesLeaked: result.browserPagesLeaked,
+      pagesPerSecond: result.pagesPerSecond,
+      applyRunsPerUrl: result.applyRunsPerUrl,
+      wallSeconds: result.wallSeconds,
+      fetchPathShare: result.fetchPathShare,
+    }) + '\n',
+  );
   if (lost > 0 || result.browserPagesLeaked > 0 || processesAfterClose > 0 || healthyDead > 0 || brokenAsArticle > 0) process.exitCode = 1;
 }
 

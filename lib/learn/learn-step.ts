@@ -1,7 +1,7 @@
 /**
  * The learn step, per site: decide whether the site needs (re)learning, learn its rules from its
  * newest feature documents, write the rules document (versioned, compare-and-swap), and queue its
- * pages for extraction again with the new rules.
+ * pages whose article the new rules may change for extraction again (relearnFanOut).
  */
 import type { StepContext } from '../step/context';
 import { keys, pageIdFromFeaturesKey } from '../store/keys';
@@ -15,6 +15,7 @@ import {
   RULES_DOCUMENT_VERSION,
   RulesDocumentSchema,
   type DriftMarker,
+  type FieldRules,
   type RulesDocument,
 } from '../types/rules-document';
 import { learnSiteFields } from '../fields/learn-fields';
@@ -22,7 +23,15 @@ import { learnRules } from './learn-rules';
 
 export type LearnOutcome =
   | { readonly learned: false; readonly site: string; readonly reason: string }
-  | { readonly learned: true; readonly site: string; readonly rules: RulesDocument; readonly reapplied: number };
+  | {
+      readonly learned: true;
+      readonly site: string;
+      readonly rules: RulesDocument;
+      /** Pages queued for extraction again with the new rules. */
+      readonly reapplied: number;
+      /** Pages left as they are: their article is what the new rules make. */
+      readonly unchanged: number;
+    };
 
 export async function learnStep(message: LearnMessage, ctx: StepContext): Promise<LearnOutcome> {
   const { store, config, logger } = ctx;
@@ -85,14 +94,17 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     return undefined;
   });
 
+  const draft = { ...learned, ...(fields ? { fields } : {}) };
+  const rulesVersion = (current?.rulesVersion ?? 0) + 1;
   const rules: RulesDocument = RulesDocumentSchema.parse({
     version: RULES_DOCUMENT_VERSION,
     site,
-    rulesVersion: (current?.rulesVersion ?? 0) + 1,
+    rulesVersion,
     // when this learn read the site's pages: a page rendered after it counts as new for the next one
     learnedAt: started.toISOString(),
-    ...learned,
-    ...(fields ? { fields } : {}),
+    // rules that extract what the current ones do keep their first version: articles made since stay as they are
+    sameExtractionSince: current && !extractsDifferently(current, draft) ? sameExtractionSince(current) : rulesVersion,
+    ...draft,
   });
   try {
     // Compare-and-swap: if another learn of this site wrote in between, the higher version stands.
@@ -107,26 +119,91 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     throw error; // retry: the queue redelivers and the next attempt reads the newer rules
   }
 
-  // The site's pages were extracted with other rules (or none): extract them again, unless the
-  // rules select exactly what the previous ones did.
-  const changed = !current || extractsDifferently(current, rules);
-  if (changed) for (const page of pages) await ctx.queues.apply.send({ v: 1, site, pageId: page.pageId, reason: 'relearned' });
+  // Extract again only the pages whose article these rules may change (relearnFanOut).
+  const fanOut = await relearnFanOut(site, pages, rules, ctx);
+  for (const pageId of fanOut.reextract) await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'relearned' });
   await clearDrift(site, rules.rulesVersion, ctx);
   logger.info('learned', {
     site,
     rulesVersion: rules.rulesVersion,
+    sameExtractionSince: rules.sameExtractionSince,
     pages: docs.length,
     selectors: rules.content.selectors.length,
-    reapplied: changed ? pages.length : 0,
+    reapplied: fanOut.reextract.length,
+    unchanged: fanOut.unchanged,
   });
-  return { learned: true, site, rules, reapplied: changed ? pages.length : 0 };
+  return { learned: true, site, rules, reapplied: fanOut.reextract.length, unchanged: fanOut.unchanged };
 }
 
-/** Whether two rules documents can extract anything differently (content selectors or field rules). */
-export function extractsDifferently(a: RulesDocument, b: RulesDocument): boolean {
-  const fieldRules = (r: RulesDocument) =>
-    JSON.stringify([r.fields?.title?.rules, r.fields?.byline?.rules, r.fields?.published?.rules]);
-  return JSON.stringify(a.content) !== JSON.stringify(b.content) || fieldRules(a) !== fieldRules(b);
+/** The first version of the site's rules that extracts what these do (docs/rules-document.md, `sameExtractionSince`). */
+export function sameExtractionSince(rules: RulesDocument): number {
+  return rules.sameExtractionSince ?? rules.rulesVersion;
+}
+
+/** What apply reads of a rules document: the content rules, and per field its rules' element and text choice, locale and UTC offset. */
+function extractionPart(r: Pick<RulesDocument, 'content' | 'fields'>): string {
+  const field = (f: FieldRules | undefined) =>
+    f && { rules: f.rules.map((x) => [x.kind, x.value, x.text ?? null]), locale: f.locale ?? null, utcOffsetMinutes: f.utcOffsetMinutes ?? null };
+  const { selectors, header, clean } = r.content;
+  return JSON.stringify([selectors, header ?? [], clean, field(r.fields?.title), field(r.fields?.byline), field(r.fields?.published)]);
+}
+
+/**
+ * Whether two rules documents can extract anything differently: their content selectors, header and
+ * clean selectors, or their field rules' elements, locale or UTC offset differ. Scores, support,
+ * clusters and the self-check are provenance: apply does not read them.
+ */
+export function extractsDifferently(a: Pick<RulesDocument, 'content' | 'fields'>, b: Pick<RulesDocument, 'content' | 'fields'>): boolean {
+  return extractionPart(a) !== extractionPart(b);
+}
+
+export interface FanOut {
+  /** Pages to extract again with the new rules. */
+  readonly reextract: string[];
+  /** Pages whose article rules that extract the same as the new ones already made. */
+  readonly unchanged: number;
+}
+
+/**
+ * The pages a relearn extracts again: those whose stored article the new rules may change. A page is
+ * left as it is when its article was made by rules of version `sameExtractionSince` or later (the same
+ * selectors and field rules: the same article), or is the fallback's on a page such rules selected
+ * nothing on (its drift marker has such a version). Every other page is extracted again: no article
+ * yet (its apply may be under way with the old rules), an article of the fallback made before the site
+ * had rules, or of rules that extract differently.
+ */
+export async function relearnFanOut(site: string, pages: readonly { pageId: string }[], rules: RulesDocument, ctx: StepContext): Promise<FanOut> {
+  const since = sameExtractionSince(rules);
+  const driftedUnder = new Map<string, number>();
+  for (const obj of await ctx.store.list(keys.driftPrefix(site))) {
+    const marker = await readDrift(obj.key, ctx);
+    if (marker) driftedUnder.set(marker.pageId, Math.max(marker.rulesVersion, driftedUnder.get(marker.pageId) ?? 0));
+  }
+  const reextract: string[] = [];
+  let unchanged = 0;
+  for (const { pageId } of pages) {
+    const made = await madeWith(site, pageId, ctx);
+    const current =
+      made !== undefined &&
+      ((made.method === 'rules' && made.rulesVersion !== undefined && made.rulesVersion >= since) ||
+        (made.method === 'fallback' && (driftedUnder.get(pageId) ?? 0) >= since));
+    if (current) unchanged++;
+    else reextract.push(pageId);
+  }
+  return { reextract, unchanged };
+}
+
+/** How the page's stored article was made (its method and rules version), or undefined when it has none or it is unreadable. */
+async function madeWith(site: string, pageId: string, ctx: StepContext): Promise<{ method: string; rulesVersion?: number } | undefined> {
+  const obj = await ctx.store.get(keys.article(site, pageId));
+  if (!obj) return undefined;
+  try {
+    const doc = JSON.parse(obj.body.toString('utf8')) as { method?: unknown; rulesVersion?: unknown };
+    if (typeof doc.method !== 'string') return undefined;
+    return { method: doc.method, ...(typeof doc.rulesVersion === 'number' ? { rulesVersion: doc.rulesVersion } : {}) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Pages the site's rules of this version selected nothing on (apply's drift markers). */

@@ -153,8 +153,10 @@ export class EgressPolicy {
         const c = classifyAddress(a.address);
         if (c.public) continue;
         if (this.networks.some((n) => n.matches(c.address))) continue;
-        const shown = c.address === literal ? host : `${host} resolves to ${c.address}, which`;
-        return { allowed: false, host, port, reason: `${shown} is ${describeRange(c.range)}`, retryable: false };
+        // A name's answer is not repeated in the reason: reasons reach dead letters and pages'
+        // error text, and must not tell a caller what internal names resolve to.
+        const reason = c.address === literal ? `${host} is ${describeRange(c.range)}` : `${host} was refused: it resolves to an address that is not public`;
+        return { allowed: false, host, port, reason, retryable: false };
       }
     }
     // Prefer IPv4 (the test servers and most origins listen there), keep the rest as fallbacks.

@@ -194,7 +194,11 @@ export class EgressProxy {
     this.track(client);
     client.on('error', () => undefined);
     const target = URL.parse(`http://${req.url ?? ''}`);
-    const port = Number(target?.port || 443);
+    // CONNECT names its port (RFC 9110 9.3.6); read it from the request, not from the parsed URL:
+    // `http://host:80` normalises port 80 away, and a ws:// socket to port 80 must be checked and
+    // connected as port 80, not 443.
+    const named = /:(\d{1,5})$/.exec(req.url ?? '');
+    const port = named ? Number(named[1]) : 443;
     if (!target || !req.url || target.pathname !== '/' || target.username) {
       this.record({ kind: 'refused', via: 'connect', host: String(req.url), port, reason: 'malformed CONNECT target' });
       client.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');

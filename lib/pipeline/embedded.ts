@@ -5,6 +5,9 @@
  *
  *   <dataDir>/store/...            the bucket (see lib/store/keys.ts)
  *   <dataDir>/queues/<name>/...    pending messages and dead letters of each queue
+ *
+ * Memory stays flat with the number of URLs: a message leaves nothing behind once done (see
+ * lib/queue/memory-queue.ts); what the process holds per URL is its pending message until then.
  */
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -69,6 +72,10 @@ export interface EmbeddedPipelineOptions {
   readonly resolver?: Resolver;
   /** robots.txt and per-host rate limit; default: in this process, early messages handed back. */
   readonly politeness?: Politeness;
+  /** A browser to render with, owned by the caller (not closed by close()): tests running several pipelines. */
+  readonly browser?: Renderer;
+  /** The learn queue's deduplication window in ms (SQS: 5 minutes); its ids are kept that long. */
+  readonly deduplicationWindowMs?: number;
 }
 
 export interface SubmitReport {
@@ -89,20 +96,38 @@ export class EmbeddedPipeline {
   readonly context: StepContext;
   readonly politeness: Politeness;
   private renderer?: Renderer;
+  private readonly ownsRenderer: boolean;
   private readonly rendererOptions: RendererOptions;
 
   private readonly ephemeral: boolean;
 
   constructor(readonly config: Config, options: EmbeddedPipelineOptions = {}) {
     this.ephemeral = Boolean(options.ephemeralQueues);
+    this.renderer = options.browser;
+    this.ownsRenderer = !options.browser;
     this.store = options.store ?? new FsStore(path.join(config.dataDir, 'store'));
     const journal = (name: string) => (options.ephemeralQueues ? undefined : path.join(config.dataDir, 'queues', name));
     const common = { maxReceiveCount: config.maxReceiveCount, retryBaseMs: config.retryBaseMs };
     this.queues = {
       // A message stays invisible for longer than its consumer can take, as SQS wants (6x).
       render: new MemoryQueue<RenderMessage>({ name: 'render', visibilityTimeoutSeconds: Math.ceil((6 * config.renderTimeoutMs) / 1000), journalDir: journal('render'), ...common }),
-      learn: new MemoryQueue<LearnMessage>({ name: 'learn', fifo: true, visibilityTimeoutSeconds: 600, journalDir: journal('learn'), ...common }),
-      apply: new MemoryQueue<ApplyMessage>({ name: 'apply', visibilityTimeoutSeconds: 60, journalDir: journal('apply'), ...common }),
+      learn: new MemoryQueue<LearnMessage>({
+        name: 'learn',
+        fifo: true,
+        visibilityTimeoutSeconds: 600,
+        journalDir: journal('learn'),
+        deduplicationWindowMs: options.deduplicationWindowMs,
+        ...common,
+      }),
+      // Apply reads the page and its site's rules when it runs: a second message for a page whose
+      // first is still waiting would do the same work again (a relearn while its render's apply waits).
+      apply: new MemoryQueue<ApplyMessage>({
+        name: 'apply',
+        visibilityTimeoutSeconds: 60,
+        journalDir: journal('apply'),
+        coalesce: (m) => `${m.site}/${m.pageId}`,
+        ...common,
+      }),
     };
     const queues: Queues = this.queues;
     this.context = { store: this.store, queues, config, logger: options.logger ?? silentLogger };
@@ -233,6 +258,7 @@ export class EmbeddedPipeline {
     await drain(consumers, options);
   }
 
+  /** Every queue's dead letters (with a journal, read back from it: they are not kept in memory). */
   deadLetters(): DeadLetter[] {
     return Object.values(this.queues).flatMap((q) => [...q.deadLettered] as DeadLetter[]);
   }
@@ -243,8 +269,13 @@ export class EmbeddedPipeline {
   }
 
   async close(): Promise<void> {
-    await this.renderer?.close();
+    if (this.ownsRenderer) await this.renderer?.close();
     this.renderer = undefined;
+  }
+
+  /** Entries of the runner's in-memory structures per queue (tests: nothing stays per finished URL). */
+  memoryEntries(): Record<QueueName, ReturnType<MemoryQueue<unknown>['memoryEntries']>> {
+    return { render: this.queues.render.memoryEntries(), learn: this.queues.learn.memoryEntries(), apply: this.queues.apply.memoryEntries() };
   }
 
   private getRenderer(): Renderer {

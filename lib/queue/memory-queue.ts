@@ -3,14 +3,19 @@
  * retries with exponential backoff, a receive limit after which a message becomes a dead letter
  * that says why, and for FIFO queues per-group ordering and deduplication.
  * With a journal folder, pending messages survive the process (one file a message).
+ *
+ * Memory holds only what is not done: messages pending or in flight, FIFO deduplication ids of the
+ * last window, and (without a journal) the dead letters. A deleted message leaves nothing behind;
+ * with a journal, dead letters are on disk only (`deadLettered` reads them back).
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { QueueSender, ReceivedMessage, SendOptions } from './queue';
 import type { QueueCounts } from './status';
 
-export interface MemoryQueueOptions {
+export interface MemoryQueueOptions<T = unknown> {
   readonly name: string;
   readonly fifo?: boolean;
   /** Seconds a received message stays invisible before it is delivered again. */
@@ -23,6 +28,13 @@ export interface MemoryQueueOptions {
   readonly deduplicationWindowMs?: number;
   /** Folder for pending messages and dead letters; in memory only when absent. */
   readonly journalDir?: string;
+  /**
+   * Standard queues: a key per message such that two messages with the same key do the same work
+   * when they run (apply's site and page: apply reads the site's rules when it runs). A send whose
+   * key matches a message still waiting (not yet received) is dropped. Not SQS: the embedded runner's
+   * economy (docs/rules-document.md, "Relearn").
+   */
+  readonly coalesce?: (body: T) => string | undefined;
 }
 
 export interface DeadLetter<T = unknown> {
@@ -45,6 +57,8 @@ interface Entry<T> {
   sentAt: number;
   errors: string[];
   inFlight: boolean;
+  /** Its coalescing key while it waits to be received the first time. */
+  coalesceKey?: string;
 }
 
 export class MemoryQueue<T> implements QueueSender<T> {
@@ -56,12 +70,18 @@ export class MemoryQueue<T> implements QueueSender<T> {
   private readonly dedupWindowMs: number;
   private readonly journalDir?: string;
   private readonly entries = new Map<string, Entry<T>>();
+  /** FIFO deduplication ids and when they were first sent, oldest first; pruned past the window. */
   private readonly dedup = new Map<string, number>();
+  /** Without a journal only: with one, dead letters are on disk. */
   private readonly deadLetters: DeadLetter<T>[] = [];
+  private deadCount = 0;
+  /** Coalescing key → id of the waiting message that holds it. */
+  private readonly waiting = new Map<string, string>();
+  private readonly coalesce?: (body: unknown) => string | undefined;
   private readonly listeners = new Set<() => void>();
   private loaded?: Promise<void>;
 
-  constructor(options: MemoryQueueOptions) {
+  constructor(options: MemoryQueueOptions<T>) {
     this.name = options.name;
     this.fifo = options.fifo ?? false;
     this.visibilityMs = (options.visibilityTimeoutSeconds ?? 30) * 1000;
@@ -69,6 +89,7 @@ export class MemoryQueue<T> implements QueueSender<T> {
     this.retryBaseMs = options.retryBaseMs ?? 1000;
     this.dedupWindowMs = options.deduplicationWindowMs ?? 5 * 60_000;
     this.journalDir = options.journalDir;
+    this.coalesce = options.coalesce as ((body: unknown) => string | undefined) | undefined;
   }
 
   /** Loads messages a previous process left pending in the journal. */
@@ -83,10 +104,12 @@ export class MemoryQueue<T> implements QueueSender<T> {
     if (this.fifo && !options.groupId) throw new Error(`queue ${this.name} is FIFO: a message needs a groupId`);
     const now = Date.now();
     if (this.fifo && options.deduplicationId) {
-      const seen = this.dedup.get(options.deduplicationId);
-      if (seen !== undefined && now - seen < this.dedupWindowMs) return;
+      this.pruneDedup(now);
+      if (this.dedup.has(options.deduplicationId)) return;
       this.dedup.set(options.deduplicationId, now);
     }
+    const coalesceKey = this.fifo ? undefined : this.coalesce?.(body);
+    if (coalesceKey !== undefined && this.waiting.has(coalesceKey)) return;
     const entry: Entry<T> = {
       id: randomUUID(),
       body: structuredClone(body),
@@ -96,8 +119,10 @@ export class MemoryQueue<T> implements QueueSender<T> {
       sentAt: now,
       errors: [],
       inFlight: false,
+      ...(coalesceKey !== undefined ? { coalesceKey } : {}),
     };
     this.entries.set(entry.id, entry);
+    if (coalesceKey !== undefined) this.waiting.set(coalesceKey, entry.id);
     await this.journal(entry);
     this.notify();
   }
@@ -118,6 +143,7 @@ export class MemoryQueue<T> implements QueueSender<T> {
       }
       entry.receiveCount += 1;
       entry.inFlight = true;
+      this.release(entry);
       entry.visibleAt = now + this.visibilityMs;
       out.push({ id: entry.id, body: structuredClone(entry.body), receiveCount: entry.receiveCount, groupId: entry.groupId });
     }
@@ -126,7 +152,10 @@ export class MemoryQueue<T> implements QueueSender<T> {
 
   /** Done with a message: it is not delivered again. */
   async delete(id: string): Promise<void> {
-    if (!this.entries.delete(id)) return;
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.entries.delete(id);
+    this.release(entry);
     if (this.journalDir) await rm(this.pendingFile(id), { force: true });
     this.notify();
   }
@@ -135,21 +164,22 @@ export class MemoryQueue<T> implements QueueSender<T> {
    * A receive failed. Retryable: visible again after a backoff, or a dead letter once the receive
    * limit is reached. Not retryable: a dead letter now.
    */
-  async fail(id: string, reason: string, retryable: boolean, minDelayMs = 0): Promise<void> {
+  async fail(id: string, reason: string, retryable: boolean, minDelayMs = 0): Promise<'dead' | 'retry' | undefined> {
     const entry = this.entries.get(id);
-    if (!entry) return;
+    if (!entry) return undefined;
     entry.errors.push(reason);
     entry.inFlight = false;
     if (!retryable || entry.receiveCount >= this.maxReceiveCount) {
       const why = retryable ? `failed ${entry.receiveCount} times; last error: ${reason}` : reason;
       await this.killEntry(entry, why);
-      return;
+      return 'dead';
     }
     // A delay the failure asks for (a site's Retry-After) stretches the backoff.
     const backoff = Math.max(minDelayMs, Math.min(this.visibilityMs, this.retryBaseMs * 2 ** (entry.receiveCount - 1)));
     entry.visibleAt = Date.now() + backoff;
     await this.journal(entry);
     this.notify();
+    return 'retry';
   }
 
   /**
@@ -192,7 +222,7 @@ export class MemoryQueue<T> implements QueueSender<T> {
       pending++;
       oldest = oldest === undefined ? e.sentAt : Math.min(oldest, e.sentAt);
     }
-    return { pending, inFlight, deadLettered: this.deadLetters.length, oldestPendingAgeSeconds: oldest === undefined ? 0 : Math.max(0, Math.round((now - oldest) / 1000)) };
+    return { pending, inFlight, deadLettered: this.deadCount, oldestPendingAgeSeconds: oldest === undefined ? 0 : Math.max(0, Math.round((now - oldest) / 1000)) };
   }
 
   /** Milliseconds until the next message becomes visible; undefined when the queue is empty. */
@@ -202,19 +232,59 @@ export class MemoryQueue<T> implements QueueSender<T> {
     return next === undefined ? undefined : Math.max(0, next - Date.now());
   }
 
+  /** The dead letters, oldest first: from memory, or with a journal read back from it. */
   get deadLettered(): readonly DeadLetter<T>[] {
-    return this.deadLetters;
+    if (!this.journalDir) return this.deadLetters;
+    const dir = path.join(this.journalDir, 'dead-letters');
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const out = names.map((n) => JSON.parse(readFileSync(path.join(dir, n), 'utf8')) as DeadLetter<T>);
+    return out.sort((a, b) => (a.deadAt < b.deadAt ? -1 : a.deadAt > b.deadAt ? 1 : 0));
+  }
+
+  /** Dead letters so far (this process and the journal's). */
+  get deadLetterCount(): number {
+    return this.deadCount;
   }
 
   /** Resolves when something changes (a send, delete or failure). */
   changed(): Promise<void> {
     return new Promise((resolve) => {
-      const fn = () => {
-        this.listeners.delete(fn);
+      const off = this.onChange(() => {
+        off();
         resolve();
-      };
-      this.listeners.add(fn);
+      });
     });
+  }
+
+  /** Calls fn on every change until the returned function is called. */
+  onChange(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => void this.listeners.delete(fn);
+  }
+
+  /** Entries of the queue's in-memory structures (tests: nothing stays per finished message). */
+  memoryEntries(): { messages: number; deduplicationIds: number; waitingKeys: number; deadLetters: number; listeners: number } {
+    return { messages: this.entries.size, deduplicationIds: this.dedup.size, waitingKeys: this.waiting.size, deadLetters: this.deadLetters.length, listeners: this.listeners.size };
+  }
+
+  private release(entry: Entry<T>): void {
+    if (entry.coalesceKey === undefined) return;
+    if (this.waiting.get(entry.coalesceKey) === entry.id) this.waiting.delete(entry.coalesceKey);
+    entry.coalesceKey = undefined;
+  }
+
+  /** Forget deduplication ids older than the window (insertion order is send order). */
+  private pruneDedup(now: number): void {
+    for (const [id, at] of this.dedup) {
+      if (now - at < this.dedupWindowMs) break;
+      this.dedup.delete(id);
+    }
   }
 
   private notify(): void {
@@ -223,6 +293,7 @@ export class MemoryQueue<T> implements QueueSender<T> {
 
   private async killEntry(entry: Entry<T>, reason: string): Promise<void> {
     this.entries.delete(entry.id);
+    this.release(entry);
     const dead: DeadLetter<T> = {
       id: entry.id,
       queue: this.name,
@@ -233,8 +304,9 @@ export class MemoryQueue<T> implements QueueSender<T> {
       deadAt: new Date().toISOString(),
       errors: entry.errors,
     };
-    this.deadLetters.push(dead);
-    if (this.journalDir) {
+    this.deadCount++;
+    if (!this.journalDir) this.deadLetters.push(dead);
+    else {
       const deadDir = path.join(this.journalDir, 'dead-letters');
       await mkdir(deadDir, { recursive: true });
       await writeFile(path.join(deadDir, `${entry.id}.json`), JSON.stringify(dead, null, 2) + '\n');
@@ -252,7 +324,7 @@ export class MemoryQueue<T> implements QueueSender<T> {
     const file = this.pendingFile(entry.id);
     await mkdir(path.dirname(file), { recursive: true });
     const tmp = `${file}.tmp`;
-    await writeFile(tmp, JSON.stringify({ ...entry, inFlight: false }));
+    await writeFile(tmp, JSON.stringify({ ...entry, inFlight: false, coalesceKey: undefined }));
     await rename(tmp, file);
   }
 
@@ -273,9 +345,7 @@ export class MemoryQueue<T> implements QueueSender<T> {
     for (const entry of loaded.sort((a, b) => a.sentAt - b.sentAt)) this.entries.set(entry.id, entry);
     const deadDir = path.join(this.journalDir, 'dead-letters');
     try {
-      for (const name of (await readdir(deadDir)).filter((n) => n.endsWith('.json')).sort()) {
-        this.deadLetters.push(JSON.parse(await readFile(path.join(deadDir, name), 'utf8')));
-      }
+      this.deadCount += (await readdir(deadDir)).filter((n) => n.endsWith('.json')).length;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }

@@ -63,41 +63,54 @@ export async function drain(consumers: readonly Consumer<unknown>[], options: Dr
       }
       const retryable = !isNonRetryable(error);
       const reason = describeError(error);
-      const before = queue.deadLettered.length;
-      await queue.fail(id, reason, retryable, retryAfterOf(error));
-      const dead = queue.deadLettered.length > before;
+      const dead = (await queue.fail(id, reason, retryable, retryAfterOf(error))) === 'dead';
       options.onEvent?.({ queue: queue.name, outcome: dead ? 'dead' : 'retry', message: parsed.data, error: reason });
     }
   };
 
-  for (;;) {
-    if (options.signal?.aborted) break;
-    let started = 0;
-    for (const consumer of consumers) {
-      const free = consumer.concurrency - (inFlight.get(consumer) ?? 0);
-      if (free <= 0) continue;
-      const batch = await consumer.queue.receive(free);
-      for (const msg of batch) {
-        started++;
-        inFlight.set(consumer, (inFlight.get(consumer) ?? 0) + 1);
-        const task = handleOne(consumer, msg.id, msg.body).finally(() => {
-          inFlight.set(consumer, (inFlight.get(consumer) ?? 1) - 1);
-          running.delete(task);
-        });
-        running.add(task);
-      }
-    }
-    if (started > 0) continue;
-    const pending = consumers.reduce((n, c) => n + c.queue.size, 0);
-    if (pending === 0 && running.size === 0) break;
-    // Wait for a task to finish, a message to arrive, or a delayed/retried message to become visible.
-    const waits: Promise<unknown>[] = [...running, ...consumers.map((c) => c.queue.changed())];
-    const next = Math.min(...consumers.map((c) => c.queue.nextVisibleIn() ?? Infinity));
-    let timer: NodeJS.Timeout | undefined;
-    if (Number.isFinite(next)) waits.push(new Promise((r) => (timer = setTimeout(r, Math.max(5, next)))));
-    if (options.signal) waits.push(new Promise((r) => options.signal!.addEventListener('abort', r, { once: true })));
-    await Promise.race(waits);
-    clearTimeout(timer);
+  // Wakes the loop below: a queue changed, or the signal aborted. One listener each for the whole
+  // drain, not one per turn of the loop (those would pile up on a queue that seldom changes).
+  let wake: (() => void) | undefined;
+  const poke = () => wake?.();
+  const unsubscribe = consumers.map((c) => c.queue.onChange(poke));
+  options.signal?.addEventListener('abort', poke, { once: true });
+  try {
+    await loop();
+  } finally {
+    for (const off of unsubscribe) off();
+    options.signal?.removeEventListener('abort', poke);
   }
   await Promise.allSettled(running);
+
+  async function loop(): Promise<void> {
+    for (;;) {
+      if (options.signal?.aborted) break;
+      let started = 0;
+      for (const consumer of consumers) {
+        const free = consumer.concurrency - (inFlight.get(consumer) ?? 0);
+        if (free <= 0) continue;
+        const batch = await consumer.queue.receive(free);
+        for (const msg of batch) {
+          started++;
+          inFlight.set(consumer, (inFlight.get(consumer) ?? 0) + 1);
+          const task = handleOne(consumer, msg.id, msg.body).finally(() => {
+            inFlight.set(consumer, (inFlight.get(consumer) ?? 1) - 1);
+            running.delete(task);
+          });
+          running.add(task);
+        }
+      }
+      if (started > 0) continue;
+      const pending = consumers.reduce((n, c) => n + c.queue.size, 0);
+      if (pending === 0 && running.size === 0) break;
+      // Wait for a task to finish, a message to arrive, or a delayed/retried message to become visible.
+      const waits: Promise<unknown>[] = [...running, new Promise<void>((r) => (wake = r))];
+      const next = Math.min(...consumers.map((c) => c.queue.nextVisibleIn() ?? Infinity));
+      let timer: NodeJS.Timeout | undefined;
+      if (Number.isFinite(next)) waits.push(new Promise((r) => (timer = setTimeout(r, Math.max(5, next)))));
+      await Promise.race(waits);
+      wake = undefined;
+      clearTimeout(timer);
+    }
+  }
 }

@@ -66,6 +66,17 @@ export function chromiumArgs(proxyUrl: string): string[] {
 }
 
 /** Runs in every frame before the page's own scripts: service workers cannot register. */
+/** Navigation errors that a retry would meet again, with the reason a dead letter gives. */
+const NAVIGATION_FAILURES: Record<string, string> = {
+  ERR_TOO_MANY_REDIRECTS: 'a redirect loop (too many redirects)',
+  ERR_UNSAFE_REDIRECT: 'a redirect to a non-http(s) URL (file:, data:, about: ...) is not followed',
+  ERR_UNKNOWN_URL_SCHEME: 'a redirect to a URL scheme that is not http(s) (ftp: ...) is not followed',
+  ERR_INVALID_REDIRECT: 'an invalid redirect target',
+};
+
+/** Archived replays: no WebSocket constructor in any frame (sockets are not intercepted). */
+const NO_WEBSOCKETS = `(() => { const refuse = function WebSocket() { throw new DOMException('WebSockets are off in an archived replay', 'SecurityError'); }; Object.defineProperty(globalThis, 'WebSocket', { value: refuse, configurable: false, writable: false }); })();`;
+
 const NO_SERVICE_WORKERS = `(() => {
   try {
     const deny = function register() { return Promise.reject(new DOMException('service workers are disabled by spider', 'SecurityError')); };
@@ -287,6 +298,9 @@ export class Renderer {
       if (++frames > config.maxFrames) guard.abort(new NonRetryableError(`page opened more than ${config.maxFrames} frames: ${request.url}`));
     });
     await this.watchBytes(cdp, request, guard);
+    // An archived replay is offline: WebSockets bypass request interception, so the constructor is
+    // taken away in every frame before the page's scripts run (a live socket would reach the site).
+    if (request.archivedHtml !== undefined) await page.evaluateOnNewDocument(NO_WEBSOCKETS);
 
     await page.setRequestInterception(true);
     let documentAnswered = false;
@@ -377,6 +391,9 @@ export class Renderer {
       if (!failedNavigation) return undefined;
       const why = refusal(failedNavigation.url);
       if (why) return new NonRetryableError(`blocked by the egress guard: ${why} (${failedNavigation.url})`);
+      // Failures that the same request will meet again: each non-retryable, with its own reason.
+      const fixed = NAVIGATION_FAILURES[failedNavigation.error.replace(/^net::/, '')];
+      if (fixed) return new NonRetryableError(`${fixed}: ${request.url}`);
       return undefined;
     };
 
@@ -413,8 +430,10 @@ export class Renderer {
     const where = (await evaluateIn(cdp, world, 'location.href', 5000)) as string;
     const servedHtml = await served.html(request.archivedHtml);
     if (!/^https?:/i.test(where) && !(request.archivedHtml !== undefined && where === request.url)) {
-      const message = `the page ended on ${where} instead of an http(s) document: ${request.url}`;
-      if (options.javaScript === false) throw new Error(message);
+      // about:blank, blob:, data: ...: the same page would end there again. With its scripts on,
+      // the HTML as served may still hold the article: render it again without them.
+      const message = `the page ended on ${where.slice(0, 200)} instead of an http(s) document: ${request.url}`;
+      if (options.javaScript === false) throw new NonRetryableError(message);
       throw new EndedOffDocumentError(message, servedHtml);
     }
     const elements = (await evaluateIn(cdp, world, `document.getElementsByTagName('*').length`, 10_000)) as number;

@@ -80,12 +80,23 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
   type Path = CollectedPage['blocks'][number]['path'];
   // The path from body down to el, its deepest maxPathSteps steps at most (a page nested deeper is
   // kept: only the record of where its blocks sit is cut).
+  // Each element's position among its siblings, numbered once per parent: walking the previous
+  // siblings for every block is quadratic (190,000 empty <p> before 5,000 paragraphs).
+  const siblingIndexes = new Map<Element, number>();
+  const siblingIndex = (node: Element): number => {
+    let index = siblingIndexes.get(node);
+    if (index !== undefined) return index;
+    let n = 1;
+    for (let s = node.parentElement ? node.parentElement.firstElementChild : node; s; s = s.nextElementSibling) siblingIndexes.set(s, n++);
+    index = siblingIndexes.get(node);
+    if (index === undefined) { index = 1; for (let s = node.previousElementSibling; s; s = s.previousElementSibling) index++; }
+    return index;
+  };
   const pathOf = (el: Element): { steps: Path; rooted: boolean } => {
     const steps: Path = [];
     let node: Element | null = el;
     for (; node && node !== body && node !== doc.documentElement && steps.length < options.maxPathSteps; node = node.parentElement) {
-      let index = 1;
-      for (let s = node.previousElementSibling; s; s = s.previousElementSibling) index++;
+      const index = siblingIndex(node);
       const classes = Array.from(node.classList).filter((c) => c.length <= 256).slice(0, 64);
       const step: Path[number] = { tag: node.tagName.toLowerCase(), classes, index };
       if (node.id && node.id.length <= 256) step.id = node.id;

@@ -65,9 +65,20 @@ export class ServedCapture {
     this.latest = res.text().then((t) => t, () => undefined);
   }
 
-  /** The served HTML: the archived copy when the page was answered from one, else the captured body. */
-  async html(archivedHtml: string | undefined): Promise<string | undefined> {
+  /**
+   * The served HTML: the archived copy when the page was answered from one, else the captured body.
+   * A document its own script replaced at once (location.replace('about:blank')) may never give its
+   * body: after `waitMs` it counts as unread.
+   */
+  async html(archivedHtml: string | undefined, waitMs = 2000): Promise<string | undefined> {
     if (archivedHtml !== undefined) return archivedHtml;
-    return this.latest;
+    if (this.latest === undefined) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), waitMs)));
+    try {
+      return await Promise.race([this.latest, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

@@ -106,6 +106,12 @@ export const RulesDocumentSchema = z.object({
   /** Increases with every learn of the site; the highest wins. */
   rulesVersion: z.number().int().positive(),
   learnedAt: z.string(),
+  /**
+   * The first rules version of the site whose content rules and field rules (what apply reads of
+   * them) are these: an article made with that version or a later one is what these rules make, so a
+   * relearn extracts it again only when this moves. Absent in documents written before it: this version.
+   */
+  sameExtractionSince: z.number().int().positive().optional(),
   /** Pages the rules were learned from (ids), newest first. */
   learnedFrom: z.array(z.string()),
   content: ContentRuleSchema,

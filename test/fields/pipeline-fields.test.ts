@@ -25,6 +25,8 @@ import { RulesDocumentSchema } from '../../lib/types/rules-document';
 const site = generateSite({ seed: 'fields-pipeline', pagesPerTemplate: 30, templates: 3 });
 let served: ServedSite;
 const pipelines: EmbeddedPipeline[] = [];
+/** A site's pages rendered by real Chromium, a learn and the unseen pages applied: about 35 s alone, twice that beside another Chromium test file. */
+const SITE_TIMEOUT_MS = 180_000;
 
 beforeAll(async () => {
   served = await serveSite(site);
@@ -86,5 +88,5 @@ describe.each(['classic', 'magazine'] as const)('template %s (feed + JSON-LD + m
     for (const f of ['title', 'byline', 'published'] as const) {
       expect(right[f] / unseen.length, `${f} right on unseen pages`).toBeGreaterThanOrEqual(0.98);
     }
-  });
+  }, SITE_TIMEOUT_MS);
 });

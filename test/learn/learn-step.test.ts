@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema, type Config } from '../../lib/config/config';
-import { learnStep } from '../../lib/learn/learn-step';
+import { extractsDifferently, learnStep } from '../../lib/learn/learn-step';
 import type { Logger, StepContext } from '../../lib/step/context';
 import type { QueueSender, Queues } from '../../lib/queue/queue';
 import { keys } from '../../lib/store/keys';
@@ -19,7 +19,14 @@ function context(store: MemoryStore, config: Partial<Config> = {}) {
   const queues = {
     render: none,
     learn: none,
-    apply: { send: async (m: ApplyMessage) => void applied.push(m) },
+    // apply, as far as learn can see it: the page's article, made by the site's current rules
+    apply: {
+      send: async (m: ApplyMessage) => {
+        applied.push(m);
+        const rules = await rulesOf(store);
+        await putJson(store, keys.article(m.site, m.pageId), { method: 'rules', rulesVersion: rules.rulesVersion });
+      },
+    },
   } as unknown as Queues;
   const ctx: StepContext = { store, queues, config: ConfigSchema.parse({ relearnAfter: 3, driftRelearnAfter: 2, learnPages: 5, ...config }), logger: quiet };
   return { ctx, applied };
@@ -66,14 +73,58 @@ describe('learnStep', () => {
     const store = new MemoryStore();
     for (let i = 0; i < 6; i++) await addPage(store, i);
     const { ctx, applied } = context(store, { learnPages: 50 });
-    expect(await learn(ctx)).toMatchObject({ learned: true, reapplied: 6 });
+    expect(await learn(ctx)).toMatchObject({ learned: true, reapplied: 6, unchanged: 0 });
     const v1 = await rulesOf(store);
+    expect(v1.sameExtractionSince).toBe(1);
     // the same pages again: the same selectors, a new version, nothing to extract again
     const same = await learn(ctx, true);
-    expect(same).toMatchObject({ learned: true, reapplied: 0 });
-    expect((await rulesOf(store)).rulesVersion).toBe(2);
-    expect((await rulesOf(store)).content).toEqual(v1.content);
+    expect(same).toMatchObject({ learned: true, reapplied: 0, unchanged: 6 });
+    const v2 = await rulesOf(store);
+    expect(v2.rulesVersion).toBe(2);
+    expect(v2.content).toEqual(v1.content);
+    expect(v2.sameExtractionSince).toBe(1);
     expect(applied).toHaveLength(6);
+  });
+
+  it('a relearn extracts again only the pages whose article the new rules may change', async () => {
+    const store = new MemoryStore();
+    for (let i = 0; i < 6; i++) await addPage(store, i);
+    const { ctx, applied } = context(store, { learnPages: 50 });
+    await learn(ctx);
+    expect(applied).toHaveLength(6);
+    // page-00: the rules selected nothing (drift marker of v1, the fallback's article); page-01: made before the
+    // site had rules; page-02: no article yet (its apply under way); page-03: rules of version 1
+    await putJson(store, keys.drift('example.com', 'page-00'), { version: 1, site: 'example.com', pageId: 'page-00', rulesVersion: 1, at: new Date().toISOString() });
+    await putJson(store, keys.article('example.com', 'page-00'), { method: 'fallback' });
+    await putJson(store, keys.article('example.com', 'page-01'), { method: 'fallback' });
+    await store.delete(keys.article('example.com', 'page-02'));
+    applied.length = 0;
+    const same = await learn(ctx, true);
+    // the same extraction: the drifted page's fallback article stays, the other two are extracted again
+    expect(same).toMatchObject({ learned: true, reapplied: 2, unchanged: 4 });
+    expect(applied.map((m) => m.pageId).sort()).toEqual(['page-01', 'page-02']);
+
+    // rules that extract differently (a selector more): every article made by older rules is extracted again
+    const v2 = await rulesOf(store);
+    const changed = { ...v2, rulesVersion: 3, sameExtractionSince: 3, content: { ...v2.content, selectors: [...v2.content.selectors, 'aside.extra'] } };
+    await putJson(store, keys.rules('example.com'), changed);
+    applied.length = 0;
+    const after = await learn(ctx, true);
+    expect(after).toMatchObject({ learned: true, unchanged: 0 });
+    expect((await rulesOf(store)).sameExtractionSince).toBe(4);
+    expect(applied).toHaveLength(6);
+  });
+
+  it('field rules scores are provenance: only what apply reads makes rules extract differently', () => {
+    const base = { content: { selectors: ['div.body > p'], clean: [] }, fields: undefined } as Pick<RulesDocument, 'content' | 'fields'>;
+    const rule = { kind: 'class' as const, value: 'headline', selector: '.headline', score: 0.9, support: 9 };
+    const withFields = (score: number, locale?: string) => ({
+      ...base,
+      fields: { title: { rules: [{ ...rule, score }], posts: 10, ...(locale ? { locale } : {}) }, training: { posts: 10, feedEntries: 0, fromFeed: 0, fromMetadata: 10 }, minScore: 0.5 },
+    });
+    expect(extractsDifferently(withFields(0.9), withFields(0.7))).toBe(false);
+    expect(extractsDifferently(withFields(0.9), withFields(0.9, 'de'))).toBe(true);
+    expect(extractsDifferently(base, { ...base, content: { ...base.content, clean: ['p.ad'] } })).toBe(true);
   });
 
   it('relearns a site whose rules selected nothing on enough pages (drift), and clears the old markers', async () => {

@@ -11,13 +11,16 @@ import { articlesOf, generateSite, serveSite, truthFor, type ServedSite, type Te
 import { aggregate, scorePage } from '../../lib/metric/metric';
 import { EmbeddedPipeline } from '../../lib/pipeline/embedded';
 import { keys, pageIdOf } from '../../lib/store/keys';
-import { getJson } from '../../lib/store/store';
+import { getJson, putJson } from '../../lib/store/store';
+import type { ConsumerEvent } from '../../lib/queue/worker';
 import { ArticleDocumentSchema } from '../../lib/types/article-document';
 import { RulesDocumentSchema } from '../../lib/types/rules-document';
 
 const site = generateSite({ seed: 'pipeline-test', pagesPerTemplate: 25, templates: 4 });
 let served: ServedSite;
 let pipeline: EmbeddedPipeline;
+/** 25 real Chromium renders, a learn and 20 applies: about 25 s alone, twice that beside another Chromium test file. */
+const SITE_TIMEOUT_MS = 180_000;
 
 beforeAll(async () => {
   served = await serveSite(site);
@@ -60,7 +63,7 @@ describe.each(TEMPLATE_IDS as readonly TemplateId[])('template %s', (template) =
     expect(quality.pages).toBe(20);
     expect(quality.f1).toBeGreaterThanOrEqual(0.98);
     expect(pipeline.deadLetters()).toEqual([]);
-  });
+  }, SITE_TIMEOUT_MS);
 });
 
 describe('a site without rules', () => {
@@ -96,5 +99,87 @@ describe('redelivery', () => {
     ]);
     expect(await pipeline.store.list(keys.articlePrefix('twice.localhost'))).toHaveLength(1);
     expect(pipeline.deadLetters()).toEqual([]);
+  });
+});
+
+describe('relearn', () => {
+  it('extracts no page again when the new rules extract what the old ones did, and each page once when they do not', async () => {
+    const host = 'relearn.localhost';
+    const pages = articlesOf(site, 'classic').slice(0, 10).map((p) => `http://${host}:${served.port}${p.path}`);
+    let applyRuns = 0;
+    const onEvent = (e: ConsumerEvent) => void (e.queue === 'apply' && e.outcome === 'done' && applyRuns++);
+    const rulesOf = () => getJson(pipeline.store, keys.rules(host), (v) => RulesDocumentSchema.parse(v));
+
+    await pipeline.submit(pages.slice(0, 5).map((url) => ({ url })));
+    await pipeline.run({ onEvent });
+    const v1 = await rulesOf();
+    expect(v1?.rulesVersion).toBe(1);
+
+    // Relearn from the same 5 pages: the same selectors and field rules, nothing to extract again.
+    await pipeline.relearn(host);
+    applyRuns = 0;
+    await pipeline.run({ onEvent });
+    const v2 = await rulesOf();
+    expect(v2?.rulesVersion).toBe(2);
+    expect(v2?.content).toEqual(v1!.content);
+    expect(v2?.sameExtractionSince, 'v2 extracts what v1 did').toBe(1);
+    expect(applyRuns).toBe(0);
+
+    // 5 more pages, no automatic relearn (relearnAfter 1000): each extracted once with v2
+    await pipeline.submit(pages.slice(5).map((url) => ({ url })));
+    applyRuns = 0;
+    await pipeline.run({ onEvent });
+    expect(applyRuns).toBe(5);
+
+    // Rules that extract differently (a clean selector more), then a relearn that drops it again:
+    // every page is extracted once with the newest rules.
+    await putJson(pipeline.store, keys.rules(host), { ...v2, rulesVersion: 3, sameExtractionSince: 3, content: { ...v2!.content, clean: [...v2!.content.clean, 'aside.never-there'] } });
+    await pipeline.relearn(host);
+    applyRuns = 0;
+    await pipeline.run({ onEvent });
+    const v4 = await rulesOf();
+    expect(v4?.rulesVersion).toBe(4);
+    expect(v4?.sameExtractionSince).toBe(4);
+    expect(applyRuns).toBe(10);
+    for (const url of pages) {
+      const article = await getJson(pipeline.store, keys.article(host, pageIdOf(url)), (v) => ArticleDocumentSchema.parse(v));
+      expect(article?.method).toBe('rules');
+      expect(article?.rulesVersion).toBe(4);
+    }
+  });
+});
+
+describe('memory', () => {
+  it('a runner with a journal keeps nothing in memory per finished URL', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-pipeline-memory-'));
+    // The browser of this file's pipeline; learn's deduplication ids forgotten at once (SQS keeps them 5 minutes).
+    if (!pipeline.activeRenderer) {
+      await pipeline.submit([{ url: `http://warm.localhost:${served.port}/` }]);
+      await pipeline.run();
+    }
+    const runner = await new EmbeddedPipeline(loadConfig({ dataDir, retryBaseMs: 10 }), { browser: pipeline.activeRenderer, deduplicationWindowMs: 0 }).open();
+    try {
+      const urls = articlesOf(site, 'blog').map((p) => `http://memory.localhost:${served.port}${p.path}`);
+      const missing = (i: number) => `http://memory.localhost:${served.port}/no-such-page-${i}.html`;
+
+      await runner.submit([...urls.slice(0, 3), missing(1)].map((url) => ({ url })));
+      await runner.run();
+      const after4 = runner.memoryEntries();
+      await runner.submit([...urls.slice(3, 10), missing(2)].map((url) => ({ url })));
+      await runner.run();
+      const after12 = runner.memoryEntries();
+
+      expect(after12).toEqual(after4);
+      for (const q of ['render', 'learn', 'apply'] as const) {
+        expect(after12[q]).toMatchObject({ messages: 0, waitingKeys: 0, deadLetters: 0, listeners: 0 });
+        expect(after12[q].deduplicationIds).toBeLessThanOrEqual(1);
+      }
+      // the dead letters are on disk, not in memory
+      expect(runner.queueCounts().render.deadLettered).toBe(2);
+      expect(runner.deadLetters().map((d) => (d.body as { url: string }).url).sort()).toEqual([missing(1), missing(2)]);
+      expect(await runner.store.list(keys.articlePrefix('memory.localhost'))).toHaveLength(10);
+    } finally {
+      await runner.close();
+    }
   });
 });

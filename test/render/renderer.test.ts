@@ -23,6 +23,12 @@ describe('Renderer (real Chromium)', () => {
       '/missing': { status: 404, body: 'gone' },
       '/doc.pdf': { type: 'application/pdf', body: Buffer.from('%PDF-1.4\n%%EOF') },
       '/flaky': { status: 503, body: 'busy' },
+      '/big': { body: `<!doctype html><title>Big</title><body>${'<p></p>'.repeat(190_000)}${Array.from({ length: 5000 }, (_, i) => `<p>Paragraph ${i} of the article.</p>`).join('')}</body>` },
+      '/loop': { status: 302, headers: { location: '/loop' }, body: '' },
+      '/to-file': { status: 302, headers: { location: 'file:///etc/passwd' }, body: '' },
+      '/to-data': { status: 302, headers: { location: 'data:text/html,<p>x</p>' }, body: '' },
+      '/to-about': { status: 302, headers: { location: 'about:blank' }, body: '' },
+      '/to-blank': { body: `<!doctype html><p>Leaving.</p><script>location.replace('about:blank');</script>` },
       '/deep': { body: `<!doctype html><title>Deep</title><body>${'<div class="n">'.repeat(300)}<p>Deep article text.</p>${'</div>'.repeat(300)}</body>` },
     });
     renderer = new Renderer(loadConfig({ navigationTimeoutMs: 10_000, renderTimeoutMs: 20_000 }));
@@ -66,6 +72,34 @@ describe('Renderer (real Chromium)', () => {
     expect(server.hits.get('/style.css') ?? 0).toBe(before); // subresources aborted
     expect(result.collected.blocks[1].css.color).toBeUndefined();
   });
+
+  it('an archived replay opens no live WebSocket (issue 18, item 4)', async () => {
+    const archived = page.replace('Live headline', 'Archived headline').replace('</body>', `<script>new WebSocket('${server.origin.replace('http', 'ws')}/live-ws');</script></body>`);
+    const result = await renderer.render({ url: `${server.origin}/never-fetched`, archivedHtml: archived });
+    expect(result.collected.blocks[0].text).toBe('Archived headline');
+    await renderer.render({ url: `${server.origin}/article` }); // a later render: any handshake has reached the server by then
+    expect(server.hits.get('/live-ws')).toBeUndefined();
+  });
+
+  it('redirects to file:, data:, about: and a redirect loop are non-retryable at once, each with its own reason (issue 18, item 9)', async () => {
+    for (const [path, reason] of [['/loop', /redirect loop/], ['/to-file', /redirect to a non-http\(s\) URL/], ['/to-data', /redirect to a non-http\(s\) URL/], ['/to-about', /redirect to a non-http\(s\) URL/]] as const) {
+      const error = await renderer.render({ url: `${server.origin}${path}` }).then(() => undefined, (e: unknown) => e);
+      expect(isNonRetryable(error), `${path}: ${String(error)}`).toBe(true);
+      expect((error as Error).message).toMatch(reason);
+    }
+  });
+
+  it('a page whose script takes it to about:blank is rendered as served, without its scripts (issue 14)', async () => {
+    const result = await renderer.render({ url: `${server.origin}/to-blank` });
+    expect(result.renderMode).toBe('no-script');
+    expect(result.collected.blocks.map((b) => b.text)).toEqual(['Leaving.']);
+  });
+
+  it('a 1.4 MB page of 190,000 empty <p> then 5,000 paragraphs renders within the test budget, its blocks found (issue 18, item 12)', async () => {
+    const result = await renderer.render({ url: `${server.origin}/big` });
+    expect(result.collected.blocks.some((b) => b.text === 'Paragraph 4999 of the article.')).toBe(true);
+    expect(result.collected.blocks[result.collected.blocks.length - 1].path.at(-1)?.index).toBe(195_000);
+  }, 60_000);
 
   it('dismisses alert, confirm and prompt dialogs instead of waiting on them', async () => {
     const dialogs = `<!doctype html><html><head><title>Dialogs</title><script>
