@@ -16,7 +16,9 @@
  * 5. The title (title.ts; qRead's title similarity): the heading that shows the page's title starts
  *    the article when it sits just before the run. When the run is elsewhere on the page and the
  *    text after the title holds a positive run of its own, that one is the article.
- * 6. Inside the run, blocks no method wants are left out (MSS's cleaning of the extracted block).
+ * 6. Inside the run, blocks no method wants are left out (MSS's cleaning of the extracted block),
+ *    and blocks the classifier rates as sure boilerplate far below the run's typical block: its
+ *    scale varies with the page, and on a layout it never learned from it rates the whole story low.
  */
 import { Element, type Document, type Text } from 'domhandler';
 import { READABILITY_MARK } from '../types/feature-document';
@@ -44,8 +46,10 @@ export const TITLE_GAP_WORDS = 40;
 export const TITLE_RUN_WORDS = 30;
 /** Inside the run, a block is left out when its score is below this (no heuristic vote, classifier under 0.2)… */
 export const CLEAN_SCORE = 0.1;
-/** …or when the classifier is all but sure it is boilerplate, whatever the votes. */
+/** …or when the classifier is all but sure it is boilerplate, whatever the votes (and rates it far below the run: CLEAN_RELATIVE). */
 export const CLEAN_PROBABILITY = 0.1;
+/** …and below this share of the run's typical probability (runProbability). */
+export const CLEAN_RELATIVE = 0.15;
 
 export interface CombinedAnalysis extends Segmentation {
   /** The classifier's probability per block. */
@@ -155,6 +159,24 @@ function runAfter(scores: readonly number[], blocks: readonly Block[], t: number
   return best;
 }
 
+/**
+ * The classifier's probability of the run's typical word (word-weighted median over its blocks).
+ * Its scale varies with the page: on a layout unlike any it learned from it rates the whole story
+ * low, and a block is boilerplate only when rated far below the text around it.
+ */
+function runProbability(a: CombinedAnalysis, start: number, end: number): number {
+  const rows: { p: number; w: number }[] = [];
+  let total = 0;
+  for (let i = start; i <= end; i++) {
+    rows.push({ p: a.probability[i], w: a.blocks[i].words });
+    total += a.blocks[i].words;
+  }
+  rows.sort((x, y) => x.p - y.p);
+  let seen = 0;
+  for (const r of rows) if ((seen += r.w) * 2 >= total) return r.p;
+  return rows.length ? rows[rows.length - 1].p : 0;
+}
+
 /** Steps 3-6: the article's blocks. */
 export function selectBlocks(a: CombinedAnalysis): Selection {
   const { blocks, score } = a;
@@ -205,8 +227,9 @@ export function selectBlocks(a: CombinedAnalysis): Selection {
     }
   }
   const chosen: Block[] = [];
+  const boilerplateBelow = Math.min(CLEAN_PROBABILITY, CLEAN_RELATIVE * runProbability(a, start, end));
   for (let i = start; i <= end; i++) {
-    if (i !== t && (score[i] < CLEAN_SCORE || a.probability[i] < CLEAN_PROBABILITY)) continue;
+    if (i !== t && (score[i] < CLEAN_SCORE || a.probability[i] < boilerplateBelow)) continue;
     chosen.push(blocks[i]);
   }
   // Cleaning never empties the run (a page of one short paragraph has no neighbours to vouch for it).

@@ -64,6 +64,22 @@ describe('the combination on generated pages', () => {
     for (const b of sel.blocks) expect(b.index).toBeGreaterThanOrEqual(sel.span.start);
   });
 
+  it('cleans out of the run what the classifier rates far below the text around it, on its own scale', () => {
+    const doc = parseHtml(pageHtml(site, articles[0].path, ORIGIN));
+    const a = analyse(doc, defaultFallbackModel().dragnet, articles[0].title);
+    const words = (blocks: readonly { words: number }[]) => blocks.reduce((n, b) => n + b.words, 0);
+    const kept = selectBlocks(a);
+    // A classifier that never saw this layout rates the whole story a tenth as high: the story stays.
+    const low = selectBlocks({ ...a, probability: a.probability.map((p) => p / 10) });
+    expect(words(low.blocks)).toBeGreaterThanOrEqual(0.95 * words(kept.blocks));
+    // One block of the run it rates as sure boilerplate goes, on either scale.
+    const inside = kept.blocks.find((b) => a.blocks.indexOf(b) > a.titleBlock && b.words >= 5)!; // the title is never cleaned
+    const at = a.blocks.indexOf(inside);
+    const zeroed = (scale: number) => selectBlocks({ ...a, probability: a.probability.map((p, i) => (i === at ? 0 : p / scale)) });
+    expect(zeroed(1).blocks).not.toContain(inside);
+    expect(zeroed(10).blocks).not.toContain(inside);
+  });
+
   it('runs every method on its own (on the page as the render leaves it: with Readability\'s marks)', () => {
     // Mozilla Readability marks the page as it does in the rendered page (lib/render/readability-in-page.ts), here in jsdom
     const dom = new JSDOM(pageHtml(site, articles[1].path, ORIGIN));

@@ -68,7 +68,7 @@ function context(store: Store): { ctx: StepContext; logs: Logged[] } {
 /** A valid model that calls every block boilerplate: proof of which model an extraction used. */
 function sabotagedModel(): FallbackModel {
   const m = structuredClone(defaultFallbackModel());
-  m.dragnet.classifier.bias = -50;
+  m.dragnet.classifier.bias = 50; // every block is article text: navigation, rails and footer join the run
   m.trainedOn = 'sabotaged (test)';
   return m;
 }
@@ -153,7 +153,7 @@ describe('the stored model in the apply step', () => {
     expect(aggregate(retrained).f1).toBeGreaterThan(aggregate(baseline).f1 - 0.03);
   });
 
-  it('is what apply extracts with: a model that rejects every block changes the output', async () => {
+  it('is what apply extracts with: a model that takes every block changes the output', async () => {
     const store = new MemoryStore();
     const [p] = pagesOf(unseen, { kind: 'article' });
     await putNewPage(store, unseen, p, 'new0');
@@ -165,7 +165,7 @@ describe('the stored model in the apply step', () => {
     await store.put(keys.fallbackModel(), modelJson(sabotagedModel()));
     clearFallbackModelCache();
     const after = await applyStep(message, context(store).ctx);
-    expect(scorePage(after.text, p.bodyText).tp).toBeLessThan(0.5);
+    expect(scorePage(after.text, p.bodyText).fp).toBeGreaterThan(scorePage(before.text, p.bodyText).fp + 0.2);
   });
 
   it('a corrupt or unknown-version model is logged once and the default is used; apply never fails', async () => {
