@@ -12,7 +12,8 @@
  *    scoring its block's value): a block the heuristic keeps stays unless the classifier is sure it
  *    is boilerplate, one it drops joins only if the classifier is sure it is text and it sits in
  *    the article's run; separate islands of text (a profile box, the comments) fall away.
- * 4. The <hr> constraint: a run that crosses <hr>s keeps only its best part between them.
+ * 4. The <hr> constraint: a run that crosses <hr>s keeps only its best part between them, unless the
+ *    page-level DOM votes keep the text on both sides of one (a section break inside the story).
  * 5. The title (title.ts; qRead's title similarity): the heading that shows the page's title starts
  *    the article when it sits just before the run. When the run is elsewhere on the page and the
  *    text after the title holds a positive run of its own, that one is the article.
@@ -177,6 +178,14 @@ function runProbability(a: CombinedAnalysis, start: number, end: number): number
   return rows.length ? rows[rows.length - 1].p : 0;
 }
 
+/**
+ * The page-level DOM votes both keep the block: our heuristic's kept result and Mozilla Readability
+ * (most of the block's text), or, on a page without Readability's marks, both our attempts.
+ */
+function domKeeps(a: CombinedAnalysis, i: number): boolean {
+  return a.kept[i] && (a.hasReadability ? a.readability[i] >= 0.5 : a.strict[i]);
+}
+
 /** Steps 3-6: the article's blocks. */
 export function selectBlocks(a: CombinedAnalysis): Selection {
   const { blocks, score } = a;
@@ -184,9 +193,10 @@ export function selectBlocks(a: CombinedAnalysis): Selection {
   let span = maxSubsequence(scores);
   // No run the votes agree on: nothing (not an article, or nothing this extractor can trust).
   if (span.start < 0 || span.value <= 0) return { blocks: [], span: { start: -1, end: -1, value: 0 } };
-  // <hr> constraint, generalised: split the run at its <hr>s and keep the best part.
+  // <hr> constraint, generalised: split the run at its <hr>s and keep the best part. An <hr> that
+  // both page-level DOM votes keep text on each side of is a section break inside the story.
   const cuts = [span.start];
-  for (let i = span.start + 1; i <= span.end; i++) if (blocks[i].hrBefore) cuts.push(i);
+  for (let i = span.start + 1; i <= span.end; i++) if (blocks[i].hrBefore && !(domKeeps(a, i - 1) && domKeeps(a, i))) cuts.push(i);
   if (cuts.length > 1) {
     let best = span;
     let bestValue = -Infinity;

@@ -80,6 +80,18 @@ describe('the combination on generated pages', () => {
     expect(zeroed(10).blocks).not.toContain(inside);
   });
 
+  it('keeps an <hr> inside the story when the page-level votes keep text on both sides of it', () => {
+    const para = (n: number, topic: string) => `<p>${`The ${topic} paragraph ${n} tells how the council weighed the river plan, what the engineers said and why the vote was delayed again. `.repeat(3)}</p>`;
+    const html = `<html><head><title>River plan delayed</title></head><body>
+      <nav><ul>${['Home', 'World', 'Sport', 'Culture', 'Opinion'].map((x) => `<li><a href="/${x}">${x}</a></li>`).join('')}</ul></nav>
+      <article><h1>River plan delayed</h1>${[1, 2, 3, 4, 5, 6].map((n) => para(n, 'first')).join('')}<hr>${[1, 2].map((n) => para(n, 'closing')).join('')}</article>
+      <footer><a href="/about">About us</a> <a href="/privacy">Privacy</a></footer></body></html>`;
+    const r = extractFallback(parseHtml(html));
+    expect(r.text).toContain('The first paragraph 6');
+    expect(r.text).toContain('The closing paragraph 2');
+    expect(r.text).not.toMatch(/Privacy|Opinion/);
+  });
+
   it('runs every method on its own (on the page as the render leaves it: with Readability\'s marks)', () => {
     // Mozilla Readability marks the page as it does in the rendered page (lib/render/readability-in-page.ts), here in jsdom
     const dom = new JSDOM(pageHtml(site, articles[1].path, ORIGIN));
