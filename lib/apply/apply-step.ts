@@ -6,7 +6,7 @@
 import { applyFieldRules, chooseFields } from '../fields/apply-fields';
 import type { StepContext } from '../step/context';
 import { keys } from '../store/keys';
-import { putJson } from '../store/store';
+import { getJson, putJson } from '../store/store';
 import { ARTICLE_DOCUMENT_VERSION, ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
 import type { ApplyMessage } from '../types/messages';
 import { RulesDocumentSchema, type DriftMarker, type RulesDocument } from '../types/rules-document';
@@ -206,7 +206,21 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
       ? { sources: { ...fields.sources, ...(body ? { body } : {}), ...(textSource ? { text: textSource } : {}) } }
       : {}),
   });
+  const previous = await getJson(ctx.store, keys.article(site, pageId), (v) => ArticleDocumentSchema.parse(v)).catch(() => undefined);
   await putJson(ctx.store, keys.article(site, pageId), article);
+  if (previous && lostMostOfIt(previous, article)) {
+    ctx.logger.warn('article replaced by a much shorter one', {
+      site,
+      pageId,
+      url,
+      wordsBefore: previous.wordCount,
+      wordsAfter: article.wordCount,
+      methodBefore: previous.method,
+      method,
+      ...(article.notArticle ? { notArticle: true } : {}),
+      reason: message.reason,
+    });
+  }
   ctx.logger.info('applied', {
     site,
     pageId,
@@ -218,4 +232,17 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     reason: message.reason,
   });
   return article;
+}
+
+/** Fewest words an article needs before losing most of them on a re-extraction is worth a warning. */
+const REPLACED_MIN_WORDS = 50;
+
+/**
+ * A new extraction that keeps less than half of an article's words (or finds no article) is more
+ * likely a broken page (a truncated snapshot, an error page, rules that no longer fit) than an
+ * edited story: the user is warned (issue 18, item 7).
+ */
+export function lostMostOfIt(before: Pick<ArticleDocument, 'wordCount' | 'notArticle'>, after: Pick<ArticleDocument, 'wordCount' | 'notArticle'>): boolean {
+  if (before.notArticle || before.wordCount < REPLACED_MIN_WORDS) return false;
+  return Boolean(after.notArticle) || after.wordCount * 2 < before.wordCount;
 }

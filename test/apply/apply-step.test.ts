@@ -124,6 +124,30 @@ describe('applyStep', () => {
     expect((await store.list(keys.articlePrefix(site))).length).toBe(1);
   });
 
+  it('warns when an article is replaced by one that lost most of its words (a truncated snapshot)', async () => {
+    const store = new MemoryStore();
+    await store.put(keys.snapshot(site, pageId), snapshot());
+    await putJson(store, keys.rules(site), rulesDoc(3, ['div.article > h1', 'div.text'], ['.related']));
+    const first = context(store);
+    const good = await applyStep(message, first.ctx);
+    expect(first.logs.filter((l) => l.level === 'warn')).toEqual([]);
+
+    // the same snapshot cut off after its first paragraph
+    const full = snapshot();
+    await store.put(keys.snapshot(site, pageId), full.slice(0, full.indexOf(long(2))));
+    const second = context(store);
+    const worse = await applyStep(message, second.ctx);
+    expect(worse.wordCount).toBeLessThan(good.wordCount / 2);
+    const warned = second.logs.filter((l) => l.level === 'warn' && l.message === 'article replaced by a much shorter one');
+    expect(warned).toHaveLength(1);
+    expect(warned[0].extra).toMatchObject({ site, pageId, wordsBefore: good.wordCount, wordsAfter: worse.wordCount });
+
+    // an unchanged extraction says nothing
+    const third = context(store);
+    await applyStep(message, third.ctx);
+    expect(third.logs.filter((l) => l.level === 'warn' && l.message.startsWith('article replaced'))).toEqual([]);
+  });
+
   it('uses the cached rules while the stored etag is unchanged and picks up a new version', async () => {
     const real = new MemoryStore();
     await real.put(keys.snapshot(site, pageId), snapshot());
