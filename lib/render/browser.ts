@@ -354,6 +354,20 @@ export class Renderer {
     // only this response tells why. Kept for every navigation of the main frame (redirects by script too).
     let documentResponse: HTTPResponse | undefined;
     let failedNavigation: { url: string; error: string } | undefined;
+    // Chromium drops a main-document redirect to a scheme it does not fetch (ftp:) as a bare
+    // ERR_ABORTED; only the 3xx's own Location tells why.
+    const mainDocuments = new Set<string>();
+    let offSchemeRedirect: string | undefined;
+    const mainFrameId = (await cdp.send('Page.getFrameTree')).frameTree.frame.id;
+    cdp.on('Network.requestWillBeSent', (e) => {
+      if (e.type === 'Document' && e.frameId === mainFrameId) mainDocuments.add(e.requestId);
+    });
+    cdp.on('Network.responseReceivedExtraInfo', (e) => {
+      if (e.statusCode < 300 || e.statusCode >= 400 || !mainDocuments.has(e.requestId)) return;
+      const location = headerValue(e.headers, 'location');
+      const scheme = location === undefined ? undefined : /^([a-z][a-z0-9+.-]*):/i.exec(location)?.[1].toLowerCase();
+      if (scheme && scheme !== 'http' && scheme !== 'https') offSchemeRedirect = `${scheme}:`;
+    });
     const served = new ServedCapture();
     page.on('response', (res) => {
       if (res.request().isNavigationRequest() && res.frame() === page.mainFrame()) {
@@ -391,6 +405,7 @@ export class Renderer {
       if (!failedNavigation) return undefined;
       const why = refusal(failedNavigation.url);
       if (why) return new NonRetryableError(`blocked by the egress guard: ${why} (${failedNavigation.url})`);
+      if (offSchemeRedirect) return new NonRetryableError(`a redirect to a non-http(s) URL (${offSchemeRedirect}) is not followed: ${request.url}`);
       // Failures that the same request will meet again: each non-retryable, with its own reason.
       const fixed = NAVIGATION_FAILURES[failedNavigation.error.replace(/^net::/, '')];
       if (fixed) return new NonRetryableError(`${fixed}: ${request.url}`);

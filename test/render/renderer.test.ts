@@ -28,6 +28,7 @@ describe('Renderer (real Chromium)', () => {
       '/to-file': { status: 302, headers: { location: 'file:///etc/passwd' }, body: '' },
       '/to-data': { status: 302, headers: { location: 'data:text/html,<p>x</p>' }, body: '' },
       '/to-about': { status: 302, headers: { location: 'about:blank' }, body: '' },
+      '/to-ftp': { status: 302, headers: { location: 'ftp://ftp.example/pub/file.txt' }, body: '' },
       '/to-blank': { body: `<!doctype html><p>Leaving.</p><script>location.replace('about:blank');</script>` },
       '/deep': { body: `<!doctype html><title>Deep</title><body>${'<div class="n">'.repeat(300)}<p>Deep article text.</p>${'</div>'.repeat(300)}</body>` },
     });
@@ -81,8 +82,8 @@ describe('Renderer (real Chromium)', () => {
     expect(server.hits.get('/live-ws')).toBeUndefined();
   });
 
-  it('redirects to file:, data:, about: and a redirect loop are non-retryable at once, each with its own reason (issue 18, item 9)', async () => {
-    for (const [path, reason] of [['/loop', /redirect loop/], ['/to-file', /redirect to a non-http\(s\) URL/], ['/to-data', /redirect to a non-http\(s\) URL/], ['/to-about', /redirect to a non-http\(s\) URL/]] as const) {
+  it('redirects to file:, data:, about:, ftp: and a redirect loop are non-retryable at once, each with its own reason (issue 18, item 9)', async () => {
+    for (const [path, reason] of [['/loop', /redirect loop/], ['/to-file', /redirect to a non-http\(s\) URL/], ['/to-data', /redirect to a non-http\(s\) URL/], ['/to-about', /redirect to a non-http\(s\) URL/], ['/to-ftp', /redirect to a non-http\(s\) URL/]] as const) {
       const error = await renderer.render({ url: `${server.origin}${path}` }).then(() => undefined, (e: unknown) => e);
       expect(isNonRetryable(error), `${path}: ${String(error)}`).toBe(true);
       expect((error as Error).message).toMatch(reason);
