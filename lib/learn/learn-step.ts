@@ -14,12 +14,15 @@ import {
   DriftMarkerSchema,
   RULES_DOCUMENT_VERSION,
   RulesDocumentSchema,
+  type ContentRule,
   type DriftMarker,
+  type FetchPathVerdict,
   type FieldRules,
   type RulesDocument,
 } from '../types/rules-document';
 import { learnSiteFields } from '../fields/learn-fields';
 import { learnRules } from './learn-rules';
+import { fetchPathVerdict, type VerdictPage } from '../html/fetch-verdict';
 
 export type LearnOutcome =
   | { readonly learned: false; readonly site: string; readonly reason: string }
@@ -94,6 +97,9 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     return undefined;
   });
 
+  // Whether these rules give the same article on the HTML as served: pages may then skip the browser.
+  const fetchPath = await checkFetchPath(learned.content, docs, store, config.fetchPathMinF1);
+
   const draft = { ...learned, ...(fields ? { fields } : {}) };
   const rulesVersion = (current?.rulesVersion ?? 0) + 1;
   const rules: RulesDocument = RulesDocumentSchema.parse({
@@ -105,6 +111,7 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     // rules that extract what the current ones do keep their first version: articles made since stay as they are
     sameExtractionSince: current && !extractsDifferently(current, draft) ? sameExtractionSince(current) : rulesVersion,
     ...draft,
+    fetchPath,
   });
   try {
     // Compare-and-swap: if another learn of this site wrote in between, the higher version stands.
@@ -131,6 +138,8 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     selectors: rules.content.selectors.length,
     reapplied: fanOut.reextract.length,
     unchanged: fanOut.unchanged,
+    fetchPath: fetchPath.works,
+    fetchPathMinF1: fetchPath.minF1,
   });
   return { learned: true, site, rules, reapplied: fanOut.reextract.length, unchanged: fanOut.unchanged };
 }
@@ -241,6 +250,25 @@ function parseRules(obj: StoredObject, logger: StepContext['logger']): RulesDocu
     logger.warn('ignoring an unreadable rules document', { error: String(error) });
     return undefined;
   }
+}
+
+/**
+ * The fetch-path verdict (lib/html/fetch-verdict.ts) on the training pages: each page's rendered
+ * snapshot and its HTML as served (render stores it at `served.key`), parsed without a browser.
+ */
+async function checkFetchPath(content: ContentRule, docs: readonly FeatureDocument[], store: Store, minF1: number): Promise<FetchPathVerdict> {
+  const pages: VerdictPage[] = [];
+  for (const d of docs) {
+    const snapshot = await store.get(d.snapshotKey);
+    if (!snapshot) continue;
+    const served = d.served ? await store.get(d.served.key) : undefined;
+    pages.push({
+      pageId: d.pageId,
+      rendered: parseHtml(snapshot.body.toString('utf8')),
+      served: served ? parseHtml(served.body.toString('utf8')) : undefined,
+    });
+  }
+  return fetchPathVerdict(content, pages, minF1, new Date());
 }
 
 /**
