@@ -40,7 +40,8 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
   const { store, config, logger } = ctx;
   const site = message.site;
 
-  const pages = (await store.list(keys.pagePrefix(site)))
+  const listed = await store.list(keys.pagePrefix(site));
+  const pages = listed
     .map((o) => ({ ...o, pageId: pageIdFromFeaturesKey(o.key) }))
     .filter((o): o is typeof o & { pageId: string } => o.pageId !== undefined)
     .sort((a, b) => b.lastModified.getTime() - a.lastModified.getTime() || (a.key < b.key ? -1 : 1));
@@ -127,8 +128,20 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
   }
 
   // Extract again only the pages whose article these rules may change (relearnFanOut).
-  const fanOut = await relearnFanOut(site, pages, rules, ctx);
-  for (const pageId of fanOut.reextract) await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'relearned' });
+  // Pages of the fetch path (docs/fetch-path.md) have their HTML as served and no feature document:
+  // they are not learned from, but extracted again like the others, from that HTML.
+  const featured = new Set(pages.map((p) => p.pageId));
+  const fetched = new Set(listed.map((o) => servedPageId(o.key)).filter((id): id is string => id !== undefined && !featured.has(id)));
+  const fanOut = await relearnFanOut(site, [...pages, ...[...fetched].map((pageId) => ({ pageId }))], rules, ctx);
+  for (const pageId of fanOut.reextract) {
+    if (!fetched.has(pageId)) {
+      await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'relearned' });
+      continue;
+    }
+    // its URL is in its article; without one its first apply is still to come, and reads these rules
+    const url = await articleUrl(site, pageId, ctx);
+    if (url) await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'relearned', path: 'fetch', url });
+  }
   await clearDrift(site, rules.rulesVersion, ctx);
   logger.info('learned', {
     site,
@@ -200,6 +213,23 @@ export async function relearnFanOut(site: string, pages: readonly { pageId: stri
     else reextract.push(pageId);
   }
   return { reextract, unchanged };
+}
+
+/** The page id of a `served.html` key. */
+function servedPageId(key: string): string | undefined {
+  return /^pages\/[^/]+\/([^/]+)\/served\.html$/.exec(key)?.[1];
+}
+
+/** The URL in the page's stored article, if it has one. */
+async function articleUrl(site: string, pageId: string, ctx: StepContext): Promise<string | undefined> {
+  const obj = await ctx.store.get(keys.article(site, pageId));
+  if (!obj) return undefined;
+  try {
+    const url = (JSON.parse(obj.body.toString('utf8')) as { url?: unknown }).url;
+    return typeof url === 'string' ? url : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** How the page's stored article was made (its method and rules version), or undefined when it has none or it is unreadable. */
