@@ -17,7 +17,7 @@ import { extractFallback, loadFallbackModel } from './fallback';
 import { guardRulesOutput } from './guard';
 import { preferServed, readabilityTitle, servedSuspicion, snapshotEvidence } from './served-choice';
 import { extractMetadata } from '../html/metadata';
-import { parseHtml } from '../html/parse';
+import { parseHtml, parseServedHtml } from '../html/parse';
 
 export { clearRulesCache, loadRules };
 
@@ -73,7 +73,8 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
   if (!snapshot) throw new NonRetryableError(`no ${fetched ? 'served HTML' : 'snapshot'} for page ${pageId} of ${site} (${snapshotKey})`);
 
   const started = performance.now();
-  const doc = parseHtml(snapshot.body.toString('utf8'));
+  // the HTML as served, of the fetch path: parsed into the tree a browser builds from it (implied tbody)
+  const doc = fetched ? parseServedHtml(snapshot.body.toString('utf8')) : parseHtml(snapshot.body.toString('utf8'));
   // the site's field rules first: the page's metadata title is worked out only where they give none
   const fromRules = rules?.fields ? applyFieldRules(doc, rules.fields) : {};
   let meta = extractMetadata(doc, { title: !fromRules.title });

@@ -7,7 +7,7 @@ import type { StepContext } from '../step/context';
 import { keys, pageIdFromFeaturesKey } from '../store/keys';
 import { PreconditionFailedError, putJson, type Store, type StoredObject } from '../store/store';
 import { extractCombined } from '../fallback/extract';
-import { parseHtml } from '../html/parse';
+import { parseHtml, parseServedHtml } from '../html/parse';
 import { FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
 import type { LearnMessage } from '../types/messages';
 import {
@@ -295,7 +295,7 @@ async function checkFetchPath(content: ContentRule, docs: readonly FeatureDocume
     pages.push({
       pageId: d.pageId,
       rendered: parseHtml(snapshot.body.toString('utf8')),
-      served: served ? parseHtml(served.body.toString('utf8')) : undefined,
+      served: served ? parseServedHtml(served.body.toString('utf8')) : undefined,
     });
   }
   return fetchPathVerdict(content, pages, minF1, new Date());

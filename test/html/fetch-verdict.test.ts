@@ -32,3 +32,14 @@ describe('tokenF1', () => {
     expect(tokenF1('a b c d e f', 'a b c d x f')).toBeLessThan(1);
   });
 });
+
+describe('parseServedHtml', () => {
+  it('builds the implied tbody a browser builds, so rules learned on the rendered tree match the served HTML', async () => {
+    const { parseServedHtml } = await import('../../lib/html/parse');
+    const html = '<html><body><table class="frame"><tr><td class="article-text"><p>Words of the story here and more words.</p></td></tr></table></body></html>';
+    const rendered = parseHtml(html.replace('<tr>', '<tbody><tr>').replace('</tr>', '</tr></tbody>'));
+    const tableRules = { selectors: ['body > table.frame > tbody > tr > td.article-text > p'], clean: [] };
+    expect(fetchPathVerdict(tableRules, [{ pageId: 'a', rendered, served: parseHtml(html) }], 0.99, new Date(0)).works).toBe(false);
+    expect(fetchPathVerdict(tableRules, [{ pageId: 'a', rendered, served: parseServedHtml(html) }], 0.99, new Date(0)).works).toBe(true);
+  });
+});
