@@ -20,7 +20,8 @@
  *   `wallSeconds`: that run's wall time;
  * - `applyRunsPerUrl`: apply messages handled (each one an extraction) per URL submitted: 1 when
  *   every page is extracted once, more when relearns extract pages again;
- * - `fetchPathShare`: share of pages that took the fetch path (no browser); 0 until it exists;
+ * - `fetchPathShare`: share of the URLs submitted that took the fetch path (no browser, docs/fetch-path.md);
+ *   `--no-fetch-path` renders every page (0), for comparison;
  * - memory: Node's RSS and heap sampled every 500 ms (`peakRssMb`), and every 15 s with the URLs done
  *   (`memorySamples`); `rssGrowthKbPerUrl` is the RSS after the run less the RSS after warm-up, per URL.
  *   Run with `NODE_OPTIONS=--expose-gc` to have the heap measured after a full collection
@@ -47,6 +48,7 @@ const { values: args } = parseArgs({
     json: { type: 'string' },
     keep: { type: 'boolean', default: false },
     'heap-snapshot': { type: 'string' },
+    'no-fetch-path': { type: 'boolean', default: false },
   },
 });
 
@@ -131,12 +133,14 @@ async function main(): Promise<void> {
     if (!added) break;
   }
   const brokenSubmitted = submitted.filter((u) => u.broken).length;
-  say(`loadtest: ${submitted.length} URLs (${brokenSubmitted} broken) on ${SITES} sites, render concurrency ${args.concurrency}, data in ${dataDir}`);
+  say(`loadtest: ${submitted.length} URLs (${brokenSubmitted} broken) on ${SITES} sites, render concurrency ${args.concurrency}, fetch path ${args['no-fetch-path'] ? 'off' : 'on'}, data in ${dataDir}`);
 
   const config = loadConfig({
     dataDir,
     allowHosts: ['*.localhost'],
     renderConcurrency: Number(args.concurrency),
+    // --no-fetch-path: every page rendered, for comparison (docs/fetch-path.md)
+    fetchPath: !args['no-fetch-path'],
   });
   const pipeline = await new EmbeddedPipeline(config).open();
 
@@ -171,10 +175,11 @@ async function main(): Promise<void> {
   const heapAfterWarmUp = heapMb();
   const memorySamples: { seconds: number; urlsDone: number; rssMb: number; heapUsedMb: number }[] = [];
 
-  const tally = { rendered: 0, renderRetries: 0, deferrals: 0, learned: 0, applied: 0, dead: 0 };
+  const tally = { rendered: 0, fetched: 0, renderRetries: 0, deferrals: 0, learned: 0, applied: 0, dead: 0 };
   let lastReport = Date.now();
   const onEvent = (e: ConsumerEvent) => {
     if (e.queue === 'render' && e.outcome === 'done') tally.rendered++;
+    if (e.queue === 'render' && e.outcome === 'done' && (e.result as { path?: string })?.path === 'fetch') tally.fetched++;
     if (e.queue === 'render' && e.outcome === 'retry') tally.renderRetries++;
     if (e.queue === 'learn' && e.outcome === 'done' && (e.result as { learned?: boolean })?.learned) tally.learned++;
     if (e.queue === 'apply' && e.outcome === 'done') tally.applied++;
@@ -274,7 +279,9 @@ async function main(): Promise<void> {
     wallSeconds: Math.round(runSeconds * 10) / 10,
     pagesPerSecond: Number((submitted.length / runSeconds).toFixed(2)),
     applyRunsPerUrl: Number((tally.applied / submitted.length).toFixed(3)),
-    fetchPathShare: 0,
+    fetchPathShare: Number((tally.fetched / submitted.length).toFixed(3)),
+    fetchPath: config.fetchPath,
+    pagesFetched: tally.fetched,
     rssAfterWarmUpMb: Math.round(rssAfterWarmUp),
     rssAfterRunMb: Math.round(rssAfterRun),
     rssGrowthKbPerUrl: Math.round(((rssAfterRun - rssAfterWarmUp) * 1024) / submitted.length),

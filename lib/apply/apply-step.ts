@@ -9,50 +9,17 @@ import { keys } from '../store/keys';
 import { getJson, putJson } from '../store/store';
 import { ARTICLE_DOCUMENT_VERSION, ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
 import type { ApplyMessage } from '../types/messages';
-import { RulesDocumentSchema, type DriftMarker, type RulesDocument } from '../types/rules-document';
+import type { DriftMarker, RulesDocument } from '../types/rules-document';
+import { clearRulesCache, loadRules } from '../step/rules';
 import { NonRetryableError, describeError } from '../util/errors';
 import { extractWithRules } from './extract-with-rules';
 import { extractFallback, loadFallbackModel } from './fallback';
 import { guardRulesOutput } from './guard';
 import { preferServed, readabilityTitle, servedSuspicion, snapshotEvidence } from './served-choice';
 import { extractMetadata } from '../html/metadata';
-import { parseHtml } from '../html/parse';
+import { parseHtml, parseServedHtml } from '../html/parse';
 
-interface CachedRules {
-  readonly etag: string;
-  /** Undefined when the stored document is invalid (remembered so it is not re-parsed every time). */
-  readonly rules: RulesDocument | undefined;
-}
-
-/** Parsed rules per site, for as long as the process lives; refreshed when the stored etag changes. */
-const rulesCache = new Map<string, CachedRules>();
-const MAX_CACHED_SITES = 5000;
-
-/** Forget every cached rules document (tests). */
-export function clearRulesCache(): void {
-  rulesCache.clear();
-}
-
-/** The site's current rules, parsed once per stored version; undefined when it has none (or they are invalid). */
-export async function loadRules(site: string, ctx: StepContext): Promise<RulesDocument | undefined> {
-  const obj = await ctx.store.get(keys.rules(site));
-  if (!obj) {
-    rulesCache.delete(site);
-    return undefined;
-  }
-  const cached = rulesCache.get(site);
-  if (cached && cached.etag === obj.etag) return cached.rules;
-  let rules: RulesDocument | undefined;
-  try {
-    rules = RulesDocumentSchema.parse(JSON.parse(obj.body.toString('utf8')));
-  } catch (error) {
-    ctx.logger.error('stored rules are invalid; using the fallback extractor', { site, error: describeError(error) });
-    rules = undefined;
-  }
-  if (rulesCache.size >= MAX_CACHED_SITES && !rulesCache.has(site)) rulesCache.clear();
-  rulesCache.set(site, { etag: obj.etag, rules });
-  return rules;
-}
+export { clearRulesCache, loadRules };
 
 async function urlFromFeatures(site: string, pageId: string, ctx: StepContext): Promise<string | undefined> {
   const obj = await ctx.store.get(keys.features(site, pageId));
@@ -91,9 +58,11 @@ async function reportDrift(site: string, pageId: string, rules: RulesDocument, c
 
 export async function applyStep(message: ApplyMessage, ctx: StepContext): Promise<ArticleDocument> {
   const { site, pageId } = message;
+  const fetched = message.path === 'fetch';
   let snapshotKey: string;
   try {
-    snapshotKey = keys.snapshot(site, pageId);
+    // the fetch path has no snapshot: the HTML as served is the page
+    snapshotKey = fetched ? keys.served(site, pageId) : keys.snapshot(site, pageId);
   } catch (error) {
     throw new NonRetryableError(describeError(error));
   }
@@ -101,14 +70,15 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
 
   // the fallback's model too (cached; read from the store at most once a minute), so its time stays out of the figure
   const [snapshot, rules, model] = await Promise.all([ctx.store.get(snapshotKey), loadRules(site, ctx), loadFallbackModel(ctx)]);
-  if (!snapshot) throw new NonRetryableError(`no snapshot for page ${pageId} of ${site} (${snapshotKey})`);
+  if (!snapshot) throw new NonRetryableError(`no ${fetched ? 'served HTML' : 'snapshot'} for page ${pageId} of ${site} (${snapshotKey})`);
 
   const started = performance.now();
-  const doc = parseHtml(snapshot.body.toString('utf8'));
+  // the HTML as served, of the fetch path: parsed into the tree a browser builds from it (implied tbody)
+  const doc = fetched ? parseServedHtml(snapshot.body.toString('utf8')) : parseHtml(snapshot.body.toString('utf8'));
   // the site's field rules first: the page's metadata title is worked out only where they give none
   const fromRules = rules?.fields ? applyFieldRules(doc, rules.fields) : {};
   let meta = extractMetadata(doc, { title: !fromRules.title });
-  const baseUrl = meta.spiderUrl ?? meta.canonical;
+  const baseUrl = meta.spiderUrl ?? (fetched ? message.url : undefined) ?? meta.canonical;
 
   let method: ArticleDocument['method'] = 'fallback';
   let body: 'served' | undefined;
@@ -147,13 +117,20 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
       await reportDrift(site, pageId, rules, ctx);
     }
   }
+  if (fetched && method !== 'rules') {
+    // The rules did not give this page's article on its HTML as served: the fallback's article stands
+    // for now and the page is rendered (its drift marker, written above, sends the site's next pages to
+    // render too until it is relearned); the render's apply replaces this article.
+    if (message.url) await ctx.queues.render.send({ v: 1, url: message.url, submittedAt: new Date().toISOString() });
+    ctx.logger.info('fetch path: the rules failed on the HTML as served; the page goes to render', { site, pageId });
+  }
   const evidence = snapshotEvidence(doc);
   if (!content) {
     const fb = extractFallback(doc, { baseUrl, model });
     content = fb;
     notArticle = fb.notArticle;
     // The page's own scripts may have taken the article away: the HTML as served, when the evidence says so.
-    const suspicion = servedSuspicion(evidence, doc, fb);
+    const suspicion = fetched ? undefined : servedSuspicion(evidence, doc, fb);
     if (suspicion) {
       const readStarted = performance.now();
       const served = await ctx.store.get(keys.served(site, pageId));
@@ -182,7 +159,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
   }
   const elapsedMs = performance.now() - started - storeMs;
 
-  const url = meta.spiderUrl ?? (await urlFromFeatures(site, pageId, ctx));
+  const url = meta.spiderUrl ?? message.url ?? (await urlFromFeatures(site, pageId, ctx));
   if (!url) throw new NonRetryableError(`page ${pageId} of ${site} has no URL: no spider:url in its snapshot, no feature document`);
 
   const article: ArticleDocument = ArticleDocumentSchema.parse({
@@ -198,6 +175,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     html: content.html,
     wordCount: content.wordCount,
     method,
+    path: fetched ? 'fetch' : 'render',
     ...(method === 'rules' && rules ? { rulesVersion: rules.rulesVersion } : {}),
     ...(notArticle ? { notArticle: true } : {}),
     extractedAt: new Date().toISOString(),
@@ -225,6 +203,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     site,
     pageId,
     method,
+    path: article.path,
     rulesVersion: article.rulesVersion,
     words: article.wordCount,
     notArticle: article.notArticle,

@@ -71,6 +71,18 @@ export const ConfigSchema = z.object({
   driftRelearnAfter: int(1, 1000).default(3),
   dbscanEps: num(0, 100).default(0.5),
   dbscanMinPts: int(1, 1000).default(4),
+  /**
+   * Least token F1, on every training page, between the article the rules give on the HTML as served
+   * and on the rendered snapshot, for the site's rules to be marked as working without a browser
+   * (the rules document's `fetchPath`, docs/rules-document.md).
+   */
+  fetchPathMinF1: num(0, 1).default(0.99),
+
+  // fetch path (docs/fetch-path.md)
+  /** Fetch and extract over HTTP, without Chromium, the pages of sites whose rules work on the HTML as served. */
+  fetchPath: bool.default(true),
+  /** Share of a fetch-path site's pages still rendered (deterministic by page id), so learning and drift detection go on: 0.05 = 1 in 20. */
+  renderSampleRate: num(0, 1).default(0.05),
 
   // queues (embedded runner)
   maxReceiveCount: int(1, 100).default(3),

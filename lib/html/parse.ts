@@ -143,3 +143,52 @@ export function textContent(node: AnyNode): string {
   }
   return out;
 }
+
+/**
+ * Parse the HTML as a server sent it into the tree a browser builds from it, as far as learned
+ * selectors see: parseHtml, then the HTML spec's implied `<tbody>` (a `<tr>` directly in a `<table>`
+ * goes into a `<tbody>` the parser creates: "in table" insertion mode), which a source page usually
+ * leaves out and a browser's tree, the one the rules were learned on, always has.
+ */
+export function parseServedHtml(html: string): Document {
+  const doc = parseHtml(html);
+  const tables: Element[] = [];
+  const walk = (node: ParentNode) => {
+    for (const c of node.children) {
+      if (!(c instanceof Element)) continue;
+      if (c.name === 'table') tables.push(c);
+      walk(c);
+    }
+  };
+  walk(doc);
+  for (const table of tables) wrapRows(table);
+  return doc;
+}
+
+/** Each run of `<tr>` children of a table (with the blank text between them) moves into a new `<tbody>`. */
+function wrapRows(table: Element): void {
+  const out: AnyNode[] = [];
+  let run: AnyNode[] | undefined;
+  const close = () => {
+    if (!run) return;
+    // blank text after the last row stays outside the tbody
+    const trailing: AnyNode[] = [];
+    while (run.length && !(run[run.length - 1] instanceof Element)) trailing.unshift(run.pop()!);
+    const tbody = new Element('tbody', {}, run);
+    relink(tbody);
+    out.push(tbody, ...trailing);
+    run = undefined;
+  };
+  for (const c of table.children) {
+    if (c instanceof Element && c.name === 'tr') (run ??= []).push(c);
+    else if (run && isBlankText(c)) run.push(c);
+    else {
+      close();
+      out.push(c);
+    }
+  }
+  close();
+  if (out.length === table.children.length && out.every((n, i) => n === table.children[i])) return;
+  table.children = out;
+  relink(table);
+}

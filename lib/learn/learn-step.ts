@@ -7,19 +7,22 @@ import type { StepContext } from '../step/context';
 import { keys, pageIdFromFeaturesKey } from '../store/keys';
 import { PreconditionFailedError, putJson, type Store, type StoredObject } from '../store/store';
 import { extractCombined } from '../fallback/extract';
-import { parseHtml } from '../html/parse';
+import { parseHtml, parseServedHtml } from '../html/parse';
 import { FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
 import type { LearnMessage } from '../types/messages';
 import {
   DriftMarkerSchema,
   RULES_DOCUMENT_VERSION,
   RulesDocumentSchema,
+  type ContentRule,
   type DriftMarker,
+  type FetchPathVerdict,
   type FieldRules,
   type RulesDocument,
 } from '../types/rules-document';
 import { learnSiteFields } from '../fields/learn-fields';
 import { learnRules } from './learn-rules';
+import { fetchPathVerdict, type VerdictPage } from '../html/fetch-verdict';
 
 export type LearnOutcome =
   | { readonly learned: false; readonly site: string; readonly reason: string }
@@ -37,7 +40,8 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
   const { store, config, logger } = ctx;
   const site = message.site;
 
-  const pages = (await store.list(keys.pagePrefix(site)))
+  const listed = await store.list(keys.pagePrefix(site));
+  const pages = listed
     .map((o) => ({ ...o, pageId: pageIdFromFeaturesKey(o.key) }))
     .filter((o): o is typeof o & { pageId: string } => o.pageId !== undefined)
     .sort((a, b) => b.lastModified.getTime() - a.lastModified.getTime() || (a.key < b.key ? -1 : 1));
@@ -94,6 +98,9 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     return undefined;
   });
 
+  // Whether these rules give the same article on the HTML as served: pages may then skip the browser.
+  const fetchPath = await checkFetchPath(learned.content, docs, store, config.fetchPathMinF1);
+
   const draft = { ...learned, ...(fields ? { fields } : {}) };
   const rulesVersion = (current?.rulesVersion ?? 0) + 1;
   const rules: RulesDocument = RulesDocumentSchema.parse({
@@ -105,6 +112,7 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     // rules that extract what the current ones do keep their first version: articles made since stay as they are
     sameExtractionSince: current && !extractsDifferently(current, draft) ? sameExtractionSince(current) : rulesVersion,
     ...draft,
+    fetchPath,
   });
   try {
     // Compare-and-swap: if another learn of this site wrote in between, the higher version stands.
@@ -120,8 +128,20 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
   }
 
   // Extract again only the pages whose article these rules may change (relearnFanOut).
-  const fanOut = await relearnFanOut(site, pages, rules, ctx);
-  for (const pageId of fanOut.reextract) await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'relearned' });
+  // Pages of the fetch path (docs/fetch-path.md) have their HTML as served and no feature document:
+  // they are not learned from, but extracted again like the others, from that HTML.
+  const featured = new Set(pages.map((p) => p.pageId));
+  const fetched = new Set(listed.map((o) => servedPageId(o.key)).filter((id): id is string => id !== undefined && !featured.has(id)));
+  const fanOut = await relearnFanOut(site, [...pages, ...[...fetched].map((pageId) => ({ pageId }))], rules, ctx);
+  for (const pageId of fanOut.reextract) {
+    if (!fetched.has(pageId)) {
+      await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'relearned' });
+      continue;
+    }
+    // its URL is in its article; without one its first apply is still to come, and reads these rules
+    const url = await articleUrl(site, pageId, ctx);
+    if (url) await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'relearned', path: 'fetch', url });
+  }
   await clearDrift(site, rules.rulesVersion, ctx);
   logger.info('learned', {
     site,
@@ -131,6 +151,8 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     selectors: rules.content.selectors.length,
     reapplied: fanOut.reextract.length,
     unchanged: fanOut.unchanged,
+    fetchPath: fetchPath.works,
+    fetchPathMinF1: fetchPath.minF1,
   });
   return { learned: true, site, rules, reapplied: fanOut.reextract.length, unchanged: fanOut.unchanged };
 }
@@ -193,6 +215,23 @@ export async function relearnFanOut(site: string, pages: readonly { pageId: stri
   return { reextract, unchanged };
 }
 
+/** The page id of a `served.html` key. */
+function servedPageId(key: string): string | undefined {
+  return /^pages\/[^/]+\/([^/]+)\/served\.html$/.exec(key)?.[1];
+}
+
+/** The URL in the page's stored article, if it has one. */
+async function articleUrl(site: string, pageId: string, ctx: StepContext): Promise<string | undefined> {
+  const obj = await ctx.store.get(keys.article(site, pageId));
+  if (!obj) return undefined;
+  try {
+    const url = (JSON.parse(obj.body.toString('utf8')) as { url?: unknown }).url;
+    return typeof url === 'string' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** How the page's stored article was made (its method and rules version), or undefined when it has none or it is unreadable. */
 async function madeWith(site: string, pageId: string, ctx: StepContext): Promise<{ method: string; rulesVersion?: number } | undefined> {
   const obj = await ctx.store.get(keys.article(site, pageId));
@@ -241,6 +280,25 @@ function parseRules(obj: StoredObject, logger: StepContext['logger']): RulesDocu
     logger.warn('ignoring an unreadable rules document', { error: String(error) });
     return undefined;
   }
+}
+
+/**
+ * The fetch-path verdict (lib/html/fetch-verdict.ts) on the training pages: each page's rendered
+ * snapshot and its HTML as served (render stores it at `served.key`), parsed without a browser.
+ */
+async function checkFetchPath(content: ContentRule, docs: readonly FeatureDocument[], store: Store, minF1: number): Promise<FetchPathVerdict> {
+  const pages: VerdictPage[] = [];
+  for (const d of docs) {
+    const snapshot = await store.get(d.snapshotKey);
+    if (!snapshot) continue;
+    const served = d.served ? await store.get(d.served.key) : undefined;
+    pages.push({
+      pageId: d.pageId,
+      rendered: parseHtml(snapshot.body.toString('utf8')),
+      served: served ? parseServedHtml(served.body.toString('utf8')) : undefined,
+    });
+  }
+  return fetchPathVerdict(content, pages, minF1, new Date());
 }
 
 /**

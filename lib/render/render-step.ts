@@ -15,6 +15,9 @@ import { FEATURE_DOCUMENT_VERSION, FeatureDocumentSchema, type FeatureDocument }
 import type { RenderMessage } from '../types/messages';
 import { EgressBlockedError, NonRetryableError, retryAfterOf, RetryLaterError } from '../util/errors';
 import type { Renderer } from './browser';
+import { fetchPage } from '../politeness/page-fetch';
+import { routePage, type PagePath, type Route } from '../step/route';
+import { loadRules } from '../step/rules';
 
 export interface RenderContext extends StepContext {
   readonly renderer: Renderer;
@@ -45,6 +48,17 @@ export interface RenderOutcome {
   readonly pageId: string;
   readonly blocks: number;
   readonly elapsedMs: number;
+  /** `fetch`: fetched over HTTP, no browser (docs/fetch-path.md); `render`: rendered in Chromium. */
+  readonly path: PagePath;
+}
+
+/** The page's way (lib/step/route.ts) from its site's rules and drift markers. */
+async function routeOf(site: string, pageId: string, ctx: StepContext): Promise<Route> {
+  const enabled = ctx.config.fetchPath;
+  const rules = enabled ? await loadRules(site, ctx) : undefined;
+  // any drift marker left: its rules selected nothing on a page since (learn clears older versions' markers)
+  const drifted = rules?.fetchPath?.works ? (await ctx.store.list(keys.driftPrefix(site))).length > 0 : false;
+  return routePage({ pageId, enabled, sampleRate: ctx.config.renderSampleRate, archived: false, rules, drifted });
 }
 
 export async function renderStep(message: RenderMessage, ctx: RenderContext): Promise<RenderOutcome> {
@@ -68,9 +82,29 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
 
   // A live page is requested only when robots.txt allows it and it is the host's turn.
   const politeness = archivedHtml === undefined ? politenessOf(ctx) : undefined;
+  // Which way the page goes (lib/step/route.ts), asked before the host's turn and before any browser.
+  const route = politeness ? await routeOf(site, pageId, ctx) : undefined;
   await politeness?.admit(url);
   let result;
   try {
+    if (politeness && route?.path === 'fetch') {
+      const fetched = await fetchPage(url, {
+        policy: ctx.renderer.policy,
+        politeness,
+        userAgent: ctx.config.userAgent,
+        maxBytes: ctx.config.maxHtmlBytes,
+        timeoutMs: ctx.config.renderTimeoutMs,
+      });
+      if (fetched.ok) {
+        const started = performance.now();
+        await ctx.store.put(keys.served(site, pageId), fetched.html, { contentType: 'text/html; charset=utf-8' });
+        await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'rendered', path: 'fetch', url });
+        const elapsedMs = Math.round(performance.now() - started);
+        ctx.logger.info('fetched', { url, site, pageId, path: 'fetch', redirects: fetched.redirects.length });
+        return { site, pageId, blocks: 0, elapsedMs, path: 'fetch' };
+      }
+      ctx.logger.info('fetch path: rendering instead', { url, site, pageId, reason: fetched.reason });
+    }
     result = await ctx.renderer.render({
       url,
       archivedHtml,
@@ -135,5 +169,5 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
   await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'rendered' });
   await ctx.queues.learn.send({ v: 1, site, force: false }, { groupId: site, deduplicationId: `${site}:${pageId}` });
   ctx.logger.info('rendered', { url, site, pageId, blocks: doc.blocks.length, ms: result.elapsedMs });
-  return { site, pageId, blocks: doc.blocks.length, elapsedMs: result.elapsedMs };
+  return { site, pageId, blocks: doc.blocks.length, elapsedMs: result.elapsedMs, path: 'render' };
 }

@@ -34,6 +34,11 @@ export const ArticleDocumentSchema = z.object({
   wordCount: z.number().int().nonnegative(),
   /** `rules`: the site's learned rules; `fallback`: the single-page extractor. */
   method: z.enum(['rules', 'fallback']),
+  /**
+   * How the page was read: `render` in Chromium (its snapshot), or `fetch` over HTTP without a browser,
+   * extracted from the HTML as served (docs/fetch-path.md). Absent in documents written before it: render.
+   */
+  path: z.enum(['render', 'fetch']).optional(),
   rulesVersion: z.number().int().positive().optional(),
   /** True when the page does not look like an article (home page, listing). */
   notArticle: z.boolean().optional(),

@@ -54,6 +54,13 @@ export const ApplyMessageSchema = z.object({
   pageId: z.string().min(1),
   /** Why: a fresh render, or new rules for the site. */
   reason: z.enum(['rendered', 'relearned', 'requested']).default('rendered'),
+  /**
+   * `fetch`: the page was fetched over HTTP without a browser (docs/fetch-path.md); apply extracts from
+   * its HTML as served with the site's rules. Absent: rendered, from its snapshot.
+   */
+  path: z.enum(['render', 'fetch']).optional(),
+  /** The page's URL (fetch path: there is no feature document to read it from). */
+  url: HttpUrlSchema.optional(),
 });
 export type ApplyMessage = z.infer<typeof ApplyMessageSchema>;
 

@@ -100,6 +100,25 @@ export const FieldsSectionSchema = z.object({
 });
 export type FieldsSection = z.infer<typeof FieldsSectionSchema>;
 
+/**
+ * Whether the rules give the same article on the HTML as served (no browser) as on the rendered page,
+ * checked by learn on its training pages (lib/html/fetch-verdict.ts). `works`: pages of the site may
+ * take the fetch path (docs/fetch-path.md).
+ */
+export const FetchPathVerdictSchema = z.object({
+  works: z.boolean(),
+  /** Training pages checked: those the rules select something on in their rendered snapshot. */
+  pages: z.number().int().nonnegative(),
+  /** Lowest token F1 over the checked pages, served against rendered (0 when none was checked). */
+  minF1: z.number().min(0).max(1),
+  /** The F1 every checked page had to reach (config fetchPathMinF1). */
+  threshold: z.number().min(0).max(1),
+  /** The page of the lowest F1, when below 1. */
+  worstPage: z.string().optional(),
+  checkedAt: z.string(),
+});
+export type FetchPathVerdict = z.infer<typeof FetchPathVerdictSchema>;
+
 export const RulesDocumentSchema = z.object({
   version: z.literal(RULES_DOCUMENT_VERSION),
   site: z.string(),
@@ -121,6 +140,8 @@ export const RulesDocumentSchema = z.object({
   params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
   /** Rules for the article's title, byline and published date; absent in documents learned before them. */
   fields: FieldsSectionSchema.optional(),
+  /** The fetch-path verdict of this learn; absent in documents learned before it (no fetch path). */
+  fetchPath: FetchPathVerdictSchema.optional(),
 });
 export type RulesDocument = z.infer<typeof RulesDocumentSchema>;
 

@@ -1,0 +1,53 @@
+/**
+ * Whether a site's content rules work on the HTML as served (parsed without a browser): on each
+ * training page, the article the rules give on the served HTML against the one they give on the
+ * rendered snapshot, by token F1 (lib/metric). Pure: the learn step reads the pages and calls it.
+ */
+import type { Document } from 'domhandler';
+import { scorePage } from '../metric/metric';
+import type { ContentRule, FetchPathVerdict } from '../types/rules-document';
+import { extractWithRules } from './extract-with-rules';
+
+export interface VerdictPage {
+  readonly pageId: string;
+  readonly rendered: Document;
+  /** The HTML as served; undefined when render could not read it (the page counts as failing). */
+  readonly served: Document | undefined;
+}
+
+/** Token F1 of a text against a reference (1 when both are empty). */
+export function tokenF1(predicted: string, reference: string): number {
+  const s = scorePage(predicted, reference);
+  if (s.tp + s.fp + s.fn === 0) return s.exact ? 1 : 0;
+  return (2 * s.tp) / (2 * s.tp + s.fp + s.fn);
+}
+
+/**
+ * The verdict on the pages where the rules select something on the rendered snapshot (the others say
+ * nothing about the served HTML). Works when at least one page was checked, at least half the pages
+ * given were, and every checked page's F1 reaches minF1.
+ */
+export function fetchPathVerdict(rules: ContentRule, pages: readonly VerdictPage[], minF1: number, checkedAt: Date): FetchPathVerdict {
+  let checked = 0;
+  let lowest = 1;
+  let worst: string | undefined;
+  for (const page of pages) {
+    const rendered = extractWithRules(page.rendered, rules);
+    if (rendered.wordCount === 0) continue;
+    checked++;
+    const f1 = page.served ? tokenF1(extractWithRules(page.served, rules).text, rendered.text) : 0;
+    if (f1 < lowest) {
+      lowest = f1;
+      worst = page.pageId;
+    }
+  }
+  const works = checked > 0 && checked * 2 >= pages.length && lowest >= minF1;
+  return {
+    works,
+    pages: checked,
+    minF1: checked ? Math.round(lowest * 10_000) / 10_000 : 0,
+    threshold: minF1,
+    ...(worst && lowest < 1 ? { worstPage: worst } : {}),
+    checkedAt: checkedAt.toISOString(),
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Which way a submitted page goes (docs/fetch-path.md): fetched over HTTP and extracted with its
+ * site's rules, no browser, or rendered in Chromium. Pure: the embedded runner's and the render
+ * Lambda's consumer ask it alike, before a browser starts.
+ */
+import type { RulesDocument } from '../types/rules-document';
+
+export type PagePath = 'fetch' | 'render';
+
+export interface RouteInput {
+  readonly pageId: string;
+  /** config.fetchPath */
+  readonly enabled: boolean;
+  /** config.renderSampleRate */
+  readonly sampleRate: number;
+  /** The page comes with an archived copy: replayed by render. */
+  readonly archived: boolean;
+  /** The site's current rules, if any. */
+  readonly rules: Pick<RulesDocument, 'fetchPath'> | undefined;
+  /** The site has a drift marker: its rules selected nothing (or failed the page guard) on a page since they were learned. */
+  readonly drifted: boolean;
+}
+
+export interface Route {
+  readonly path: PagePath;
+  readonly reason: string;
+}
+
+/** Whether a page is in the site's render sample: the first 32 bits of its id (hex) as a share of 2^32, below the rate. */
+export function inRenderSample(pageId: string, rate: number): boolean {
+  const head = Number.parseInt(pageId.slice(0, 8), 16);
+  if (!Number.isFinite(head)) return true;
+  return head / 2 ** 32 < rate;
+}
+
+export function routePage(input: RouteInput): Route {
+  if (!input.enabled) return { path: 'render', reason: 'the fetch path is off' };
+  if (input.archived) return { path: 'render', reason: 'an archived copy' };
+  if (!input.rules) return { path: 'render', reason: 'the site has no rules' };
+  if (!input.rules.fetchPath?.works) return { path: 'render', reason: "the site's rules do not work on the HTML as served" };
+  if (input.drifted) return { path: 'render', reason: "the site's rules drifted" };
+  if (inRenderSample(input.pageId, input.sampleRate)) return { path: 'render', reason: 'in the render sample' };
+  return { path: 'fetch', reason: "the site's rules work on the HTML as served" };
+}

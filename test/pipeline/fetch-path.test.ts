@@ -1,0 +1,104 @@
+/**
+ * The fetch path with real parts: a generated site served from 127.0.0.1, real Chromium for the
+ * training pages and the render sample, real HTTP for the rest. Learned from 5 pages, 20 unseen pages
+ * mostly skip the browser, and their articles are the ones the render path gives.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../lib/config/config';
+import { articlesOf, generateSite, serveSite, type ServedSite } from '../../lib/demo/index';
+import { tokenF1 } from '../../lib/html/fetch-verdict';
+import { EmbeddedPipeline } from '../../lib/pipeline/embedded';
+import { Renderer } from '../../lib/render/browser';
+import { inRenderSample } from '../../lib/step/route';
+import { keys, pageIdOf } from '../../lib/store/keys';
+import { getJson, putJson } from '../../lib/store/store';
+import { ArticleDocumentSchema, type ArticleDocument } from '../../lib/types/article-document';
+import { RulesDocumentSchema } from '../../lib/types/rules-document';
+
+const site = generateSite({ seed: 'fetch-path-test', pagesPerTemplate: 25, templates: 1 });
+const template = 'classic';
+let served: ServedSite;
+let browser: Renderer;
+const pipelines: EmbeddedPipeline[] = [];
+
+/** hostIntervalMs 0: politeness is not the subject here; relearnAfter 1000: the rules of the first 5 pages stay. */
+async function pipelineWith(overrides: Parameters<typeof loadConfig>[0]): Promise<EmbeddedPipeline> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-fetch-path-'));
+  const config = loadConfig({ dataDir, relearnAfter: 1000, retryBaseMs: 10, hostIntervalMs: 0, ...overrides });
+  const p = await new EmbeddedPipeline(config, { ephemeralQueues: true, browser }).open();
+  pipelines.push(p);
+  return p;
+}
+
+beforeAll(async () => {
+  served = await serveSite(site);
+  browser = new Renderer(loadConfig({}));
+});
+afterAll(async () => {
+  for (const p of pipelines) await p.close();
+  await browser?.close();
+  await served?.close();
+});
+
+const host = `${template}.localhost`;
+const urlFor = (p: string) => `http://${host}:${served.port}${p}`;
+
+describe('the fetch path', () => {
+  it('learned from 5 pages, takes 20 unseen pages over HTTP (all but the render sample) with the articles the render path gives', async () => {
+    const pages = articlesOf(site, template);
+    const train = pages.slice(0, 5).map((p) => ({ url: urlFor(p.path) }));
+    const unseen = pages.slice(5, 25).map((p) => urlFor(p.path));
+
+    const fast = await pipelineWith({});
+    await fast.submit(train);
+    await fast.run();
+    const rules = await getJson(fast.store, keys.rules(host), (v) => RulesDocumentSchema.parse(v));
+    expect(rules?.fetchPath, 'the verdict is recorded').toBeDefined();
+    expect(rules!.fetchPath!.works).toBe(true);
+    expect(rules!.fetchPath!.pages).toBe(5);
+    expect(rules!.fetchPath!.minF1).toBeGreaterThanOrEqual(0.99);
+
+    const requestsBefore = served.requests;
+    await fast.submit(unseen.map((url) => ({ url })));
+    await fast.run();
+    const articleOf = (p: EmbeddedPipeline, url: string) =>
+      getJson(p.store, keys.article(host, pageIdOf(url)), (v) => ArticleDocumentSchema.parse(v));
+    const fastArticles = new Map<string, ArticleDocument>();
+    for (const url of unseen) {
+      const a = await articleOf(fast, url);
+      expect(a, url).toBeDefined();
+      fastArticles.set(url, a!);
+    }
+    const fetched = unseen.filter((url) => fastArticles.get(url)!.path === 'fetch');
+    expect(fetched.length / unseen.length).toBeGreaterThanOrEqual(0.9);
+    // exactly the pages outside the render sample took the fetch path, and no feature document or snapshot was made for them
+    expect(fetched).toEqual(unseen.filter((url) => !inRenderSample(pageIdOf(url), fast.config.renderSampleRate)));
+    for (const url of fetched) {
+      const a = fastArticles.get(url)!;
+      expect(a.method).toBe('rules');
+      expect(a.url).toBe(url);
+      expect(await fast.store.get(keys.snapshot(host, pageIdOf(url)))).toBeUndefined();
+      expect(await fast.store.get(keys.served(host, pageIdOf(url)))).toBeDefined();
+    }
+    expect(served.requests).toBeGreaterThan(requestsBefore);
+    expect(fast.deadLetters()).toEqual([]);
+
+    // The same pages through the render path, with the same rules.
+    const slow = await pipelineWith({ fetchPath: false });
+    await putJson(slow.store, keys.rules(host), rules!);
+    await slow.submit(unseen.map((url) => ({ url })));
+    await slow.run();
+    for (const url of fetched) {
+      const rendered = await articleOf(slow, url);
+      expect(rendered?.path).toBe('render');
+      expect(rendered?.method).toBe('rules');
+      const fast = fastArticles.get(url)!;
+      expect(tokenF1(fast.text, rendered!.text), url).toBeGreaterThanOrEqual(0.99);
+      expect(fast.title).toBe(rendered!.title);
+    }
+    expect(slow.deadLetters()).toEqual([]);
+  }, 120_000);
+});
