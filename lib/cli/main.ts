@@ -18,6 +18,7 @@ import { formatStatus } from './status';
 import { deployedStatus } from '../aws/queue-status';
 import { formatArticle, type OutputFormat } from './format';
 import { formatTraining } from './train';
+import { extractAll, readInputs } from './extract';
 import { runDemo } from './demo';
 import { runReplay } from './replay';
 import { DeployedStack } from '../aws/deployed-stack';
@@ -125,6 +126,29 @@ program
       await work(p, opts.json, opts.allowDeadLetters);
     });
     if (rejected > 0 && !opts.allowDeadLetters) process.exitCode = 1;
+  });
+
+program
+  .command('extract')
+  .description("print the article of each URL, HTML file or standard input (-): the site's learned rules when the store has them, the single-page extractor otherwise; what is rendered is stored, so the site keeps learning")
+  .argument('<inputs...>', 'page URLs, HTML files, or - for HTML on standard input')
+  .addOption(new Option('--format <format>', 'output format (jsonl: one article a line)').choices(['text', 'markdown', 'html', 'json', 'jsonl']).default('text'))
+  .option('--url <url>', "the URL the HTML on standard input (or the only file) was served at (default: its canonical link or og:url, else http://file.localhost/<file name>)")
+  .addHelpText('after', '\nExit codes: 0 every input gave an article; 1 an input gave none (the reason on stderr), or an error.')
+  .action(async (args: string[], opts: { format: OutputFormat | 'jsonl'; url?: string }) => {
+    const inputs = await readInputs(args, { baseUrl: opts.url, readStdin });
+    const outcomes = await withPipeline((p) => extractAll(p, inputs, () => p.run()));
+    const articles: ArticleDocument[] = [];
+    for (const o of outcomes) {
+      if (o.article) articles.push(o.article);
+      else {
+        process.stderr.write(`spider: no article from ${o.arg}${o.url && o.url !== o.arg ? ` (${o.url})` : ''}: ${o.reason}\n`);
+        process.exitCode = 1;
+      }
+    }
+    if (opts.format === 'jsonl') process.stdout.write(articles.map((a) => JSON.stringify(a) + '\n').join(''));
+    else if (opts.format === 'json' && args.length > 1) process.stdout.write(JSON.stringify(articles, null, 2) + '\n');
+    else if (articles.length) process.stdout.write(articles.map((a) => formatArticle(a, opts.format as OutputFormat)).join('\n\n---\n\n') + '\n');
   });
 
 program
