@@ -18,6 +18,7 @@ import { formatStatus } from './status';
 import { deployedStatus } from '../aws/queue-status';
 import { formatArticle, type OutputFormat } from './format';
 import { formatTraining } from './train';
+import { extractAll, readInputs } from './extract';
 import { runDemo } from './demo';
 import { runReplay } from './replay';
 import { DeployedStack } from '../aws/deployed-stack';
@@ -47,7 +48,8 @@ function progressFor(pipeline: EmbeddedPipeline): Progress {
   return createProgress({ mode: progressMode({ quiet: quiet() }), verbose: opts.verbose, intervalSeconds: opts.progressInterval, counts: () => pipeline.queueCounts() });
 }
 
-async function readUrls(urls: string[], file?: string): Promise<string[]> {
+/** The URLs given and read from `file`; the invalid ones are said on stderr and counted in `rejected`. */
+async function readUrls(urls: string[], file?: string): Promise<{ urls: string[]; rejected: number }> {
   const all = [...urls];
   if (file) {
     const text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
@@ -55,7 +57,7 @@ async function readUrls(urls: string[], file?: string): Promise<string[]> {
   }
   const bad = all.map((u) => ({ u, r: HttpUrlSchema.safeParse(u) })).filter(({ r }) => !r.success);
   for (const { u, r } of bad) process.stderr.write(`rejected ${JSON.stringify(u)}: ${r.error!.issues[0].message}\n`);
-  return all.filter((u) => HttpUrlSchema.safeParse(u).success);
+  return { urls: all.filter((u) => HttpUrlSchema.safeParse(u).success), rejected: bad.length };
 }
 
 async function readStdin(): Promise<string> {
@@ -65,7 +67,7 @@ async function readStdin(): Promise<string> {
 }
 
 /** Processes every queue to the end with progress, prints the tally, writes it to `jsonFile` if given. */
-async function work(pipeline: EmbeddedPipeline, jsonFile?: string): Promise<void> {
+async function work(pipeline: EmbeddedPipeline, jsonFile?: string, allowDeadLetters = false): Promise<void> {
   const progress = progressFor(pipeline);
   try {
     await pipeline.run({ onEvent: progress.onEvent });
@@ -73,7 +75,8 @@ async function work(pipeline: EmbeddedPipeline, jsonFile?: string): Promise<void
     const { tally, line } = progress.stop();
     process.stderr.write(line + '\n');
     if (jsonFile) await writeFile(jsonFile, JSON.stringify(tally, null, 2) + '\n');
-    if (tally.outcomes.deadLetters > 0) process.exitCode = 1;
+    // A script must be able to tell that a URL gave no article: any dead letter is exit code 1.
+    if (tally.outcomes.deadLetters > 0 && !allowDeadLetters) process.exitCode = 1;
   }
 }
 
@@ -110,16 +113,42 @@ program
 
 program
   .command('run')
-  .description('render, learn and extract the given URLs, then exit when every queue is empty')
+  .description('render, learn and extract the given URLs, then exit when every queue is empty; exit code 1 when any URL ended as a dead letter')
   .argument('[urls...]', 'page URLs')
   .option('-f, --file <file>', 'a file with one URL per line (- for standard input)')
   .option('--json <file>', 'write the final tally there (counts per outcome, dead-letter reasons, wall time, pages/s)')
-  .action(async (urls: string[], opts: { file?: string; json?: string }) => {
-    const list = await readUrls(urls, opts.file);
+  .option('--allow-dead-letters', 'exit 0 even when some URLs ended as dead letters')
+  .addHelpText('after', '\nExit codes: 0 every URL gave an article (or --allow-dead-letters); 1 a URL was rejected or ended as a dead letter, or an error.')
+  .action(async (urls: string[], opts: { file?: string; json?: string; allowDeadLetters?: boolean }) => {
+    const { urls: list, rejected } = await readUrls(urls, opts.file);
     await withPipeline(async (p) => {
       await p.submit(list.map((url) => ({ url })));
-      await work(p, opts.json);
+      await work(p, opts.json, opts.allowDeadLetters);
     });
+    if (rejected > 0 && !opts.allowDeadLetters) process.exitCode = 1;
+  });
+
+program
+  .command('extract')
+  .description("print the article of each URL, HTML file or standard input (-): the site's learned rules when the store has them, the single-page extractor otherwise; what is rendered is stored, so the site keeps learning")
+  .argument('<inputs...>', 'page URLs, HTML files, or - for HTML on standard input')
+  .addOption(new Option('--format <format>', 'output format (jsonl: one article a line)').choices(['text', 'markdown', 'html', 'json', 'jsonl']).default('text'))
+  .option('--url <url>', "the URL the HTML on standard input (or the only file) was served at (default: its canonical link or og:url, else http://file.localhost/<file name>)")
+  .addHelpText('after', '\nExit codes: 0 every input gave an article; 1 an input gave none (the reason on stderr), or an error.')
+  .action(async (args: string[], opts: { format: OutputFormat | 'jsonl'; url?: string }) => {
+    const inputs = await readInputs(args, { baseUrl: opts.url, readStdin });
+    const outcomes = await withPipeline((p) => extractAll(p, inputs, () => p.run()));
+    const articles: ArticleDocument[] = [];
+    for (const o of outcomes) {
+      if (o.article) articles.push(o.article);
+      else {
+        process.stderr.write(`spider: no article from ${o.arg}${o.url && o.url !== o.arg ? ` (${o.url})` : ''}: ${o.reason}\n`);
+        process.exitCode = 1;
+      }
+    }
+    if (opts.format === 'jsonl') process.stdout.write(articles.map((a) => JSON.stringify(a) + '\n').join(''));
+    else if (opts.format === 'json' && args.length > 1) process.stdout.write(JSON.stringify(articles, null, 2) + '\n');
+    else if (articles.length) process.stdout.write(articles.map((a) => formatArticle(a, opts.format as OutputFormat)).join('\n\n---\n\n') + '\n');
   });
 
 program
@@ -128,7 +157,8 @@ program
   .argument('[urls...]', 'page URLs')
   .option('-f, --file <file>', 'a file with one URL per line (- for standard input)')
   .action(async (urls: string[], opts: { file?: string }) => {
-    const list = await readUrls(urls, opts.file);
+    const { urls: list, rejected } = await readUrls(urls, opts.file);
+    if (rejected > 0) process.exitCode = 1;
     const stack = deployed();
     if (stack) {
       const result = await stack.submit(list.map((url) => ({ url })));

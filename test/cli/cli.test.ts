@@ -61,6 +61,20 @@ describe('spider CLI', () => {
     expect(rules.code).toBe(1);
     expect(rules.stderr).toContain('no rules for cli.localhost yet');
   });
+
+  it('exits 1 when every URL ended as a dead letter, 0 with --allow-dead-letters', { timeout: 180_000 }, async () => {
+    const missing = served.url('/gone.html');
+    const failed = await spider('run', missing);
+    expect(failed.code).toBe(1);
+    const allowed = await spider('run', '--allow-dead-letters', served.url('/gone-too.html'));
+    expect(allowed.stderr).toMatch(/✗ render .*gone-too\.html: HTTP 404/);
+    expect(allowed.code).toBe(0);
+    const rejectedOnly = await spider('run', 'not a url');
+    expect(rejectedOnly.code).toBe(1);
+    const help = await spider('run', '--help');
+    expect(help.stdout).toContain('--allow-dead-letters');
+    expect(help.stdout).toContain('Exit codes:');
+  });
 });
 
 describe('spider train', () => {

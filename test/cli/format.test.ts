@@ -19,4 +19,14 @@ describe('formatArticle', () => {
     expect(formatArticle(withHeader, 'text')).toBe('Harbour vote\nThe council voted at midnight\nBy Jane Doe, November 6, 2012\n\nFirst paragraph.\nSecond paragraph.');
     expect(formatArticle(withHeader, 'html')).toContain('<h1>Harbour vote</h1>\n<header><p>The council voted at midnight</p><p>By Jane Doe, November 6, 2012</p></header>\n<p>First');
   });
+
+  it('keeps headings, lists, quotes and captions in Markdown', () => {
+    const structured = {
+      ...article,
+      html: '<p>Lead.</p><h2>The vote</h2><ul><li>Yes: 5</li><li>No: 2</li></ul><blockquote><p>We did it.</p></blockquote><figure><img src="https://news.example/a.jpg" alt="Hall"><figcaption>The council hall</figcaption></figure><ol><li>First</li></ol>',
+    };
+    const md = formatArticle(structured, 'markdown');
+    expect(md).toContain('\n\nLead.\n\n## The vote\n\n-   Yes: 5\n-   No: 2\n\n> We did it.\n\n![Hall](https://news.example/a.jpg)\n\n*The council hall*\n\n1.  First');
+    expect(formatArticle(structured, 'html')).toContain('<h2>The vote</h2><ul><li>Yes: 5</li>');
+  });
 });

@@ -1,0 +1,120 @@
+/**
+ * `spider extract`: one-shot extraction of URLs, HTML files or standard input, printed to stdout.
+ * Each input goes through the embedded pipeline (render, learn, apply) like any submitted URL: the
+ * site's rules apply when the store has them, the single-page extractor otherwise, and what was
+ * rendered stays in the store so the site keeps learning. Nothing here renders or extracts itself.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { EmbeddedPipeline, Submission } from '../pipeline/embedded';
+import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
+import { getJson } from '../store/store';
+import { ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
+import { HttpUrlSchema } from '../types/messages';
+
+export interface ExtractInput {
+  /** What the user typed: a URL, a file path or `-`. */
+  readonly arg: string;
+  /** The submission: the URL, with the HTML for a file or standard input (rendered as an archived page). */
+  readonly submission?: Submission;
+  /** Why the input could not be read. */
+  readonly error?: string;
+}
+
+export interface ExtractOutcome {
+  readonly arg: string;
+  readonly url?: string;
+  readonly article?: ArticleDocument;
+  /** Why there is no article. */
+  readonly reason?: string;
+}
+
+/** The page's own URL as its HTML states it (canonical link or og:url), when absolute http(s). */
+function statedUrl(html: string): string | undefined {
+  const patterns = [
+    /<link\b[^>]*\brel=["']?canonical["']?[^>]*\bhref=["']([^"']+)["']/i,
+    /<link\b[^>]*\bhref=["']([^"']+)["'][^>]*\brel=["']?canonical\b/i,
+    /<meta\b[^>]*\bproperty=["']og:url["'][^>]*\bcontent=["']([^"']+)["']/i,
+    /<meta\b[^>]*\bcontent=["']([^"']+)["'][^>]*\bproperty=["']og:url["']/i,
+  ];
+  for (const re of patterns) {
+    const url = re.exec(html)?.[1];
+    if (url && HttpUrlSchema.safeParse(url).success) return url;
+  }
+  return undefined;
+}
+
+/**
+ * Reads the inputs: a URL is rendered live; a file (or `-`, standard input) is rendered as an
+ * archived page at `baseUrl` (standard input's, or the only file's), else at the URL its HTML states (canonical, og:url), else at
+ * `http://file.localhost/<file name>` (a site of its own, so such pages learn together).
+ */
+export async function readInputs(args: readonly string[], options: { baseUrl?: string; readStdin(): Promise<string> }): Promise<ExtractInput[]> {
+  const inputs: ExtractInput[] = [];
+  const isUrl = (arg: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(arg);
+  const files = args.filter((a) => !isUrl(a));
+  // `baseUrl` is standard input's, or the only file's
+  const baseUrlOf = (arg: string) => (arg === '-' || (files.length === 1 && !files.includes('-')) ? options.baseUrl : undefined);
+  for (const arg of args) {
+    if (isUrl(arg)) {
+      const parsed = HttpUrlSchema.safeParse(arg);
+      inputs.push(parsed.success ? { arg, submission: { url: arg } } : { arg, error: parsed.error.issues[0].message });
+      continue;
+    }
+    let html: string;
+    try {
+      html = arg === '-' ? await options.readStdin() : await readFile(arg, 'utf8');
+    } catch (error) {
+      inputs.push({ arg, error: `cannot read ${arg}: ${(error as Error).message}` });
+      continue;
+    }
+    const name = arg === '-' ? 'stdin.html' : path.basename(arg);
+    const url = baseUrlOf(arg) ?? statedUrl(html) ?? `http://file.localhost/${encodeURIComponent(name)}`;
+    const parsed = HttpUrlSchema.safeParse(url);
+    inputs.push(parsed.success ? { arg, submission: { url, html } } : { arg, error: `${url}: ${parsed.error.issues[0].message}` });
+  }
+  return inputs;
+}
+
+/**
+ * Submits the inputs, runs the pipeline until its queues are empty, and reads back each input's
+ * article, or the reason it has none (its dead letter, or an extraction with no words).
+ */
+export async function extractAll(pipeline: EmbeddedPipeline, inputs: readonly ExtractInput[], run: () => Promise<void>): Promise<ExtractOutcome[]> {
+  const started = new Date().toISOString();
+  const submissions = inputs.flatMap((i) => (i.submission ? [i.submission] : []));
+  const report = await pipeline.submit(submissions);
+  await run();
+  const dead = pipeline.deadLetters().filter((d) => d.deadAt >= started);
+  const outcomes: ExtractOutcome[] = [];
+  for (const input of inputs) {
+    if (!input.submission) {
+      outcomes.push({ arg: input.arg, reason: input.error ?? 'not read' });
+      continue;
+    }
+    const url = input.submission.url;
+    const rejected = report.rejected.find((r) => r.url === url);
+    if (rejected) {
+      outcomes.push({ arg: input.arg, url, reason: rejected.reason });
+      continue;
+    }
+    const site = siteOf(url);
+    const pageId = pageIdOf(url);
+    const article = await getJson(pipeline.store, keys.article(site, pageId), (v) => ArticleDocumentSchema.parse(v));
+    const fresh = article && article.extractedAt >= started ? article : undefined;
+    if (fresh && fresh.wordCount > 0) {
+      outcomes.push({ arg: input.arg, url, article: fresh });
+      continue;
+    }
+    const letter = dead.find((d) => {
+      const body = d.body as { url?: unknown; site?: unknown; pageId?: unknown };
+      return (typeof body.url === 'string' && URL.canParse(body.url) && normalizeUrl(body.url) === normalizeUrl(url)) || (body.site === site && body.pageId === pageId);
+    });
+    outcomes.push({
+      arg: input.arg,
+      url,
+      reason: letter ? `${letter.queue}: ${letter.reason}` : fresh ? 'the page gave an article with no words' : 'no article was extracted',
+    });
+  }
+  return outcomes;
+}
