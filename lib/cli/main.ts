@@ -19,6 +19,7 @@ import { deployedStatus } from '../aws/queue-status';
 import { formatArticle, type OutputFormat } from './format';
 import { formatTraining } from './train';
 import { extractAll, readInputs } from './extract';
+import { toPostlightExtractor } from '../apply/postlight-export';
 import { runDemo } from './demo';
 import { runReplay } from './replay';
 import { DeployedStack } from '../aws/deployed-stack';
@@ -248,9 +249,10 @@ program
 
 program
   .command('rules')
-  .description("show a site's learned rules (or list the learned sites)")
+  .description("show a site's learned rules (or list the learned sites); --format postlight: as a Postlight Parser custom extractor")
   .argument('[site]', 'site, e.g. example.com')
-  .action(async (site?: string) => {
+  .addOption(new Option('--format <format>', 'json: the rules document; postlight: a Postlight Parser custom extractor (Parser.addExtractor)').choices(['json', 'postlight']).default('json'))
+  .action(async (site: string | undefined, opts: { format: 'json' | 'postlight' }) => {
     const store = readStore();
     if (!site) {
       for (const obj of await store.list(keys.rulesPrefix())) process.stdout.write(obj.key.replace(/^rules\/|\.json$/g, '') + '\n');
@@ -262,7 +264,7 @@ program
       process.exitCode = 1;
       return;
     }
-    process.stdout.write(JSON.stringify(rules, null, 2) + '\n');
+    process.stdout.write(JSON.stringify(opts.format === 'postlight' ? toPostlightExtractor(rules) : rules, null, 2) + '\n');
   });
 
 program

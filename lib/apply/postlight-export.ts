@@ -1,0 +1,67 @@
+/**
+ * A site's learned rules as a Postlight Parser custom extractor (`Parser.addExtractor(extractor)`, or
+ * `customExtractor` in `parse`'s options): the declarative format of Postlight's ~140 hand-written
+ * per-site extractors (github.com/postlight/parser, src/extractors/custom/README.md). Pure: rules
+ * document in, plain object out. Documented in docs/rules-document.md ("Export to Postlight Parser").
+ *
+ * How each part maps:
+ * - content: our selectors take every node any of them matches, in document order. Postlight takes a
+ *   plain selector only when it matches exactly one node; an array of selectors is a multi-match that
+ *   takes every node of all of them in document order, but only when each matches. So the content is
+ *   one array holding one selector list (`a, b, c`): it matches when any of them does, and takes all.
+ *   A match inside another match is excluded (`:not(… *)`), as apply takes the outermost match once.
+ *   `defaultCleaner: false`: the body is what the rules select, less their clean list, as in apply.
+ * - clean: the clean selectors as they are.
+ * - title, author, date_published: the field rules' CSS selectors, best first (Postlight takes the
+ *   first that matches exactly one element). A field without rules is left out: Postlight's generic
+ *   extractor fills it in.
+ * - dek: the header selectors (dek, byline line, lead caption) when the rules have them.
+ */
+import type { FieldRules, RulesDocument } from '../types/rules-document';
+
+export interface PostlightExtractor {
+  readonly domain: string;
+  readonly supportedDomains?: readonly string[];
+  readonly title?: { readonly selectors: readonly string[] };
+  readonly author?: { readonly selectors: readonly string[] };
+  readonly date_published?: { readonly selectors: readonly string[]; readonly timezone?: string };
+  readonly dek?: { readonly selectors: readonly string[] };
+  readonly content: {
+    readonly selectors: readonly (string | readonly string[])[];
+    readonly clean: readonly string[];
+    readonly defaultCleaner: boolean;
+  };
+}
+
+function fieldSelectors(field: FieldRules | undefined): { selectors: string[] } | undefined {
+  const selectors = [...new Set(field?.rules.map((r) => r.selector) ?? [])];
+  return selectors.length ? { selectors } : undefined;
+}
+
+/** The outermost matches of a selector list: each selector, not inside a match of any of them. */
+function outermost(selectors: readonly string[]): string {
+  return selectors.map((s) => `${s}:not(${selectors.map((t) => `${t} *`).join(', ')})`).join(', ');
+}
+
+export function toPostlightExtractor(rules: RulesDocument): PostlightExtractor {
+  const { title, byline, published } = rules.fields ?? {};
+  const titleRules = fieldSelectors(title);
+  const authorRules = fieldSelectors(byline);
+  const dateRules = fieldSelectors(published);
+  const header = rules.content.header?.length ? { selectors: [rules.content.header.join(', ')] } : undefined;
+  const www = `www.${rules.site}`;
+  return {
+    domain: rules.site,
+    supportedDomains: [www],
+    ...(titleRules ? { title: titleRules } : {}),
+    ...(authorRules ? { author: authorRules } : {}),
+    ...(dateRules ? { date_published: dateRules } : {}),
+    ...(header ? { dek: header } : {}),
+    content: {
+      selectors: rules.content.selectors.length ? [[outermost(rules.content.selectors)]] : [],
+      clean: [...rules.content.clean],
+      defaultCleaner: false,
+    },
+  };
+}
+
