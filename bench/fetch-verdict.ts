@@ -34,7 +34,7 @@ const { values: args, positionals } = parseArgs({
 const train = Number(args.train);
 const say = (line: string) => process.stderr.write(line + '\n');
 
-interface SiteVerdict { dataset: string; site: string; verdict?: FetchPathVerdict; note?: string }
+interface SiteVerdict { dataset: string; site: string; verdict?: FetchPathVerdict; selectors?: readonly string[]; note?: string }
 
 async function main(): Promise<void> {
   const rows: SiteVerdict[] = [];
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
           continue;
         }
         const outcome = await learnStep({ v: 1, site: siteKey, force: true }, { store, queues: recordingQueues(), config, logger: silentLogger });
-        const row: SiteVerdict = outcome.learned ? { dataset: dataset.name, site, verdict: outcome.rules.fetchPath } : { dataset: dataset.name, site, note: outcome.reason };
+        const row: SiteVerdict = outcome.learned ? { dataset: dataset.name, site, verdict: outcome.rules.fetchPath, selectors: outcome.rules.content.selectors } : { dataset: dataset.name, site, note: outcome.reason };
         rows.push(row);
         say(`${dataset.name} ${site}: ${row.verdict ? `${row.verdict.works ? 'works' : 'does not work'} (${row.verdict.pages} pages, min F1 ${row.verdict.minF1})` : row.note}`);
       }
