@@ -1,5 +1,6 @@
 /** An article in the formats readers want: text, Markdown, clean HTML, or the JSON document. */
 import TurndownService from 'turndown';
+import type { Logger } from '../step/context';
 import type { ArticleDocument } from '../types/article-document';
 
 /**
@@ -35,11 +36,29 @@ function headLines(article: ArticleDocument): string[] {
   return byline ? [byline] : [];
 }
 
+/**
+ * Text from a page made safe to print on a terminal: control characters (C0 but tab and newline,
+ * DEL, C1) are dropped, so a page cannot send escape sequences (retitle the window, rewrite the
+ * screen, forge lines) through `spider article` or `spider articles`. `singleLine` also turns tabs
+ * and newlines into spaces, for one field of a tab-separated line.
+ */
+export function terminalSafe(text: string, singleLine = false): string {
+  const safe = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+  return singleLine ? safe.replace(/[\t\n]/g, ' ') : safe;
+}
+
+/** JSON with the C1 controls (which JSON.stringify leaves raw) escaped: the same data, safe on a terminal. */
+export function terminalSafeJson(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export function formatArticle(article: ArticleDocument, format: OutputFormat): string {
+  return format === 'json' ? terminalSafeJson(article, 2) : terminalSafe(formatted(article, format));
+}
+
+function formatted(article: ArticleDocument, format: Exclude<OutputFormat, 'json'>): string {
   const head = headLines(article);
   switch (format) {
-    case 'json':
-      return JSON.stringify(article, null, 2);
     case 'html': {
       const header = head.length ? `<header>${head.map((l) => `<p>${escapeHtml(l)}</p>`).join('')}</header>\n` : '';
       return `<article>\n${article.title ? `<h1>${escapeHtml(article.title)}</h1>\n` : ''}${header}${article.html}\n</article>`;
@@ -53,4 +72,23 @@ export function formatArticle(article: ArticleDocument, format: OutputFormat): s
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+}
+
+/**
+ * The steps' warnings and errors on stderr, one line each (`warning: <message> key=value …`), made
+ * terminal-safe: what a user should see (an article replaced by a much shorter one, rules that no
+ * longer fit a page). Debug and info lines stay silent; the progress lines say what was done.
+ */
+export const stderrLogger: Logger = {
+  debug() {},
+  info() {},
+  warn: (message, extra) => process.stderr.write(logLine('warning', message, extra)),
+  error: (message, extra) => process.stderr.write(logLine('error', message, extra)),
+};
+
+function logLine(level: string, message: string, extra?: Record<string, unknown>): string {
+  const fields = Object.entries(extra ?? {})
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  return terminalSafe([`${level}: ${message}`, ...fields].join(' '), true) + '\n';
 }

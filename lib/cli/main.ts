@@ -16,8 +16,9 @@ import { getJson } from '../store/store';
 import { createProgress, progressMode, type Progress } from './progress';
 import { formatStatus } from './status';
 import { deployedStatus } from '../aws/queue-status';
-import { formatArticle, type OutputFormat } from './format';
+import { formatArticle, stderrLogger, terminalSafe, terminalSafeJson, type OutputFormat } from './format';
 import { formatTraining } from './train';
+import { describeError } from '../util/errors';
 import { extractAll, readInputs } from './extract';
 import { toPostlightExtractor } from '../apply/postlight-export';
 import { runDemo } from './demo';
@@ -95,7 +96,7 @@ function readStore(): Store {
 }
 
 async function withPipeline<T>(fn: (p: EmbeddedPipeline) => Promise<T>): Promise<T> {
-  const pipeline = await new EmbeddedPipeline(config()).open();
+  const pipeline = await new EmbeddedPipeline(config(), { logger: stderrLogger }).open();
   try {
     return await fn(pipeline);
   } finally {
@@ -225,8 +226,13 @@ program
   .action(async (opts: { site?: string }) => {
     const store = readStore();
     for (const obj of await store.list(keys.articlePrefix(opts.site))) {
-      const a = await getJson(store, obj.key, (v) => ArticleDocumentSchema.parse(v));
-      if (a) process.stdout.write(`${a.site}\t${a.pageId}\t${a.method}${a.rulesVersion ? ` v${a.rulesVersion}` : ''}\t${a.wordCount} words\t${a.url}\t${a.title ?? ''}\n`);
+      // One unreadable file is named and skipped; the others are still listed.
+      const a = await getJson(store, obj.key, (v) => ArticleDocumentSchema.parse(v)).catch((error: unknown) => {
+        process.exitCode = 1;
+        process.stderr.write(`skipped ${obj.key}: ${terminalSafe(describeError(error), true).slice(0, 300)}\n`);
+        return undefined;
+      });
+      if (a) process.stdout.write([a.site, a.pageId, `${a.method}${a.rulesVersion ? ` v${a.rulesVersion}` : ''}`, `${a.wordCount} words`, a.url, a.title ?? ''].map((f) => terminalSafe(f, true)).join('\t') + '\n');
     }
   });
 
@@ -318,7 +324,7 @@ program
   .description('list messages that failed for good, with the reason')
   .action(async () => {
     const p = await new EmbeddedPipeline(config()).open();
-    for (const d of p.deadLetters()) process.stdout.write(`${d.queue}\t${JSON.stringify(d.body)}\t${d.reason}\n`);
+    for (const d of p.deadLetters()) process.stdout.write(`${d.queue}\t${terminalSafeJson(d.body)}\t${terminalSafe(d.reason, true)}\n`);
   });
 
 interface TrainOptions {

@@ -1,6 +1,6 @@
 /** The `spider` command as a user runs it: real processes, a real data folder, a site on 127.0.0.1. */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -50,6 +50,20 @@ describe('spider CLI', () => {
     const list = await spider('articles');
     expect(list.stdout).toContain(url);
     expect(list.stdout).toContain('fallback');
+
+    // An article whose title holds terminal escapes prints without them; a truncated article file
+    // is named and skipped, the others still listed (issue 18, items 4 and 6).
+    const storeDir = path.join(dataDir, 'store');
+    const good = await readFile(path.join(storeDir, (await new FsStore(storeDir).list(keys.articlePrefix('cli.localhost')))[0].key), 'utf8');
+    const escapes = { ...JSON.parse(good), pageId: '0000escapes', title: 'Owned\x1b]0;new window title\x07\x1b[2J\u009b31m title' };
+    await writeFile(path.join(storeDir, keys.article('cli.localhost', '0000escapes')), JSON.stringify(escapes));
+    await writeFile(path.join(storeDir, keys.article('cli.localhost', 'ffffftruncated')), good.slice(0, 40));
+    const listed = await spider('articles');
+    expect(listed.stdout).toContain(url);
+    expect(listed.stdout).toContain('Owned]0;new window title[2J31m title');
+    expect(listed.stdout).not.toMatch(/[\x1b\x07\u009b]/);
+    expect(listed.stderr).toContain('skipped articles/cli.localhost/ffffftruncated.json');
+    expect(listed.code).toBe(1);
 
     const shown = await spider('article', url, '--format', 'markdown');
     expect(shown.stdout.startsWith(`# ${article.title}`)).toBe(true);

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { formatArticle } from '../../lib/cli/format';
+import { describe, expect, it, vi } from 'vitest';
+import { formatArticle, stderrLogger } from '../../lib/cli/format';
 import type { ArticleDocument } from '../../lib/types/article-document';
 
 const article: ArticleDocument = {
@@ -29,4 +29,27 @@ describe('formatArticle', () => {
     expect(md).toContain('\n\nLead.\n\n## The vote\n\n-   Yes: 5\n-   No: 2\n\n> We did it.\n\n![Hall](https://news.example/a.jpg)\n\n*The council hall*\n\n1.  First');
     expect(formatArticle(structured, 'html')).toContain('<h2>The vote</h2><ul><li>Yes: 5</li>');
   });
+
+  it('prints no control characters a page put in its text, in any format', () => {
+    const hostile = { ...article, title: 'Owned\x1b]0;retitled\x07', text: 'First\x1b[2J paragraph.\u009b31m\nSecond paragraph.', html: '<p>First\x1b[2J paragraph.</p>' };
+    for (const format of ['text', 'markdown', 'html', 'json'] as const) {
+      const out = formatArticle(hostile, format);
+      expect(out, format).not.toMatch(/[\x1b\x07\u009b]/);
+    }
+    expect(formatArticle(hostile, 'text')).toContain('First[2J paragraph.31m\nSecond paragraph.');
+    expect(JSON.parse(formatArticle(hostile, 'json'))).toEqual(hostile); // the same data, escaped
+  });
+
+  it('shows the steps\' warnings on stderr, one safe line each, and keeps info quiet', () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (written.push(String(chunk)), true));
+    try {
+      stderrLogger.info('applied', { site: 'news.example' });
+      stderrLogger.warn('article replaced by a much shorter one', { site: 'news.example', url: 'https://news.example/a\x1b[2J', wordsBefore: 900, wordsAfter: 12 });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written).toEqual(['warning: article replaced by a much shorter one site=news.example url=https://news.example/a[2J wordsBefore=900 wordsAfter=12\n']);
+  });
 });
+
