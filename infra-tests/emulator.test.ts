@@ -183,10 +183,13 @@ describe('render → learn → apply on the emulator', () => {
     expect(reapplied.length).toBe(learnedFrom.size);
     expect(reapplied.filter((d) => d.method === 'rules' && (d.rulesVersion ?? 0) >= (rules.sameExtractionSince ?? rules.rulesVersion)).length).toBeGreaterThanOrEqual(Math.ceil(0.8 * reapplied.length));
 
-    // Feature documents and snapshots for every rendered page, none for the failures.
+    // The HTML as served for every page; feature documents and snapshots for every page rendered
+    // (a page of a learned site may take the fetch path: no browser), none for the failures.
     const pages = await store.list(keys.pagePrefix(siteName));
-    expect(pages.filter((o) => o.key.endsWith('/features.json'))).toHaveLength(submitted.length);
-    expect(pages.filter((o) => o.key.endsWith('/snapshot.html'))).toHaveLength(submitted.length);
+    const fetched = docs.filter((d) => d.path === 'fetch').length;
+    expect(pages.filter((o) => o.key.endsWith('/served.html'))).toHaveLength(submitted.length);
+    expect(pages.filter((o) => o.key.endsWith('/features.json'))).toHaveLength(submitted.length - fetched);
+    expect(pages.filter((o) => o.key.endsWith('/snapshot.html'))).toHaveLength(submitted.length - fetched);
 
     // Dead letters: with the reason at once when they can never succeed; after 3 receives otherwise.
     const renderDead = await drainDlq(queues.render.dlqUrl);
