@@ -55,10 +55,11 @@ async function readUrls(urls: string[], file?: string): Promise<{ urls: string[]
   const all = [...urls];
   if (file) {
     const text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
-    all.push(...text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+    // One URL per line; a URL holds no whitespace, so two on one line are two URLs, not one.
+    all.push(...text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).flatMap((l) => l.split(/\s+/)));
   }
   const bad = all.map((u) => ({ u, r: HttpUrlSchema.safeParse(u) })).filter(({ r }) => !r.success);
-  for (const { u, r } of bad) process.stderr.write(`rejected ${JSON.stringify(u)}: ${r.error!.issues[0].message}\n`);
+  for (const { u, r } of bad) process.stderr.write(`rejected ${terminalSafeJson(u)}: ${r.error!.issues[0].message}\n`);
   return { urls: all.filter((u) => HttpUrlSchema.safeParse(u).success), rejected: bad.length };
 }
 

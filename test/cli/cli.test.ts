@@ -152,4 +152,16 @@ describe('spider train', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('a whole number, 0 or more');
   });
+
+  it('takes two URLs on one line of a file as two, and names a rejected one safely', { timeout: 60_000 }, async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-cli-submit-'));
+    const list = path.join(dataDir, 'urls.txt');
+    await writeFile(list, '# two on one line\nhttp://a.example/1 http://a.example/2\nhttp://a.example/3\nnot\x1b[2Ja url\n');
+    const submitted = await spider('submit', '-f', list);
+    expect(submitted.stdout).toContain('queued 3 URLs');
+    expect(submitted.stderr).toContain('rejected "not\\u001b[2Ja"');
+    expect(submitted.stderr).not.toContain('\x1b');
+    expect(submitted.code).toBe(1);
+  });
 });
+
