@@ -22,7 +22,7 @@ export function formatStatus(status: SpiderStatus, now = Date.now()): string {
   for (const q of QUEUES) if (status.queues[q].note) lines.push(`  ${q}: ${status.queues[q].note}`);
   const { store } = status;
   lines.push('');
-  lines.push(`articles stored: ${store.articles}; pages rendered: ${store.pages}`);
+  lines.push(`articles stored: ${store.articles}; pages stored: ${store.pages}`);
   lines.push(`sites learned: ${store.learned.length}`);
   const learned = [...store.learned].sort((a, b) => b.learnedAt.localeCompare(a.learnedAt));
   for (const l of learned.slice(0, SITES_SHOWN)) lines.push(`  ${l.site}  rules v${l.rulesVersion}, learned ${l.learnedAt}, ${l.pages} pages, ${l.articles} articles`);

@@ -16,8 +16,9 @@ export interface LearnedSite {
 
 export interface StoreSummary {
   readonly learned: LearnedSite[];
-  /** Sites with rendered pages and no rules yet, with their page count. */
+  /** Sites with stored pages and no rules yet, with their page count. */
   readonly waitingToLearn: { readonly site: string; readonly pages: number }[];
+  /** Pages stored: rendered, or fetched on the fetch path (docs/fetch-path.md). */
   readonly pages: number;
   readonly articles: number;
 }
@@ -35,7 +36,9 @@ function perSite(listed: readonly { key: string }[], prefix: string, suffix: Reg
 
 export async function summarizeStore(store: Store): Promise<StoreSummary> {
   const [rulesKeys, pageKeys, articleKeys] = await Promise.all([store.list('rules/'), store.list('pages/'), store.list('articles/')]);
-  const pages = perSite(pageKeys, 'pages/', /\/features\.json$/);
+  // A page is stored once rendered (feature document) or fetched without a browser (HTML as served).
+  const pageDirs = new Set(pageKeys.filter(({ key }) => /\/(features\.json|served\.html)$/.test(key)).map(({ key }) => key.slice(0, key.lastIndexOf('/') + 1)));
+  const pages = perSite([...pageDirs].map((key) => ({ key })), 'pages/', /\/$/);
   const articles = perSite(articleKeys, 'articles/', /\.json$/);
   const learned: LearnedSite[] = [];
   for (const { key } of rulesKeys) {
