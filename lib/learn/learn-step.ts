@@ -9,6 +9,7 @@ import { PreconditionFailedError, putJson, type Store, type StoredObject } from 
 import { extractCombined } from '../fallback/extract';
 import { parseHtml, parseServedHtml } from '../html/parse';
 import { FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
+import { describeError } from '../util/errors';
 import type { LearnMessage } from '../types/messages';
 import {
   DriftMarkerSchema,
@@ -79,7 +80,16 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
   for (const page of pages.slice(0, config.learnPages)) {
     const obj = await store.get(page.key);
     if (!obj) continue;
-    const parsed = FeatureDocumentSchema.safeParse(JSON.parse(obj.body.toString('utf8')));
+    // One unreadable file (truncated, not JSON, not a feature document) is named and skipped: the
+    // site still learns from its other pages.
+    let json: unknown;
+    try {
+      json = JSON.parse(obj.body.toString('utf8'));
+    } catch (error) {
+      logger.warn('skipping an unreadable feature document', { key: page.key, error: describeError(error) });
+      continue;
+    }
+    const parsed = FeatureDocumentSchema.safeParse(json);
     if (parsed.success) docs.push(parsed.data);
     else logger.warn('skipping an invalid feature document', { key: page.key, error: parsed.error.message });
   }

@@ -69,6 +69,19 @@ describe('learnStep', () => {
     expect((await rulesOf(store)).rulesVersion).toBe(2);
   });
 
+  it('names and skips a truncated feature document, and learns from the other pages', async () => {
+    const store = new MemoryStore();
+    for (let i = 0; i < 5; i++) await addPage(store, i);
+    const broken = keys.features('example.com', 'ffffffffffffffffffff');
+    await store.put(broken, JSON.stringify({ ...newsPage(5).doc, site: 'example.com' }).slice(0, 200));
+    const warnings: { message: string; extra?: Record<string, unknown> }[] = [];
+    const { ctx } = context(store, { learnPages: 10 });
+    const outcome = await learnStep({ v: 1, site: 'example.com', force: false }, { ...ctx, logger: { ...quiet, warn: (message, extra) => warnings.push({ message, extra }) } });
+    expect(outcome.learned).toBe(true);
+    expect((await rulesOf(store)).learnedFrom).toHaveLength(5);
+    expect(warnings).toContainEqual({ message: 'skipping an unreadable feature document', extra: expect.objectContaining({ key: broken }) });
+  });
+
   it('extracts the site again only when the new rules can extract differently', async () => {
     const store = new MemoryStore();
     for (let i = 0; i < 6; i++) await addPage(store, i);
