@@ -6,7 +6,7 @@
 import { applyFieldRules, chooseFields } from '../fields/apply-fields';
 import type { StepContext } from '../step/context';
 import { keys } from '../store/keys';
-import { getJson, putJson } from '../store/store';
+import { getJson, putJson, storedUrl } from '../store/store';
 import { ARTICLE_DOCUMENT_VERSION, ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
 import type { ApplyMessage } from '../types/messages';
 import type { DriftMarker, RulesDocument } from '../types/rules-document';
@@ -20,17 +20,6 @@ import { extractMetadata } from '../html/metadata';
 import { parseHtml, parseServedHtml } from '../html/parse';
 
 export { clearRulesCache, loadRules };
-
-async function urlFromFeatures(site: string, pageId: string, ctx: StepContext): Promise<string | undefined> {
-  const obj = await ctx.store.get(keys.features(site, pageId));
-  if (!obj) return undefined;
-  try {
-    const url = (JSON.parse(obj.body.toString('utf8')) as { url?: unknown }).url;
-    return typeof url === 'string' ? url : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** First paragraph of the text as an excerpt, cut at a word boundary. */
 function excerptOf(text: string): string | undefined {
@@ -159,7 +148,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
   }
   const elapsedMs = performance.now() - started - storeMs;
 
-  const url = meta.spiderUrl ?? message.url ?? (await urlFromFeatures(site, pageId, ctx));
+  const url = meta.spiderUrl ?? message.url ?? (await storedUrl(ctx.store, keys.features(site, pageId)));
   if (!url) throw new NonRetryableError(`page ${pageId} of ${site} has no URL: no spider:url in its snapshot, no feature document`);
 
   const article: ArticleDocument = ArticleDocumentSchema.parse({

@@ -4,8 +4,8 @@
  * pages whose article the new rules may change for extraction again (relearnFanOut).
  */
 import type { StepContext } from '../step/context';
-import { keys, pageIdFromFeaturesKey } from '../store/keys';
-import { PreconditionFailedError, putJson, type Store, type StoredObject } from '../store/store';
+import { keys, pageIdFromFeaturesKey, pageIdFromPageKey } from '../store/keys';
+import { PreconditionFailedError, putJson, storedUrl, type Store, type StoredObject } from '../store/store';
 import { extractCombined } from '../fallback/extract';
 import { parseHtml, parseServedHtml } from '../html/parse';
 import { FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
@@ -141,7 +141,7 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
   // Pages of the fetch path (docs/fetch-path.md) have their HTML as served and no feature document:
   // they are not learned from, but extracted again like the others, from that HTML.
   const featured = new Set(pages.map((p) => p.pageId));
-  const fetched = new Set(listed.map((o) => servedPageId(o.key)).filter((id): id is string => id !== undefined && !featured.has(id)));
+  const fetched = new Set(listed.map((o) => pageIdFromPageKey(o.key, 'served.html')).filter((id): id is string => id !== undefined && !featured.has(id)));
   const fanOut = await relearnFanOut(site, [...pages, ...[...fetched].map((pageId) => ({ pageId }))], rules, ctx);
   for (const pageId of fanOut.reextract) {
     if (!fetched.has(pageId)) {
@@ -149,7 +149,7 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
       continue;
     }
     // its URL is in its article; without one its first apply is still to come, and reads these rules
-    const url = await articleUrl(site, pageId, ctx);
+    const url = await storedUrl(ctx.store, keys.article(site, pageId));
     if (url) await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'relearned', path: 'fetch', url });
   }
   await clearDrift(site, rules.rulesVersion, ctx);
@@ -223,23 +223,6 @@ export async function relearnFanOut(site: string, pages: readonly { pageId: stri
     else reextract.push(pageId);
   }
   return { reextract, unchanged };
-}
-
-/** The page id of a `served.html` key. */
-function servedPageId(key: string): string | undefined {
-  return /^pages\/[^/]+\/([^/]+)\/served\.html$/.exec(key)?.[1];
-}
-
-/** The URL in the page's stored article, if it has one. */
-async function articleUrl(site: string, pageId: string, ctx: StepContext): Promise<string | undefined> {
-  const obj = await ctx.store.get(keys.article(site, pageId));
-  if (!obj) return undefined;
-  try {
-    const url = (JSON.parse(obj.body.toString('utf8')) as { url?: unknown }).url;
-    return typeof url === 'string' ? url : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** How the page's stored article was made (its method and rules version), or undefined when it has none or it is unreadable. */

@@ -81,7 +81,13 @@ export function feedIdOf(feedUrl: string): string {
   return createHash('sha256').update(normalizeUrl(feedUrl)).digest('hex').slice(0, 20);
 }
 
+/** The page id in a `pages/<site>/<pageId>/<file>` key, when the key names that file of a page. */
+export function pageIdFromPageKey(key: string, file: 'features.json' | 'served.html'): string | undefined {
+  const m = /^pages\/[^/]+\/([^/]+)\/([^/]+)$/.exec(key);
+  return m && m[2] === file ? m[1] : undefined;
+}
+
 /** The page id in a `pages/<site>/<pageId>/features.json` key. */
 export function pageIdFromFeaturesKey(key: string): string | undefined {
-  return /^pages\/[^/]+\/([^/]+)\/features\.json$/.exec(key)?.[1];
+  return pageIdFromPageKey(key, 'features.json');
 }

@@ -47,6 +47,12 @@ export async function getJson<T>(store: Store, key: string, parse: (value: unkno
   return text === undefined ? undefined : parse(JSON.parse(text));
 }
 
+/** The `url` field of a stored JSON document (a feature document, an article), if it is readable and has one. */
+export async function storedUrl(store: Store, key: string): Promise<string | undefined> {
+  const url = await getJson(store, key, (v) => (v as { url?: unknown } | null)?.url).catch(() => undefined);
+  return typeof url === 'string' ? url : undefined;
+}
+
 export async function putJson(store: Store, key: string, value: unknown, options?: PutOptions): Promise<string> {
   return store.put(key, JSON.stringify(value, null, 2) + '\n', { contentType: 'application/json', ...options });
 }
