@@ -48,7 +48,9 @@ export const ACCESS: Readonly<Record<Step, StepAccess>> = {
   render: { reads: [K.archive, K.politeness], writes: [K.pages, K.feeds, K.politeness], deletes: [], sendsTo: ['apply', 'learn'] },
   // drift/: markers apply leaves where a site's rules selected nothing; learn counts them and deletes
   // those of older rules versions (lib/learn/learn-step.ts).
-  learn: { reads: [K.pages, K.rules, K.feeds, K.drift], writes: [K.rules], deletes: [K.drift], sendsTo: ['apply'] },
+  // quarantine/: a bad feature or rules document's bytes, kept aside before learn removes or replaces
+  // it (lib/store/documents.ts).
+  learn: { reads: [K.pages, K.rules, K.feeds, K.drift], writes: [K.rules, K.quarantine], deletes: [K.drift, K.pages], sendsTo: ['apply'] },
   // models/fallback.json: the fallback's model retrained by `spider train` (run by a user, not a function).
   // A drift marker also asks the learn queue to relearn the site.
   apply: { reads: [K.pages, K.rules, keys.fallbackModel()], writes: [K.articles, K.drift], deletes: [], sendsTo: ['learn'] },

@@ -235,7 +235,7 @@ describe('IAM: least privilege', () => {
   /** A prefix (`pages/`: every key under it) or one exact key (`models/fallback.json`). */
   const objects = (p: string) => ({ 'Fn::Join': ['', [getAtt(id('AWS::S3::Bucket', 'DataBucket')), p.endsWith('/') ? `/${p}*` : `/${p}`]] });
   /** Every prefix and key of the store layout (lib/store/keys.ts), whether or not a step may touch it. */
-  const LAYOUT = ['archive/', 'pages/', 'rules/', 'articles/', 'feeds/', 'drift/', 'politeness/', 'models/', 'models/fallback.json'];
+  const LAYOUT = ['archive/', 'pages/', 'rules/', 'articles/', 'feeds/', 'drift/', 'politeness/', 'quarantine/', 'models/', 'models/fallback.json'];
 
   it('roles trust only Lambda and carry no managed policies', () => {
     for (const step of STEPS) {
@@ -253,7 +253,7 @@ describe('IAM: least privilege', () => {
         for (const action of arr(s.Action)) expect(action).not.toContain('*');
         for (const resource of arr(s.Resource)) {
           const text = JSON.stringify(resource);
-          if (text.includes('*')) expect(text).toMatch(/"\/(archive|pages|rules|articles|feeds|drift|politeness)\/\*"/);
+          if (text.includes('*')) expect(text).toMatch(/"\/(archive|pages|rules|articles|feeds|drift|politeness|quarantine)\/\*"/);
         }
       }
     }
@@ -281,7 +281,7 @@ describe('IAM: least privilege', () => {
     // render: pages, the feeds they link to (it only lists a feed's key to see its age), per-host politeness slots.
     expect(ACCESS.render).toEqual({ reads: ['archive/', 'politeness/'], writes: ['pages/', 'feeds/', 'politeness/'], deletes: [], sendsTo: ['apply', 'learn'] });
     // learn: pages, its rules, the feeds (field rules), the drift markers (counted; older ones deleted).
-    expect(ACCESS.learn).toEqual({ reads: ['pages/', 'rules/', 'feeds/', 'drift/'], writes: ['rules/'], deletes: ['drift/'], sendsTo: ['apply'] });
+    expect(ACCESS.learn).toEqual({ reads: ['pages/', 'rules/', 'feeds/', 'drift/'], writes: ['rules/', 'quarantine/'], deletes: ['drift/', 'pages/'], sendsTo: ['apply'] });
     // apply: the snapshot, the rules and the retrained fallback model (one key, not models/*); articles and drift markers.
     expect(ACCESS.apply).toEqual({ reads: ['pages/', 'rules/', 'models/fallback.json'], writes: ['articles/', 'drift/'], deletes: [], sendsTo: ['learn'] });
   });

@@ -12,13 +12,12 @@ import { keys, pageIdOf, siteOf } from '../store/keys';
 import { ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
 import { HttpUrlSchema } from '../types/messages';
 import { RulesDocumentSchema } from '../types/rules-document';
-import { getJson } from '../store/store';
+import { describeBadDocument, readDocument, type BadDocument } from '../store/documents';
 import { createProgress, progressMode, type Progress } from './progress';
 import { formatStatus } from './status';
 import { deployedStatus } from '../aws/queue-status';
 import { formatArticle, stderrLogger, terminalSafe, terminalSafeJson, type OutputFormat } from './format';
 import { formatTraining } from './train';
-import { describeError } from '../util/errors';
 import { extractAll, readInputs } from './extract';
 import { toPostlightExtractor } from '../apply/postlight-export';
 import { runDemo } from './demo';
@@ -227,12 +226,8 @@ program
   .action(async (opts: { site?: string }) => {
     const store = readStore();
     for (const obj of await store.list(keys.articlePrefix(opts.site))) {
-      // One unreadable file is named and skipped; the others are still listed.
-      const a = await getJson(store, obj.key, (v) => ArticleDocumentSchema.parse(v)).catch((error: unknown) => {
-        process.exitCode = 1;
-        process.stderr.write(`skipped ${obj.key}: ${terminalSafe(describeError(error), true).slice(0, 300)}\n`);
-        return undefined;
-      });
+      // One bad file is named and quarantined; the others are still listed.
+      const a = await readDocument(store, obj.key, ArticleDocumentSchema, { remove: true, onBad: reportBadFile });
       if (a) process.stdout.write([a.site, a.pageId, `${a.method}${a.rulesVersion ? ` v${a.rulesVersion}` : ''}`, `${a.wordCount} words`, a.url, a.title ?? ''].map((f) => terminalSafe(f, true)).join('\t') + '\n');
     }
   });
@@ -245,7 +240,7 @@ program
   .action(async (ref: string, opts: { format: OutputFormat }) => {
     const store = readStore();
     const [site, pageId] = URL.canParse(ref) ? [siteOf(ref), pageIdOf(ref)] : ref.split('/');
-    const article: ArticleDocument | undefined = site && pageId ? await getJson(store, keys.article(site, pageId), (v) => ArticleDocumentSchema.parse(v)) : undefined;
+    const article: ArticleDocument | undefined = site && pageId ? await readDocument(store, keys.article(site, pageId), ArticleDocumentSchema, { remove: true, onBad: reportBadFile }) : undefined;
     if (!article) {
       process.stderr.write(`no article for ${ref}\n`);
       process.exitCode = 1;
@@ -265,9 +260,9 @@ program
       for (const obj of await store.list(keys.rulesPrefix())) process.stdout.write(obj.key.replace(/^rules\/|\.json$/g, '') + '\n');
       return;
     }
-    const rules = await getJson(store, keys.rules(site), (v) => RulesDocumentSchema.parse(v));
+    const rules = await readDocument(store, keys.rules(site), RulesDocumentSchema, { onBad: reportBadFile });
     if (!rules) {
-      process.stderr.write(`no rules for ${site} yet\n`);
+      if (process.exitCode !== 1) process.stderr.write(`no rules for ${site} yet\n`);
       process.exitCode = 1;
       return;
     }
@@ -327,6 +322,12 @@ program
     const p = await new EmbeddedPipeline(config()).open();
     for (const d of p.deadLetters()) process.stdout.write(`${d.queue}\t${terminalSafeJson(d.body)}\t${terminalSafe(d.reason, true)}\n`);
   });
+
+/** A bad stored file, named on stderr (terminal-safe); the command exits 1 but goes on. */
+function reportBadFile(bad: BadDocument): void {
+  process.exitCode = 1;
+  process.stderr.write(`skipped ${terminalSafe(describeBadDocument(bad), true).slice(0, 400)}\n`);
+}
 
 interface TrainOptions {
   readonly generated: boolean;

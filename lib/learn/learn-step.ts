@@ -9,7 +9,7 @@ import { PreconditionFailedError, putJson, storedUrl, type Store, type StoredObj
 import { extractCombined } from '../fallback/extract';
 import { parseHtml, parseServedHtml } from '../html/parse';
 import { FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
-import { describeError } from '../util/errors';
+import { describeBadDocument, parseDocument, quarantine, readDocument, type BadDocument } from '../store/documents';
 import type { LearnMessage } from '../types/messages';
 import {
   DriftMarkerSchema,
@@ -48,7 +48,7 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     .sort((a, b) => b.lastModified.getTime() - a.lastModified.getTime() || (a.key < b.key ? -1 : 1));
 
   const stored = await store.get(keys.rules(site));
-  const current = stored ? parseRules(stored, logger) : undefined;
+  const current = stored ? await parseRules(stored, keys.rules(site), store, logger) : undefined;
 
   if (pages.length === 0) return { learned: false, site, reason: 'the site has no rendered pages' };
   if (!message.force) {
@@ -77,21 +77,12 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
   const started = new Date();
 
   const docs: FeatureDocument[] = [];
+  // One bad file (truncated, not JSON, not a feature document) is named and quarantined: the site
+  // still learns from its other pages, and the next learn no longer meets it.
+  const onBad = (bad: BadDocument) => logger.warn('quarantined a bad feature document', { site, detail: describeBadDocument(bad) });
   for (const page of pages.slice(0, config.learnPages)) {
-    const obj = await store.get(page.key);
-    if (!obj) continue;
-    // One unreadable file (truncated, not JSON, not a feature document) is named and skipped: the
-    // site still learns from its other pages.
-    let json: unknown;
-    try {
-      json = JSON.parse(obj.body.toString('utf8'));
-    } catch (error) {
-      logger.warn('skipping an unreadable feature document', { key: page.key, error: describeError(error) });
-      continue;
-    }
-    const parsed = FeatureDocumentSchema.safeParse(json);
-    if (parsed.success) docs.push(parsed.data);
-    else logger.warn('skipping an invalid feature document', { key: page.key, error: parsed.error.message });
+    const doc = await readDocument(store, page.key, FeatureDocumentSchema, { remove: true, onBad });
+    if (doc) docs.push(doc);
   }
   if (docs.length === 0) return { learned: false, site, reason: 'no valid feature documents' };
 
@@ -130,7 +121,7 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
   } catch (error) {
     if (!(error instanceof PreconditionFailedError)) throw error;
     const winner = await store.get(keys.rules(site));
-    const winnerVersion = winner ? parseRules(winner, logger)?.rulesVersion ?? 0 : 0;
+    const winnerVersion = winner ? (await parseRules(winner, keys.rules(site), store, logger))?.rulesVersion ?? 0 : 0;
     if (winnerVersion >= rules.rulesVersion) {
       return { learned: false, site, reason: `a concurrent learn wrote rules v${winnerVersion} first` };
     }
@@ -266,13 +257,13 @@ async function readDrift(key: string, ctx: StepContext): Promise<DriftMarker | u
   }
 }
 
-function parseRules(obj: StoredObject, logger: StepContext['logger']): RulesDocument | undefined {
-  try {
-    return RulesDocumentSchema.parse(JSON.parse(obj.body.toString('utf8')));
-  } catch (error) {
-    logger.warn('ignoring an unreadable rules document', { error: String(error) });
-    return undefined;
-  }
+/** The stored rules; a bad rules document is named and copied to quarantine/ (this learn replaces it). */
+async function parseRules(obj: StoredObject, key: string, store: Store, logger: StepContext['logger']): Promise<RulesDocument | undefined> {
+  const parsed = parseDocument(obj.body, RulesDocumentSchema);
+  if (parsed.ok) return parsed.value;
+  const quarantineKey = await quarantine(store, key, obj.body).catch(() => undefined);
+  logger.warn('the stored rules are a bad file; learning the site afresh', { detail: describeBadDocument({ key, problem: parsed.problem, quarantineKey }) });
+  return undefined;
 }
 
 /**

@@ -61,6 +61,18 @@ interface Entry<T> {
   coalesceKey?: string;
 }
 
+/** A pending message read back from its journal file, or undefined when the file is not one. */
+function journalEntry<T>(text: string): Entry<T> | undefined {
+  let e: Partial<Entry<T>> | null;
+  try {
+    e = JSON.parse(text) as Partial<Entry<T>> | null;
+  } catch {
+    return undefined;
+  }
+  const ok = e && typeof e === 'object' && typeof e.id === 'string' && 'body' in e && typeof e.sentAt === 'number' && typeof e.visibleAt === 'number' && typeof e.receiveCount === 'number';
+  return ok ? ({ errors: [], ...e } as Entry<T>) : undefined;
+}
+
 export class MemoryQueue<T> implements QueueSender<T> {
   readonly name: string;
   readonly fifo: boolean;
@@ -243,7 +255,7 @@ export class MemoryQueue<T> implements QueueSender<T> {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;
     }
-    const out = names.map((n) => JSON.parse(readFileSync(path.join(dir, n), 'utf8')) as DeadLetter<T>);
+    const out = names.map((n) => this.readDeadLetter(dir, n));
     return out.sort((a, b) => (a.deadAt < b.deadAt ? -1 : a.deadAt > b.deadAt ? 1 : 0));
   }
 
@@ -315,6 +327,35 @@ export class MemoryQueue<T> implements QueueSender<T> {
     this.notify();
   }
 
+  /** A dead-letter file, or a dead letter that names it when it cannot be read. */
+  private readDeadLetter(dir: string, name: string): DeadLetter<T> {
+    const text = readFileSync(path.join(dir, name), 'utf8');
+    try {
+      const d = JSON.parse(text) as DeadLetter<T>;
+      if (d && typeof d === 'object' && typeof d.reason === 'string' && typeof d.deadAt === 'string') return d;
+    } catch {
+      // named below
+    }
+    return {
+      id: path.basename(name, '.json'),
+      queue: this.name,
+      body: { deadLetterFile: `dead-letters/${name}`, text: text.slice(0, 500) } as T,
+      reason: `unreadable dead-letter file dead-letters/${name}`,
+      receiveCount: 0,
+      firstSentAt: '',
+      deadAt: '',
+      errors: [],
+    };
+  }
+
+  /** Moves a bad journal file to `<journal>/quarantine/<as>`; returns where it is now. */
+  private async quarantineFile(file: string, as: string): Promise<string> {
+    const dir = path.join(this.journalDir!, 'quarantine');
+    await mkdir(dir, { recursive: true });
+    await rename(file, path.join(dir, as));
+    return `quarantine/${as}`;
+  }
+
   private pendingFile(id: string): string {
     return path.join(this.journalDir!, 'pending', `${id}.json`);
   }
@@ -337,17 +378,28 @@ export class MemoryQueue<T> implements QueueSender<T> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    const loaded: Entry<T>[] = [];
-    for (const name of names) {
-      const entry = JSON.parse(await readFile(path.join(dir, name), 'utf8')) as Entry<T>;
-      loaded.push({ ...entry, inFlight: false, visibleAt: Math.min(entry.visibleAt, Date.now()) });
-    }
-    for (const entry of loaded.sort((a, b) => a.sentAt - b.sentAt)) this.entries.set(entry.id, entry);
     const deadDir = path.join(this.journalDir, 'dead-letters');
     try {
       this.deadCount += (await readdir(deadDir)).filter((n) => n.endsWith('.json')).length;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
+    const loaded: Entry<T>[] = [];
+    for (const name of names) {
+      const file = path.join(dir, name);
+      const text = await readFile(file, 'utf8');
+      const entry = journalEntry<T>(text);
+      if (entry) {
+        loaded.push({ ...entry, inFlight: false, visibleAt: Math.min(entry.visibleAt, Date.now()) });
+        continue;
+      }
+      // A bad journal file (truncated, hand-edited) is not a message anyone can run: it becomes a
+      // dead letter that names it, its bytes kept under quarantine/, and the queue goes on.
+      const kept = await this.quarantineFile(file, `pending-${name}`);
+      const now = Date.now();
+      const bad: Entry<T> = { id: path.basename(name, '.json'), body: { journalFile: `pending/${name}`, text: text.slice(0, 500) } as T, receiveCount: 0, visibleAt: now, sentAt: now, errors: [], inFlight: false };
+      await this.killEntry(bad, `unreadable journal file pending/${name} (not a queue message); its bytes are kept at ${kept}`);
+    }
+    for (const entry of loaded.sort((a, b) => a.sentAt - b.sentAt)) this.entries.set(entry.id, entry);
   }
 }

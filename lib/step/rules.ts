@@ -2,7 +2,7 @@
 import type { StepContext } from './context';
 import { keys } from '../store/keys';
 import { RulesDocumentSchema, type RulesDocument } from '../types/rules-document';
-import { describeError } from '../util/errors';
+import { parseDocument } from '../store/documents';
 
 interface CachedRules {
   readonly etag: string;
@@ -28,13 +28,10 @@ export async function loadRules(site: string, ctx: StepContext): Promise<RulesDo
   }
   const cached = rulesCache.get(site);
   if (cached && cached.etag === obj.etag) return cached.rules;
-  let rules: RulesDocument | undefined;
-  try {
-    rules = RulesDocumentSchema.parse(JSON.parse(obj.body.toString('utf8')));
-  } catch (error) {
-    ctx.logger.error('stored rules are invalid; using the fallback extractor', { site, error: describeError(error) });
-    rules = undefined;
-  }
+  // A bad rules file is named once per stored version; learn quarantines and replaces it.
+  const parsed = parseDocument(obj.body, RulesDocumentSchema);
+  const rules = parsed.ok ? parsed.value : undefined;
+  if (!parsed.ok) ctx.logger.error('stored rules are a bad file; using the fallback extractor until the site is learned again', { site, key: keys.rules(site), problem: parsed.problem });
   if (rulesCache.size >= MAX_CACHED_SITES && !rulesCache.has(site)) rulesCache.clear();
   rulesCache.set(site, { etag: obj.etag, rules });
   return rules;

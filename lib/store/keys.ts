@@ -12,6 +12,7 @@
  *   drift/<site>/<pageId>.json             a page the site's rules selected nothing on (apply → learn)
  *   models/fallback.json                   the fallback's model retrained from the store (`spider train` → apply)
  *   politeness/hosts/<host>.json           a host's last request and pause, for the shared rate limit (render)
+ *   quarantine/<key>                       the bytes of a stored file that could not be read (./documents.ts)
  */
 import { createHash } from 'node:crypto';
 import { hostProblem } from '../types/messages';
@@ -50,6 +51,7 @@ export const keyPrefixes = {
   drift: 'drift/',
   models: 'models/',
   politeness: 'politeness/',
+  quarantine: 'quarantine/',
 } as const;
 const P = keyPrefixes;
 

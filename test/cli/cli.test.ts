@@ -62,8 +62,11 @@ describe('spider CLI', () => {
     expect(listed.stdout).toContain(url);
     expect(listed.stdout).toContain('Owned]0;new window title[2J31m title');
     expect(listed.stdout).not.toMatch(/[\x1b\x07\u009b]/);
-    expect(listed.stderr).toContain('skipped articles/cli.localhost/ffffftruncated.json');
+    expect(listed.stderr).toContain('skipped articles/cli.localhost/ffffftruncated.json is unreadable (not JSON:');
     expect(listed.code).toBe(1);
+    // The bad file's bytes are kept aside, and the next listing no longer meets it.
+    expect(await readFile(path.join(storeDir, 'quarantine', keys.article('cli.localhost', 'ffffftruncated')), 'utf8')).toBe(good.slice(0, 40));
+    expect((await spider('articles')).code).toBe(0);
 
     const shown = await spider('article', url, '--format', 'markdown');
     expect(shown.stdout.startsWith(`# ${article.title}`)).toBe(true);
@@ -74,6 +77,20 @@ describe('spider CLI', () => {
     const rules = await spider('rules', 'cli.localhost');
     expect(rules.code).toBe(1);
     expect(rules.stderr).toContain('no rules for cli.localhost yet');
+
+    // A schema-invalid rules file is named in one line with the field at fault, not zod's JSON;
+    // an unreadable dead-letter file is listed as one, and the others still are.
+    await new FsStore(storeDir).put(keys.rules('cli.localhost'), JSON.stringify({ v: 1, site: 'cli.localhost', rulesVersion: 'three' }));
+    const badRules = await spider('rules', 'cli.localhost');
+    expect(badRules.code).toBe(1);
+    expect(badRules.stderr).toMatch(/^skipped rules\/cli\.localhost\.json is unreadable \(not a valid document: .*rulesVersion.*\); its bytes are kept at quarantine\/rules\/cli\.localhost\.json$/m);
+    expect(badRules.stderr).not.toContain('"code"');
+    const deadDir = path.join(dataDir, 'queues', 'render', 'dead-letters');
+    await writeFile(path.join(deadDir, 'cut-short.json'), '{"id": "cut');
+    const deadAgain = await spider('dead-letters');
+    expect(deadAgain.code).toBe(0);
+    expect(deadAgain.stdout).toMatch(/^render\t.*no-such-page\.html.*\tHTTP 404/m);
+    expect(deadAgain.stdout).toContain('unreadable dead-letter file dead-letters/cut-short.json');
   });
 
   it('exits 1 when every URL ended as a dead letter, 0 with --allow-dead-letters', { timeout: 180_000 }, async () => {

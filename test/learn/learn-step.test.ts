@@ -69,7 +69,7 @@ describe('learnStep', () => {
     expect((await rulesOf(store)).rulesVersion).toBe(2);
   });
 
-  it('names and skips a truncated feature document, and learns from the other pages', async () => {
+  it('names and quarantines a truncated feature document, and learns from the other pages', async () => {
     const store = new MemoryStore();
     for (let i = 0; i < 5; i++) await addPage(store, i);
     const broken = keys.features('example.com', 'ffffffffffffffffffff');
@@ -79,7 +79,28 @@ describe('learnStep', () => {
     const outcome = await learnStep({ v: 1, site: 'example.com', force: false }, { ...ctx, logger: { ...quiet, warn: (message, extra) => warnings.push({ message, extra }) } });
     expect(outcome.learned).toBe(true);
     expect((await rulesOf(store)).learnedFrom).toHaveLength(5);
-    expect(warnings).toContainEqual({ message: 'skipping an unreadable feature document', extra: expect.objectContaining({ key: broken }) });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0].message).toBe('quarantined a bad feature document');
+    expect(String(warnings[0].extra?.detail)).toContain(`${broken} is unreadable (not JSON:`);
+    // Its bytes are kept aside, and the next learn no longer meets it.
+    expect(await store.get(broken)).toBeUndefined();
+    expect((await store.get(`quarantine/${broken}`))?.body.toString()).toHaveLength(200);
+  });
+
+  it('copies a schema-invalid rules document to quarantine/, names the field, and learns the site afresh', async () => {
+    const store = new MemoryStore();
+    for (let i = 0; i < 5; i++) await addPage(store, i);
+    const bad = JSON.stringify({ v: 1, site: 'example.com', rulesVersion: 'three' });
+    await store.put(keys.rules('example.com'), bad);
+    const warnings: { message: string; extra?: Record<string, unknown> }[] = [];
+    const { ctx } = context(store, { learnPages: 10 });
+    const outcome = await learnStep({ v: 1, site: 'example.com', force: false }, { ...ctx, logger: { ...quiet, warn: (message, extra) => warnings.push({ message, extra }) } });
+    expect(outcome.learned).toBe(true);
+    expect((await rulesOf(store)).rulesVersion).toBe(1);
+    expect((await store.get(`quarantine/${keys.rules('example.com')}`))?.body.toString()).toBe(bad);
+    const detail = String(warnings.find((w) => w.message.startsWith('the stored rules are a bad file'))?.extra?.detail);
+    expect(detail).toMatch(/rules\/example\.com\.json is unreadable \(not a valid document: .*rulesVersion/);
+    expect(detail).not.toContain('\n');
   });
 
   it('extracts the site again only when the new rules can extract differently', async () => {

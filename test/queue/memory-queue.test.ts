@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,6 +71,28 @@ describe('MemoryQueue', () => {
     expect(reopened.deadLettered.map((d) => d.reason)).toEqual(['bad input']);
     const files = await readdir(path.join(dir, 'dead-letters'));
     expect(JSON.parse(await readFile(path.join(dir, 'dead-letters', files[0]), 'utf8'))).toMatchObject({ body: 'dead', reason: 'bad input' });
+  });
+
+  it('turns an unreadable journal file into a dead letter that names it, and goes on with the others', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'spider-q-'));
+    const q = new MemoryQueue<string>({ name: 'q', journalDir: dir });
+    await q.send('first');
+    await q.send('second');
+    await q.send('dead');
+    const [, , dead] = await q.receive(3);
+    await q.fail(dead.id, 'bad input', false);
+    const pending = (await readdir(path.join(dir, 'pending'))).sort();
+    const truncated = pending[0];
+    await writeFile(path.join(dir, 'pending', truncated), (await readFile(path.join(dir, 'pending', truncated), 'utf8')).slice(0, 25));
+    const [deadFile] = await readdir(path.join(dir, 'dead-letters'));
+    await writeFile(path.join(dir, 'dead-letters', deadFile), '{"id": "cut sho');
+
+    const reopened = await new MemoryQueue<string>({ name: 'q', journalDir: dir }).open();
+    expect((await reopened.receive(10))).toHaveLength(1);
+    const reasons = reopened.deadLettered.map((d) => d.reason).sort();
+    expect(reasons).toEqual([`unreadable dead-letter file dead-letters/${deadFile}`, `unreadable journal file pending/${truncated} (not a queue message); its bytes are kept at quarantine/pending-${truncated}`]);
+    expect(reopened.deadLetterCount).toBe(2);
+    expect(await readdir(path.join(dir, 'quarantine'))).toEqual([`pending-${truncated}`]);
   });
 });
 
