@@ -50,7 +50,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     relearnAfter: 1000,
     allowHosts: [...options.config.allowHosts, new URL(served.origin).host],
     hostIntervalMs: 0,
-  }).open();
+  }).open({ exclusive: true });
   const say = (line = '') => out.write(line + '\n');
   try {
     const articles = articlesOf(generated);

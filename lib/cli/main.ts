@@ -10,7 +10,6 @@ import { loadConfig, type Config } from '../config/config';
 import { EmbeddedPipeline } from '../pipeline/embedded';
 import { keys, pageIdOf, siteOf } from '../store/keys';
 import { ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
-import { HttpUrlSchema } from '../types/messages';
 import { RulesDocumentSchema } from '../types/rules-document';
 import { describeBadDocument, readDocument, type BadDocument } from '../store/documents';
 import { createProgress, progressMode, type Progress } from './progress';
@@ -49,17 +48,25 @@ function progressFor(pipeline: EmbeddedPipeline): Progress {
   return createProgress({ mode: progressMode({ quiet: quiet() }), verbose: opts.verbose, intervalSeconds: opts.progressInterval, counts: () => pipeline.queueCounts() });
 }
 
-/** The URLs given and read from `file`; the invalid ones are said on stderr and counted in `rejected`. */
-async function readUrls(urls: string[], file?: string): Promise<{ urls: string[]; rejected: number }> {
+/** The URLs given and read from `file`, valid or not (submit turns an invalid one into a dead letter that says why). */
+async function readUrls(urls: string[], file?: string): Promise<string[]> {
   const all = [...urls];
   if (file) {
     const text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
     // One URL per line; a URL holds no whitespace, so two on one line are two URLs, not one.
     all.push(...text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).flatMap((l) => l.split(/\s+/)));
   }
-  const bad = all.map((u) => ({ u, r: HttpUrlSchema.safeParse(u) })).filter(({ r }) => !r.success);
-  for (const { u, r } of bad) process.stderr.write(`rejected ${terminalSafeJson(u)}: ${r.error!.issues[0].message}\n`);
-  return { urls: all.filter((u) => HttpUrlSchema.safeParse(u).success), rejected: bad.length };
+  return all;
+}
+
+/**
+ * Submits the URLs to the embedded pipeline: an invalid one is not queued but kept as a dead letter
+ * with the reason (`spider dead-letters`), and said on stderr. Returns how many were rejected.
+ */
+async function submitUrls(pipeline: EmbeddedPipeline, urls: readonly string[]): Promise<number> {
+  const report = await pipeline.submit(urls.map((url) => ({ url })));
+  for (const r of report.rejected) process.stderr.write(`rejected ${terminalSafeJson(r.url)}: ${terminalSafe(r.reason, true)}\n`);
+  return report.rejected.length;
 }
 
 async function readStdin(): Promise<string> {
@@ -96,7 +103,7 @@ function readStore(): Store {
 }
 
 async function withPipeline<T>(fn: (p: EmbeddedPipeline) => Promise<T>): Promise<T> {
-  const pipeline = await new EmbeddedPipeline(config(), { logger: stderrLogger }).open();
+  const pipeline = await new EmbeddedPipeline(config(), { logger: stderrLogger }).open({ exclusive: true });
   try {
     return await fn(pipeline);
   } finally {
@@ -122,10 +129,11 @@ program
   .option('--allow-dead-letters', 'exit 0 even when some URLs ended as dead letters')
   .addHelpText('after', '\nExit codes: 0 every URL gave an article (or --allow-dead-letters); 1 a URL was rejected or ended as a dead letter, or an error.')
   .action(async (urls: string[], opts: { file?: string; json?: string; allowDeadLetters?: boolean }) => {
-    const { urls: list, rejected } = await readUrls(urls, opts.file);
-    await withPipeline(async (p) => {
-      await p.submit(list.map((url) => ({ url })));
+    const list = await readUrls(urls, opts.file);
+    const rejected = await withPipeline(async (p) => {
+      const n = await submitUrls(p, list);
       await work(p, opts.json, opts.allowDeadLetters);
+      return n;
     });
     if (rejected > 0 && !opts.allowDeadLetters) process.exitCode = 1;
   });
@@ -159,18 +167,19 @@ program
   .argument('[urls...]', 'page URLs')
   .option('-f, --file <file>', 'a file with one URL per line (- for standard input)')
   .action(async (urls: string[], opts: { file?: string }) => {
-    const { urls: list, rejected } = await readUrls(urls, opts.file);
-    if (rejected > 0) process.exitCode = 1;
+    const list = await readUrls(urls, opts.file);
     const stack = deployed();
     if (stack) {
+      // SQS has no way to dead-letter a message it was never sent: an invalid URL is said here, exit 1.
       const result = await stack.submit(list.map((url) => ({ url })));
-      for (const r of result.rejected) process.stderr.write(`rejected ${r.url}: ${r.reason}\n`);
+      for (const r of result.rejected) process.stderr.write(`rejected ${terminalSafeJson(r.url)}: ${terminalSafe(r.reason, true)}\n`);
       process.stdout.write(`queued ${result.sent} URLs on ${stack.target.renderQueueUrl}\n`);
       if (result.rejected.length) process.exitCode = 1;
       return;
     }
-    await withPipeline((p) => p.submit(list.map((url) => ({ url }))));
-    process.stdout.write(`queued ${list.length} URLs (run \`spider work\` to process them)\n`);
+    const rejected = await withPipeline((p) => submitUrls(p, list));
+    process.stdout.write(`queued ${list.length - rejected} URLs (run \`spider work\` to process them)${rejected ? `; ${rejected} rejected, kept as dead letters` : ''}\n`);
+    if (rejected > 0) process.exitCode = 1;
   });
 
 program

@@ -11,6 +11,7 @@
  */
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import lockfile from 'proper-lockfile';
 import type { Config } from '../config/config';
 import { applyStep } from '../apply/apply-step';
 import { learnStep } from '../learn/learn-step';
@@ -60,6 +61,45 @@ async function readHeartbeat(file: string): Promise<Heartbeat | undefined> {
   return beat;
 }
 
+/** Another process holds the data folder (a run, work, replay or extract on the same --data-dir). */
+export class DataFolderBusyError extends Error {
+  constructor(readonly dataDir: string, readonly holder?: { pid: number; startedAt: string }) {
+    super(
+      `the data folder ${dataDir} is in use by another spider process` +
+        (holder ? ` (pid ${holder.pid}, running since ${holder.startedAt})` : '') +
+        `: wait for it to finish (a lock left by a process that died frees itself within ${LOCK_STALE_MS / 1000} s), or use another --data-dir`,
+    );
+    this.name = 'DataFolderBusyError';
+  }
+}
+
+/**
+ * Takes <dataDir>/lock (proper-lockfile: a lock folder whose time the holder refreshes, taken over
+ * when stale, i.e. its process died without releasing it). Returns its release.
+ */
+async function lockDataFolder(dataDir: string, heartbeatFile: string, logger: Logger): Promise<() => Promise<void>> {
+  await mkdir(dataDir, { recursive: true });
+  try {
+    return await lockfile.lock(dataDir, {
+      lockfilePath: path.join(dataDir, 'lock'),
+      stale: LOCK_STALE_MS,
+      update: LOCK_STALE_MS / 6,
+      retries: 0,
+      realpath: false,
+      // The event loop was blocked past the stale time and another process may have taken over: say so
+      // (the default throws from a timer, which would kill the run).
+      onCompromised: (error) => logger.warn('lost the data folder lock', { dataDir, error: error.message }),
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    const beat = await readHeartbeat(heartbeatFile);
+    throw new DataFolderBusyError(path.resolve(dataDir), beat && { pid: beat.pid, startedAt: beat.startedAt });
+  }
+}
+
+/** A lock not refreshed for this long belongs to a process that died. */
+const LOCK_STALE_MS = 30_000;
+
 export interface EmbeddedPipelineOptions {
   readonly logger?: Logger;
   /** A store other than the data folder's (tests, benchmarks). */
@@ -100,6 +140,8 @@ export class EmbeddedPipeline {
   private readonly rendererOptions: RendererOptions;
 
   private readonly ephemeral: boolean;
+  /** Set while this process holds the data folder's lock (open({ exclusive: true })). */
+  private releaseLock?: () => Promise<void>;
 
   constructor(readonly config: Config, options: EmbeddedPipelineOptions = {}) {
     this.ephemeral = Boolean(options.ephemeralQueues);
@@ -137,7 +179,14 @@ export class EmbeddedPipeline {
     this.politeness = options.politeness ?? new Politeness(config, { maxWaitMs: 0, resolver: this.rendererOptions.resolver });
   }
 
-  async open(): Promise<this> {
+  /**
+   * Loads the journal's pending messages. With `exclusive`, first takes the data folder's lock, so a
+   * second process that would run the same journal (and fetch every URL twice) stops at once with a
+   * DataFolderBusyError naming the process that holds it; close() releases it. `spider status`,
+   * `dead-letters` and `articles` only read, and open without it.
+   */
+  async open(options: { exclusive?: boolean } = {}): Promise<this> {
+    if (options.exclusive && !this.ephemeral && !this.releaseLock) this.releaseLock = await lockDataFolder(this.config.dataDir, this.heartbeatFile, this.context.logger);
     await Promise.all(Object.values(this.queues).map((q) => q.open()));
     return this;
   }
@@ -271,6 +320,9 @@ export class EmbeddedPipeline {
   async close(): Promise<void> {
     if (this.ownsRenderer) await this.renderer?.close();
     this.renderer = undefined;
+    const release = this.releaseLock;
+    this.releaseLock = undefined;
+    await release?.();
   }
 
   /** Entries of the runner's in-memory structures per queue (tests: nothing stays per finished URL). */

@@ -1,12 +1,14 @@
 /** The `spider` command as a user runs it: real processes, a real data folder, a site on 127.0.0.1. */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesOf, generateSite, pageHtml, serveSite, type ServedSite } from '../../lib/demo/index';
+import { loadConfig } from '../../lib/config/config';
 import { parseModel } from '../../lib/fallback/model';
+import { DataFolderBusyError, EmbeddedPipeline } from '../../lib/pipeline/embedded';
 import { FsStore } from '../../lib/store/fs-store';
 import { keys } from '../../lib/store/keys';
 import { putJson } from '../../lib/store/store';
@@ -41,8 +43,8 @@ describe('spider CLI', () => {
     const [article] = articlesOf(site);
     const url = served.url(article.path);
     const result = await spider('run', url, served.url('/no-such-page.html'), 'ftp://example.com/x', 'not a url');
-    expect(result.stderr).toContain('rejected "ftp://example.com/x": only http and https URLs are supported, not ftp:');
-    expect(result.stderr).toContain('rejected "not a url": not a valid absolute URL');
+    expect(result.stderr).toContain('rejected "ftp://example.com/x": invalid message: url: only http and https URLs are supported, not ftp:');
+    expect(result.stderr).toContain('rejected "not a url": invalid message: url: not a valid absolute URL');
     expect(result.stderr).toMatch(/✗ render .*no-such-page\.html: HTTP 404/);
     expect(result.stderr).toMatch(/done: 2 rendered|done: 1 rendered/);
     expect(result.code).toBe(1); // a dead letter is a failure the user should see
@@ -73,6 +75,8 @@ describe('spider CLI', () => {
 
     const dead = await spider('dead-letters');
     expect(dead.stdout).toMatch(/^render\t.*no-such-page\.html.*\tHTTP 404/m);
+    // A URL rejected at the door is a dead letter too, with the reason (issue 18, item 10).
+    expect(dead.stdout).toMatch(/^render\t.*"ftp:\/\/example\.com\/x".*\tinvalid message: url: only http and https URLs are supported/m);
 
     const rules = await spider('rules', 'cli.localhost');
     expect(rules.code).toBe(1);
@@ -105,6 +109,29 @@ describe('spider CLI', () => {
     const help = await spider('run', '--help');
     expect(help.stdout).toContain('--allow-dead-letters');
     expect(help.stdout).toContain('Exit codes:');
+  });
+});
+
+describe('the data folder lock', () => {
+  it('stops a second process on a data folder another one holds, before it touches the queue; lets it in once released', { timeout: 120_000 }, async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-cli-lock-'));
+    expect((await spider('submit', served.url('/locked.html'))).code).toBe(0);
+    const holder = await new EmbeddedPipeline(loadConfig({ dataDir })).open({ exclusive: true });
+    try {
+      await expect(new EmbeddedPipeline(loadConfig({ dataDir })).open({ exclusive: true })).rejects.toBeInstanceOf(DataFolderBusyError);
+      const second = await spider('work');
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`the data folder ${dataDir} is in use by another spider process`);
+      // It fetched nothing: the queued URL is still pending, for whoever holds the folder.
+      expect(await readdir(path.join(dataDir, 'queues', 'render', 'pending'))).toHaveLength(1);
+      // Reading commands do not need the lock.
+      expect((await spider('status')).code).toBe(0);
+    } finally {
+      await holder.close();
+    }
+    const after = await spider('run', '--allow-dead-letters');
+    expect(after.code).toBe(0);
+    expect(await readdir(path.join(dataDir, 'queues', 'render', 'pending'))).toHaveLength(0);
   });
 });
 
@@ -175,7 +202,7 @@ describe('spider train', () => {
     const list = path.join(dataDir, 'urls.txt');
     await writeFile(list, '# two on one line\nhttp://a.example/1 http://a.example/2\nhttp://a.example/3\nnot\x1b[2Ja url\n');
     const submitted = await spider('submit', '-f', list);
-    expect(submitted.stdout).toContain('queued 3 URLs');
+    expect(submitted.stdout).toContain('queued 3 URLs (run `spider work` to process them); 2 rejected, kept as dead letters');
     expect(submitted.stderr).toContain('rejected "not\\u001b[2Ja"');
     expect(submitted.stderr).not.toContain('\x1b');
     expect(submitted.code).toBe(1);
