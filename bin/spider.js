@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `spider` on the PATH (npm link / npx): run the TypeScript CLI through tsx with the project's own Node.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,5 +10,8 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(import.meta.url);
 const nodeBin = path.join(path.dirname(require.resolve('node/package.json')), 'bin', 'node');
 const tsx = path.join(path.dirname(require.resolve('tsx/package.json')), 'dist', 'cli.mjs');
-const result = spawnSync(nodeBin, [tsx, path.join(root, 'lib', 'cli', 'main.ts'), ...process.argv.slice(2)], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+const child = spawn(nodeBin, [tsx, path.join(root, 'lib', 'cli', 'main.ts'), ...process.argv.slice(2)], { stdio: 'inherit' });
+// A signal sent to this process alone (timeout, systemd, docker stop) reaches the CLI, which stops
+// cleanly; this process exits when it does, with its code.
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] ?? 1)));

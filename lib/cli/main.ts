@@ -4,6 +4,7 @@
  * Every command works on the embedded store under --data-dir (default ./spider-data).
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type Config } from '../config/config';
@@ -79,7 +80,7 @@ async function readStdin(): Promise<string> {
 async function work(pipeline: EmbeddedPipeline, jsonFile?: string, allowDeadLetters = false): Promise<void> {
   const progress = progressFor(pipeline);
   try {
-    await pipeline.run({ onEvent: progress.onEvent });
+    await pipeline.run({ onEvent: progress.onEvent, signal: stopping.signal });
   } finally {
     const { tally, line } = progress.stop();
     process.stderr.write(line + '\n');
@@ -102,12 +103,40 @@ function readStore(): Store {
   return deployed()?.store ?? new EmbeddedPipeline(config()).store;
 }
 
+/**
+ * SIGTERM, SIGINT or SIGHUP while a pipeline command runs (`timeout`, systemd, Ctrl-C) stops it
+ * cleanly: the messages in flight go back to the queue (stopping is no failure of theirs), the
+ * browser closes, and the process exits 128 + the signal's number. A second signal exits at once
+ * (one more than a second later: Ctrl-C reaches this process both from the terminal and relayed by
+ * the wrappers above it, bin/spider.js and tsx).
+ */
+const stopping = new AbortController();
+let stopCode = 0;
+let stoppedAt = 0;
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+function onStopSignal(signal: (typeof STOP_SIGNALS)[number]): void {
+  const code = 128 + (os.constants.signals[signal] ?? 15);
+  if (stopping.signal.aborted) {
+    if (Date.now() - stoppedAt > 1000) process.exit(code);
+    return;
+  }
+  stopCode = code;
+  stoppedAt = Date.now();
+  process.stderr.write(`spider: ${signal}: stopping; the messages in flight go back to the queue (\`spider work\` resumes them)\n`);
+  stopping.abort();
+}
+
 async function withPipeline<T>(fn: (p: EmbeddedPipeline) => Promise<T>): Promise<T> {
+  for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
   const pipeline = await new EmbeddedPipeline(config(), { logger: stderrLogger }).open({ exclusive: true });
   try {
     return await fn(pipeline);
   } finally {
     await pipeline.close();
+    for (const signal of STOP_SIGNALS) process.off(signal, onStopSignal);
+    // A step cut short may still hold a timer or a socket: do not wait for it.
+    if (stopping.signal.aborted) process.exit(stopCode);
   }
 }
 
@@ -147,7 +176,7 @@ program
   .addHelpText('after', '\nExit codes: 0 every input gave an article; 1 an input gave none (the reason on stderr), or an error.')
   .action(async (args: string[], opts: { format: OutputFormat | 'jsonl'; url?: string }) => {
     const inputs = await readInputs(args, { baseUrl: opts.url, readStdin });
-    const outcomes = await withPipeline((p) => extractAll(p, inputs, () => p.run()));
+    const outcomes = await withPipeline((p) => extractAll(p, inputs, () => p.run({ signal: stopping.signal })));
     const articles: ArticleDocument[] = [];
     for (const o of outcomes) {
       if (o.article) articles.push(o.article);

@@ -36,12 +36,28 @@ export interface DrainOptions {
 /**
  * Runs the consumers until every queue is empty (nothing pending, nothing in flight, no retry
  * waiting) or the signal aborts. Steps may send to each other's queues while it runs.
+ *
+ * When the signal aborts (the user stops the run), the messages in flight are handed back to their
+ * queues without counting the receive, as stopping is no failure of theirs, and drain returns at
+ * once: it does not wait for their steps, whose outcome no longer touches the queues (the caller
+ * closes the browser they run in). They run again on the next drain.
  */
 export async function drain(consumers: readonly Consumer<unknown>[], options: DrainOptions = {}): Promise<void> {
   const inFlight = new Map<Consumer<unknown>, number>();
   const running = new Set<Promise<void>>();
+  /** Messages being handled, by id, with their queue: what a stop hands back. */
+  const handling = new Map<string, MemoryQueue<unknown>>();
+  const stopped = () => options.signal?.aborted === true;
 
   const handleOne = async (consumer: Consumer<unknown>, id: string, body: unknown) => {
+    try {
+      await settle(consumer, id, body);
+    } finally {
+      handling.delete(id);
+    }
+  };
+
+  const settle = async (consumer: Consumer<unknown>, id: string, body: unknown) => {
     const { queue } = consumer;
     const parsed = consumer.schema.safeParse(body);
     if (!parsed.success) {
@@ -52,9 +68,11 @@ export async function drain(consumers: readonly Consumer<unknown>[], options: Dr
     }
     try {
       const result = await consumer.handle(parsed.data);
+      if (stopped()) return; // handed back already: it runs again next time (at least once)
       await queue.delete(id);
       options.onEvent?.({ queue: queue.name, outcome: 'done', message: parsed.data, result });
     } catch (error) {
+      if (stopped()) return; // the stop (a closed browser) failed it, not the page
       // Not this host's turn yet (rate limit): handed back for later, not counted as a failure.
       const deferMs = deferralOf(error);
       if (deferMs !== undefined) {
@@ -80,6 +98,10 @@ export async function drain(consumers: readonly Consumer<unknown>[], options: Dr
     for (const off of unsubscribe) off();
     options.signal?.removeEventListener('abort', poke);
   }
+  if (stopped()) {
+    for (const [id, queue] of handling) await queue.defer(id, 0);
+    return;
+  }
   await Promise.allSettled(running);
 
   async function loop(): Promise<void> {
@@ -93,6 +115,7 @@ export async function drain(consumers: readonly Consumer<unknown>[], options: Dr
         for (const msg of batch) {
           started++;
           inFlight.set(consumer, (inFlight.get(consumer) ?? 0) + 1);
+          handling.set(msg.id, consumer.queue);
           const task = handleOne(consumer, msg.id, msg.body).finally(() => {
             inFlight.set(consumer, (inFlight.get(consumer) ?? 1) - 1);
             running.delete(task);

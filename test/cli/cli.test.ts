@@ -1,6 +1,8 @@
 /** The `spider` command as a user runs it: real processes, a real data folder, a site on 127.0.0.1. */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -132,6 +134,45 @@ describe('the data folder lock', () => {
     const after = await spider('run', '--allow-dead-letters');
     expect(after.code).toBe(0);
     expect(await readdir(path.join(dataDir, 'queues', 'render', 'pending'))).toHaveLength(0);
+  });
+});
+
+describe('stopping a run', () => {
+  it('stops on SIGTERM sent to the spider command alone: the page in flight goes back to the queue, Chromium closes, exit 143', { timeout: 120_000 }, async () => {
+    // This server never answers the page (robots.txt: none), so Chromium is loading it when the signal comes.
+    let hits = 0;
+    const hanging = createServer((req, res) => {
+      if (req.url === '/robots.txt') res.writeHead(404).end();
+      else hits++;
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const pageUrl = `http://hang.localhost:${(hanging.address() as AddressInfo).port}/story.html`;
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-cli-stop-'));
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'spider-cli-stop-tmp-'));
+    try {
+      const child = spawn(process.execPath, ['bin/spider.js', '--data-dir', dataDir, 'run', pageUrl], {
+        env: { ...process.env, CI: 'true', SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '', TMPDIR: tmp },
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      while (hits === 0) await new Promise((r) => setTimeout(r, 100));
+      child.kill('SIGTERM'); // to the wrapper only, as timeout(1) and systemd send it
+      expect(await exited).toBe(143);
+      expect(stderr).toContain('SIGTERM: stopping');
+      // Not a failure of the page: still pending, its receive not counted, no dead letter.
+      const pendingDir = path.join(dataDir, 'queues', 'render', 'pending');
+      const pending = await readdir(pendingDir);
+      expect(pending).toHaveLength(1);
+      expect(JSON.parse(await readFile(path.join(pendingDir, pending[0]), 'utf8'))).toMatchObject({ receiveCount: 0, errors: [] });
+      expect(await readdir(path.join(dataDir, 'queues', 'render', 'dead-letters')).catch(() => [])).toEqual([]);
+      // No Chromium left behind: none runs with a profile under this run's temporary folder.
+      const { stdout: ps } = await run('ps', ['-eo', 'args']);
+      expect(ps.split('\n').filter((line) => line.includes(tmp))).toEqual([]);
+    } finally {
+      hanging.closeAllConnections();
+      hanging.close();
+    }
   });
 });
 
