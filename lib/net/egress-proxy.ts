@@ -48,8 +48,12 @@ const HOP_BY_HOP = new Set([
 
 const defaultDial = (a: ResolvedAddress, port: number) => net.connect({ host: a.address, port, family: a.family });
 
+/** Why the offline listener (an archived replay's proxy) refuses everything. */
+const OFFLINE_REASON = 'an archived replay is offline';
+
 export class EgressProxy {
   private server?: http.Server;
+  private offline?: http.Server;
   private readonly sockets = new Set<Duplex>();
   private readonly refusals = new Map<string, { reason: string; at: number }>();
   private readonly dial: (address: ResolvedAddress, port: number) => net.Socket;
@@ -63,9 +67,23 @@ export class EgressProxy {
 
   /** Starts listening on 127.0.0.1; returns the proxy URL for `--proxy-server`. */
   async listen(): Promise<string> {
-    if (this.server) return this.url;
-    const server = http.createServer((req, res) => void this.onRequest(req, res));
-    server.on('connect', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void this.onConnect(req, socket, head));
+    this.server ??= await this.serve(false);
+    return this.url;
+  }
+
+  /**
+   * A second listener that refuses every request and tunnel: the proxy of an archived replay's
+   * browser context, which must reach nothing (request interception answers its document and aborts
+   * its subresources, but a worker's WebSocket is not intercepted). Returns its URL.
+   */
+  async listenOffline(): Promise<string> {
+    this.offline ??= await this.serve(true);
+    return `http://127.0.0.1:${(this.offline.address() as AddressInfo).port}`;
+  }
+
+  private async serve(offline: boolean): Promise<http.Server> {
+    const server = http.createServer((req, res) => void this.onRequest(req, res, offline));
+    server.on('connect', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void this.onConnect(req, socket, head, offline));
     // Upgrades in absolute form (Chromium tunnels ws:// with CONNECT instead): refused.
     server.on('upgrade', (_req, socket: Duplex) => socket.end('HTTP/1.1 501 Not Implemented\r\nconnection: close\r\n\r\n'));
     server.on('connection', (socket: net.Socket) => this.track(socket));
@@ -78,8 +96,7 @@ export class EgressProxy {
         resolve();
       });
     });
-    this.server = server;
-    return this.url;
+    return server;
   }
 
   get port(): number {
@@ -101,15 +118,17 @@ export class EgressProxy {
   }
 
   async close(): Promise<void> {
-    const server = this.server;
+    const servers = [this.server, this.offline].filter((x): x is http.Server => x !== undefined);
     this.server = undefined;
+    this.offline = undefined;
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
-    if (server) {
+    for (const server of servers) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   }
+
 
   private track(socket: Duplex): void {
     this.sockets.add(socket);
@@ -131,7 +150,7 @@ export class EgressProxy {
   }
 
   /** Plain HTTP through the proxy: `GET http://host:port/path HTTP/1.1`. */
-  private async onRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  private async onRequest(req: http.IncomingMessage, res: http.ServerResponse, offline: boolean): Promise<void> {
     const url = URL.parse(req.url ?? '');
     if (!url || !/^https?:$/.test(url.protocol) || !req.url!.includes('://')) {
       res.writeHead(400, { 'content-type': 'text/plain', connection: 'close' }).end('this is a forward proxy: absolute http URLs only\n');
@@ -139,6 +158,7 @@ export class EgressProxy {
     }
     if (url.protocol !== 'http:') return this.refuseHttp(res, url.hostname, Number(url.port || 443), 'https in absolute form is not proxied (use CONNECT)', 'http');
     const port = Number(url.port || 80);
+    if (offline) return this.refuseHttp(res, url.hostname, port, OFFLINE_REASON, 'http');
     const schemeProblem = this.policy.checkUrl(url);
     if (schemeProblem) return this.refuseHttp(res, url.hostname, port, schemeProblem, 'http');
     const verdict = await this.policy.resolve(url.hostname, port);
@@ -190,7 +210,7 @@ export class EgressProxy {
   }
 
   /** CONNECT host:port: HTTPS, and WebSockets of either scheme. */
-  private async onConnect(req: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+  private async onConnect(req: http.IncomingMessage, client: Duplex, head: Buffer, offline: boolean): Promise<void> {
     this.track(client);
     client.on('error', () => undefined);
     const target = URL.parse(`http://${req.url ?? ''}`);
@@ -204,7 +224,7 @@ export class EgressProxy {
       client.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
       return;
     }
-    const verdict: EgressVerdict = await this.policy.resolve(target.hostname, port);
+    const verdict: EgressVerdict = offline ? { allowed: false, host: target.hostname, port, reason: OFFLINE_REASON, retryable: false } : await this.policy.resolve(target.hostname, port);
     if (!verdict.allowed) {
       if (verdict.retryable) {
         this.record({ kind: 'failed', via: 'connect', host: verdict.host, port, reason: verdict.reason });

@@ -161,7 +161,11 @@ export class Renderer {
     const browser = await this.launch();
     let context: BrowserContext;
     try {
-      context = await browser.createBrowserContext();
+      // An archived replay has no network at all: its context's proxy refuses everything (its
+      // document is answered and its subresources aborted by interception; a worker's WebSocket is not
+      // intercepted). Loopback goes through it too (Chromium's default bypass list would send it direct).
+      const offline = request.archivedHtml !== undefined ? await this.proxy?.listenOffline() : undefined;
+      context = await browser.createBrowserContext(offline ? { proxyServer: offline, proxyBypassList: ['<-loopback>'] } : {});
     } catch (error) {
       throw new Error(`the browser could not open a context: ${describe(error)}`);
     }

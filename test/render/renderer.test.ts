@@ -82,6 +82,16 @@ describe('Renderer (real Chromium)', () => {
     expect(server.hits.get('/live-ws')).toBeUndefined();
   });
 
+  it('an archived replay opens no live WebSocket from a blob: worker either: the replay has no network at all (issue 18, item 4)', async () => {
+    const ws = `${server.origin.replace('http', 'ws')}/worker-ws`;
+    const worker = `<script>new Worker(URL.createObjectURL(new Blob([${JSON.stringify(`new WebSocket(${JSON.stringify(ws)});`)}], { type: 'text/javascript' })));</script>`;
+    const archived = page.replace('Live headline', 'Archived headline').replace('</body>', `${worker}</body>`);
+    const result = await renderer.render({ url: `${server.origin}/never-fetched`, archivedHtml: archived });
+    expect(result.collected.blocks[0].text).toBe('Archived headline');
+    await renderer.render({ url: `${server.origin}/article` }); // a later render: any handshake has reached the server by then
+    expect(server.hits.get('/worker-ws')).toBeUndefined();
+  });
+
   it('redirects to file:, data:, about:, ftp: and a redirect loop are non-retryable at once, each with its own reason (issue 18, item 9)', async () => {
     for (const [path, reason] of [['/loop', /redirect loop/], ['/to-file', /redirect to a non-http\(s\) URL/], ['/to-data', /redirect to a non-http\(s\) URL/], ['/to-about', /redirect to a non-http\(s\) URL/], ['/to-ftp', /redirect to a non-http\(s\) URL/]] as const) {
       const error = await renderer.render({ url: `${server.origin}${path}` }).then(() => undefined, (e: unknown) => e);
