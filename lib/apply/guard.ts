@@ -4,14 +4,21 @@
  * plainly holds an article of hundreds of words, or take mostly link text (a related-stories list).
  * Such a page is better served by the single-page extractor, and its site should relearn.
  *
+ * The rules can also miss part of a page's story: a site's pages vary (an extra wrapper, a second
+ * body column, a list inside the story), and selectors learned from a few pages take only the parts
+ * those pages had. Then a page-level extractor's article holds the rules' article and more.
+ *
  * It must stay cheap, so it works in two stages:
  * 1. `suspectRulesOutput`: one walk over the page's paragraphs and a count of the links in what the
  *    rules took. Suspicious when the rules took less than `minShare` of the words the page holds in
- *    paragraphs of prose (paragraphs mostly outside links), or when mostly link text.
+ *    paragraphs of prose (paragraphs mostly outside links), when mostly link text, or when Mozilla
+ *    Readability, run in the page at render time (its marks in the snapshot), kept more than
+ *    `maxReadabilityGain` times the rules' words.
  * 2. Only then the single-page extractor runs, and its result is served when it holds at least
- *    `minGain` times the rules' words (and is not a listing), or when the rules' output was mostly
- *    links and the extractor's is not: a page of comments or of several stories, where the rules
- *    rightly take a small part, keeps the rules' result because the extractor finds no more there.
+ *    `minGain` times the rules' words (and is not a listing), when the rules' output was mostly
+ *    links and the extractor's is not, or when it holds the rules' article (`minContainment` of its
+ *    word 4-grams) and more: a page of comments or of several stories, where the rules rightly take
+ *    a small part, keeps the rules' result because the extractor finds no more there.
  *
  * What the page "plainly holds" is counted from the parsed snapshot apply has anyway; any other
  * page-level measure (an in-page Readability result) can replace `pageProseWords`.
@@ -19,6 +26,8 @@
 import type { AnyNode, Document, Element } from 'domhandler';
 import { countWords, isHidden, SKIP_TAGS } from '../html/content';
 import { elements, isElement, isText } from '../html/parse';
+import { scorePage } from '../metric/metric';
+import { READABILITY_MARK } from '../types/feature-document';
 
 export interface GuardOptions {
   /** Rules' words under this share of the page's prose words make the output suspicious. */
@@ -31,6 +40,10 @@ export interface GuardOptions {
   readonly minParagraphWords: number;
   /** ...and at most this share of them in links. */
   readonly maxParagraphLinkShare: number;
+  /** The in-page Readability keeping more than this many times the rules' words makes the output suspicious. */
+  readonly maxReadabilityGain: number;
+  /** The single-page result is served when it holds this share of the rules' word 4-grams and more words. */
+  readonly minContainment: number;
 }
 
 export const DEFAULT_GUARD_OPTIONS: GuardOptions = {
@@ -39,10 +52,13 @@ export const DEFAULT_GUARD_OPTIONS: GuardOptions = {
   minGain: 2,
   minParagraphWords: 8,
   maxParagraphLinkShare: 0.3,
+  maxReadabilityGain: 1.25,
+  minContainment: 0.8,
 };
 
 /** What the rules took, as the guard needs it. */
 export interface RulesOutput {
+  readonly text: string;
   readonly wordCount: number;
   /** Clean HTML of the output (links kept as `<a>`). */
   readonly html: string;
@@ -50,6 +66,7 @@ export interface RulesOutput {
 
 /** What the single-page extractor gives. */
 export interface SinglePageOutput {
+  readonly text: string;
   readonly wordCount: number;
   readonly html: string;
   readonly notArticle?: boolean;
@@ -104,13 +121,35 @@ export function linkShare(out: RulesOutput): number {
   return Math.min(1, linked / out.wordCount);
 }
 
+/** Words of the text the in-page Readability kept (its marks in the snapshot; 0 without them). */
+export function readabilityWords(doc: Document): number {
+  let words = 0;
+  const stack: AnyNode[] = [...doc.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (isText(node)) {
+      const parent = node.parent;
+      if (parent && isElement(parent) && parent.attribs[READABILITY_MARK] !== undefined) words += countWords(node.data);
+    } else if (isElement(node) && !SKIP_TAGS.has(node.name)) for (const child of node.children) stack.push(child);
+  }
+  return words;
+}
+
 /** Stage 1: why the rules' output looks wrong for this page, or undefined. */
 export function suspectRulesOutput(doc: Document, out: RulesOutput, options: GuardOptions = DEFAULT_GUARD_OPTIONS): string | undefined {
   const links = linkShare(out);
   if (links > options.maxLinkShare) return `${Math.round(links * 100)}% of the rules' words are in links`;
   const prose = pageProseWords(doc, options);
   if (out.wordCount < options.minShare * prose) return `the rules took ${out.wordCount} words where the page holds ${prose} in paragraphs of prose`;
+  const readability = readabilityWords(doc);
+  if (readability > options.maxReadabilityGain * out.wordCount) return `the rules took ${out.wordCount} words where Readability kept ${readability}`;
   return undefined;
+}
+
+/** Share of `inner`'s word 4-grams that `outer` holds too. */
+export function containment(inner: string, outer: string): number {
+  const s = scorePage(inner, outer);
+  return s.tp + s.fp > 0 ? s.tp / (s.tp + s.fp) : 0;
 }
 
 /**
@@ -130,7 +169,8 @@ export function guardRulesOutput<F extends SinglePageOutput>(
   const rulesLinks = linkShare(out);
   const gain = result.wordCount >= options.minGain * out.wordCount;
   const lessLinks = rulesLinks > options.maxLinkShare && linkShare(result) <= options.maxLinkShare && result.wordCount >= out.wordCount;
-  if (!gain && !lessLinks) return { suspicion };
+  const holdsMore = result.wordCount > out.wordCount && containment(out.text, result.text) >= options.minContainment;
+  if (!gain && !lessLinks && !holdsMore) return { suspicion };
   const reason = `${suspicion}; the single-page extractor took ${result.wordCount}`;
   return { suspicion, replace: { result, reason } };
 }

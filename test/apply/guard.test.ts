@@ -6,7 +6,8 @@ import { keys } from '../../lib/store/keys';
 import { MemoryStore } from '../../lib/store/memory-store';
 import { putJson } from '../../lib/store/store';
 import { DriftMarkerSchema, RULES_DOCUMENT_VERSION } from '../../lib/types/rules-document';
-import { guardRulesOutput, linkShare, pageProseWords, suspectRulesOutput } from '../../lib/apply/guard';
+import { containment, DEFAULT_GUARD_OPTIONS, guardRulesOutput, linkShare, pageProseWords, readabilityWords, suspectRulesOutput } from '../../lib/apply/guard';
+import { READABILITY_MARK } from '../../lib/types/feature-document';
 import { extractWithRules } from '../../lib/apply/extract-with-rules';
 import { extractFallback } from '../../lib/apply/fallback';
 import { parseHtml } from '../../lib/html/parse';
@@ -67,10 +68,43 @@ describe('page guard', () => {
     expect(guardRulesOutput(doc, rules, () => extractFallback(doc)).replace).toBeDefined();
   });
 
+  it("serves the single-page result when Readability kept more and that result holds the rules' article and more (the story goes on in a second column)", () => {
+    // Rules learned on pages whose story had one column take only the first column of this one.
+    const mark = `${READABILITY_MARK}=""`;
+    const twoColumns = `<html><head><title>Council votes</title></head><body>
+<div class="story"><div class="col1">${Array.from({ length: 8 }, (_, i) => `<p ${mark}>${sentence(i)}</p>`).join('')}</div>
+<div class="col2">${Array.from({ length: 8 }, (_, i) => `<p ${mark}>${sentence(i + 8)}</p>`).join('')}</div></div>
+<ul class="related">${Array.from({ length: 6 }, (_, i) => `<li><a href="/s${i}">Another story number ${i} about the council</a></li>`).join('')}</ul>
+</body></html>`;
+    const doc = parseHtml(twoColumns);
+    const rules = extractWithRules(doc, { selectors: ['div.story > div.col1 > p'], clean: [] });
+    expect(rules.wordCount).toBe(8 * 20);
+    expect(readabilityWords(doc)).toBe(16 * 20);
+    expect(suspectRulesOutput(doc, rules)).toBe('the rules took 160 words where Readability kept 320');
+    expect(containment(rules.text, extractFallback(doc).text)).toBe(1);
+    const decision = guardRulesOutput(doc, rules, () => extractFallback(doc));
+    expect(decision.replace?.result.text).toContain(sentence(15));
+    // The same page without Readability's marks: nothing is suspicious, the single-page extractor does not run.
+    const unmarked = parseHtml(twoColumns.replaceAll(` ${mark}`, ''));
+    const unmarkedRules = extractWithRules(unmarked, { selectors: ['div.story > div.col1 > p'], clean: [] });
+    expect(guardRulesOutput(unmarked, unmarkedRules, () => { throw new Error('not run'); })).toEqual({});
+  });
+
+  it("keeps the rules when Readability kept more but the single-page result does not hold the rules' article", () => {
+    const doc = parseHtml(storyPage);
+    const rules = extractWithRules(doc, { selectors: ['body > div.story > p'], clean: [] });
+    const elsewhere = { text: 'A longer article somewhere else on the page, with words of its own and none of the story. '.repeat(30), wordCount: 540, html: '' };
+    const decision = guardRulesOutput(doc, rules, () => elsewhere, { ...DEFAULT_GUARD_OPTIONS, minShare: 10 });
+    expect(decision.suspicion).toBeDefined();
+    expect(decision.replace?.reason).toBeDefined(); // 540 ≥ 2 × 240: the older gain test still serves it
+    const notEnough = { ...elsewhere, wordCount: 300, text: elsewhere.text.slice(0, 1500) };
+    expect(guardRulesOutput(doc, rules, () => notEnough, { ...DEFAULT_GUARD_OPTIONS, minShare: 10 }).replace).toBeUndefined();
+  });
+
   it('keeps the rules when the single-page extractor finds no more than they took', () => {
     const doc = parseHtml(videoPage);
     const rules = extractWithRules(doc, { selectors: ['body > div.byline'], clean: [] });
-    const decision = guardRulesOutput(doc, rules, () => ({ wordCount: 4, html: '<p>four words of text</p>' }));
+    const decision = guardRulesOutput(doc, rules, () => ({ text: 'four words of text', wordCount: 4, html: '<p>four words of text</p>' }));
     expect(decision.suspicion).toBeDefined();
     expect(decision.replace).toBeUndefined();
   });

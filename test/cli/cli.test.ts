@@ -1,6 +1,6 @@
 /** The `spider` command as a user runs it: real processes, a real data folder, a site on 127.0.0.1. */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -172,6 +172,7 @@ describe('stopping a run', () => {
     } finally {
       hanging.closeAllConnections();
       hanging.close();
+      await rm(tmp, { recursive: true, force: true }); // Chromium unpacks itself there (200 MB)
     }
   });
 });
