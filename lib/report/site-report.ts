@@ -14,11 +14,11 @@ import { keys } from '../store/keys';
 import { getText, type Store } from '../store/store';
 import { FeatureDocumentSchema } from '../types/feature-document';
 import type { FieldRules, RulesDocument } from '../types/rules-document';
-import { BOX_KINDS, markPage, type BoxKind } from './marks';
+import { BOX_KINDS, markPage, type BoxKind, type PageMarks } from './marks';
 import { drawPage, launchReportBrowser, type Picture } from './picture';
 
 export interface ReportOptions {
-  /** Learned pages to draw (the newest first; default 1). */
+  /** Learned pages to draw (default 1): each next one the page that shows the most rules not shown yet (ties: the newer). */
   readonly pages?: number;
   /** A running browser to draw in (tests reuse one); else one is launched and closed. */
   readonly browser?: Browser;
@@ -50,22 +50,55 @@ export const BOX_STYLES: Record<BoxKind, { readonly colour: string; readonly lab
 
 export async function buildSiteReport(store: Store, rules: RulesDocument, options: ReportOptions = {}): Promise<SiteReport> {
   const wanted = options.pages ?? 1;
+  const candidates: Candidate[] = [];
+  for (const pageId of rules.learnedFrom) {
+    const features = await readDocument(store, keys.features(rules.site, pageId), FeatureDocumentSchema);
+    const snapshot = features && (await getText(store, features.snapshotKey));
+    if (!features || !snapshot) continue;
+    candidates.push({ pageId, url: features.url, finalUrl: features.finalUrl, viewport: features.viewport, snapshot, ...markPage(snapshot, rules) });
+  }
   const browser = options.browser ?? (await launchReportBrowser());
   const pages: ReportPage[] = [];
   try {
-    for (const pageId of rules.learnedFrom) {
-      if (pages.length >= wanted) break;
-      const features = await readDocument(store, keys.features(rules.site, pageId), FeatureDocumentSchema);
-      const snapshot = features && (await getText(store, features.snapshotKey));
-      if (!features || !snapshot) continue;
-      const { marks, invalidSelectors } = markPage(snapshot, rules);
-      const picture = await drawPage(browser, { url: features.finalUrl, snapshot, viewport: features.viewport, marks, maxHeight: options.maxHeight });
-      pages.push({ pageId, url: features.url, picture, invalidSelectors });
+    for (const c of pickPages(candidates, wanted)) {
+      const picture = await drawPage(browser, { url: c.finalUrl, snapshot: c.snapshot, viewport: c.viewport, marks: c.marks, maxHeight: options.maxHeight });
+      pages.push({ pageId: c.pageId, url: c.url, picture, invalidSelectors: c.invalidSelectors });
     }
   } finally {
     if (!options.browser) await browser.close().catch(() => undefined);
   }
   return { html: reportHtml(rules, pages), pages };
+}
+
+interface Candidate extends PageMarks {
+  readonly pageId: string;
+  readonly url: string;
+  readonly finalUrl: string;
+  readonly viewport: { readonly width: number; readonly height: number };
+  readonly snapshot: string;
+}
+
+/**
+ * The pages to draw: each next one the page that shows the most
+ * rules (selectors that take something there) not shown yet, the newer of a tie: on a site of several templates, one
+ * page of each comes before a second of any.
+ */
+export function pickPages<T extends PageMarks>(candidates: readonly T[], wanted: number): T[] {
+  const shown = new Set<string>();
+  const left = [...candidates];
+  const picked: T[] = [];
+  while (picked.length < wanted && left.length > 0) {
+    let best = 0;
+    let most = -1;
+    left.forEach((c, i) => {
+      const fresh = new Set(c.marks.map((m) => `${m.kind} ${m.rule}`).filter((r) => !shown.has(r))).size;
+      if (fresh > most) [best, most] = [i, fresh];
+    });
+    const [page] = left.splice(best, 1);
+    for (const m of page.marks) shown.add(`${m.kind} ${m.rule}`);
+    picked.push(page);
+  }
+  return picked;
 }
 
 const esc = escapeText;
@@ -149,7 +182,7 @@ function clustersSection(rules: RulesDocument): string {
     (c) => `<tr class="${c.chosen ? 'chosen' : ''}" data-cluster="${c.id}"><td class="num">${c.id === -1 ? 'noise' : c.id}</td><td class="num">${num(c.score, 4)}</td><td class="num">${c.blocks}</td><td class="num">${c.pages}</td><td>${c.chosen ? 'chosen' : '–'}</td><td>${esc(c.reason ?? '')}</td><td><code>${esc(c.selector)}</code></td><td>${esc(c.sample)}</td></tr>`,
   );
   return `<h2 id="clusters">Clusters</h2>
-<p class="muted">DBSCAN (eps ${esc(String(params.eps))}, minPts ${esc(String(params.minPts))}) over the ${esc(String(params.blocks ?? '?'))} blocks of the ${esc(String(params.pages ?? rules.learnedFrom.length))} training pages found ${esc(String(params.clusters ?? rules.clusters.length))} clusters. A cluster's score is its mean share, over the pages, of each page's relevance (the TF-IDF similarity of a block to the page's title and description, times its words outside links), as learn computed it (lib/learn/select.ts); the highest first, the noise blocks last.</p>
+<p class="muted">DBSCAN (eps ${esc(String(params.eps))}, minPts ${esc(String(params.minPts))}) over the ${esc(String(params.blocks ?? '?'))} blocks of the ${esc(String(params.pages ?? rules.learnedFrom.length))} training pages found ${esc(String(params.clusters ?? rules.clusters.length))} clusters. A cluster's score is its mean share, over the pages, of each page's relevance (the TF-IDF similarity of a block to the page's title and description, times its words outside links), as learn computed it (lib/learn/select.ts); the highest first, the noise blocks (in no cluster) last. Learn records why a cluster was chosen, not why one was left out: outside the top clusters' region, scoring 0 and not sharing the article's words, text found word for word on other pages, named like boilerplate, or left out by the page-level extractor (docs/rules-document.md).</p>
 <table><tr><th>cluster</th><th>score</th><th>blocks</th><th>pages</th><th>chosen</th><th>why</th><th>most common selector</th><th>sample</th></tr>
 ${rows.join('\n')}
 </table>`;
@@ -161,7 +194,7 @@ function selfCheckSection(rules: RulesDocument): string {
   return `<h2 id="self-check">Self-check</h2>
 <p>The rules applied back to the ${s.pages} training pages' blocks: precision <b>${num(s.precision)}</b> (share of the words they take that are in chosen clusters), recall <b>${num(s.recall)}</b> (share of the chosen clusters' words they take).</p>
 ${s.adjusted.length ? `<p>Adjusted:</p><ul>${s.adjusted.map((a) => `<li><code>${esc(a)}</code></li>`).join('')}</ul>` : '<p>No selector was tightened, dropped or added.</p>'}
-${fp ? `<p>Fetch path: ${fp.works ? '<b>works</b>' : 'does not work'}: on ${fp.pages} page(s) the rules give, on the HTML as served, token F1 ≥ ${num(fp.minF1)} against the rendered page (threshold ${num(fp.threshold, 2)})${fp.worstPage ? `, lowest on ${esc(fp.worstPage)}` : ''}.</p>` : ''}`;
+${fp ? `<p>Fetch path (docs/fetch-path.md): ${fp.works ? '<b>works</b>' : '<b>does not work</b>'}. The rules' text on the HTML as served against the rendered page, on ${fp.pages} page(s): lowest token F1 ${num(fp.minF1)}${fp.worstPage ? ` (page ${esc(fp.worstPage)})` : ''}, threshold ${num(fp.threshold, 2)}.</p>` : ''}`;
 }
 
 function fieldsSection(rules: RulesDocument): string {
