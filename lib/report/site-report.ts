@@ -113,6 +113,7 @@ export function reportHtml(rules: RulesDocument, pages: readonly ReportPage[]): 
   }).join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
 <meta name="generator" content="spider rules --report">
 <title>spider: what was learned for ${esc(rules.site)}</title>
 <style>
