@@ -22,6 +22,8 @@ import { getJson, getText } from '../../lib/store/store';
 import { ArticleDocumentSchema } from '../../lib/types/article-document';
 import { FeatureDocumentSchema, type BoundingBox } from '../../lib/types/feature-document';
 import { RulesDocumentSchema } from '../../lib/types/rules-document';
+import type { Mark } from '../../lib/report/marks';
+import { pickPages } from '../../lib/report/site-report';
 import { parseWithPostlight, tokenF1 } from '../helpers/articles';
 import { runSpider } from '../helpers/spider-cli';
 
@@ -157,5 +159,19 @@ describe('spider rules --format postlight', () => {
       expect(tokenF1(theirs.text, ours!.text), `against our article of ${p.path}`).toBeGreaterThanOrEqual(0.95);
       expect(theirs.title).toBe(p.title);
     }
+  });
+});
+
+describe('the pages a report draws', () => {
+  const mark = (kind: Mark['kind'], rule: string): Mark => ({ kind, rule, path: ':root', text: '' });
+  const page = (id: string, ...marks: Mark[]) => ({ id, marks, invalidSelectors: [] });
+
+  it('are each the page showing the most rules not shown yet, the newer of a tie: one of each template first', () => {
+    const classic = [mark('body', 'article > p'), mark('header', 'p.dek'), mark('title', 'h1')];
+    const blog = [mark('body', 'div.entry > p'), mark('title', 'h1')];
+    const candidates = [page('classic-new', ...classic), page('classic-old', ...classic), page('blog', ...blog)];
+    expect(pickPages(candidates, 1).map((p) => p.id)).toEqual(['classic-new']);
+    expect(pickPages(candidates, 2).map((p) => p.id)).toEqual(['classic-new', 'blog']);
+    expect(pickPages(candidates, 5).map((p) => p.id)).toEqual(['classic-new', 'blog', 'classic-old']);
   });
 });
