@@ -294,9 +294,14 @@ program
   .argument('[site]', 'site, e.g. example.com')
   .addOption(new Option('--format <format>', 'json: the rules document; postlight: a Postlight Parser custom extractor (Parser.addExtractor)').choices(['json', 'postlight']).default('json'))
   .option('--report <file>', 'write a static HTML report instead: learned pages drawn in Chromium with every element the rules take boxed (body, header, title, byline, date, cleaned-out parts), the clusters with their scores, samples and why chosen, the self-check, and the rules')
-  .option('--pages <n>', 'with --report: how many learned pages to draw (newest first)', positiveInt, 1)
+  .option('--pages <n>', 'with --report: how many learned pages to draw (each the one showing the most rules the ones before did not: one of each template first)', positiveInt, 1)
   .action(async (site: string | undefined, opts: { format: 'json' | 'postlight'; report?: string; pages: number }) => {
     const store = readStore();
+    if (!site && opts.report) {
+      process.stderr.write('spider: --report needs a site: spider rules <site> --report out.html (spider rules lists the learned sites)\n');
+      process.exitCode = 1;
+      return;
+    }
     if (!site) {
       for (const obj of await store.list(keys.rulesPrefix())) process.stdout.write(obj.key.replace(/^rules\/|\.json$/g, '') + '\n');
       return;

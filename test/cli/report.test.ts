@@ -7,7 +7,7 @@
  * the title box holds the headline. The Postlight export printed by the command is loaded into
  * Postlight Parser and run on pages the learner never saw.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { access, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import chromium from '@sparticuz/chromium';
@@ -140,6 +140,16 @@ describe('spider rules --report', () => {
       expect(titles[0].height).toBeLessThan(headline!.bbox.height * 1.5 + 4);
       expect(body.some((box) => inside(headline!.bbox, box)), 'the headline is not in the body').toBe(false);
     }
+  });
+});
+
+describe('spider rules --report without a site', () => {
+  it('says a site is needed and exits 1, writing nothing', { timeout: 60_000 }, async () => {
+    const file = path.join(dataDir, 'no-site.html');
+    const result = await runSpider(dataDir, ['rules', '--report', file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--report needs a site');
+    await expect(access(file)).rejects.toThrow();
   });
 });
 
