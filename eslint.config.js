@@ -13,7 +13,7 @@ export const LAYERS = [
   ['step'],
   ['fields', 'fallback'],
   ['learn', 'apply', 'render'],
-  ['aws', 'pipeline'],
+  ['aws', 'pipeline', 'report'],
   ['cli'],
 ];
 const OUTSIDE_LIB = ['bench', 'functions', 'cdk', 'scripts', 'test', 'infra-tests'];

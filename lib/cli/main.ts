@@ -20,6 +20,7 @@ import { formatArticle, stderrLogger, terminalSafe, terminalSafeJson, type Outpu
 import { formatTraining } from './train';
 import { extractAll, readInputs } from './extract';
 import { toPostlightExtractor } from '../apply/postlight-export';
+import { buildSiteReport } from '../report/site-report';
 import { runDemo } from './demo';
 import { runReplay } from './replay';
 import { DeployedStack } from '../aws/deployed-stack';
@@ -289,11 +290,18 @@ program
 
 program
   .command('rules')
-  .description("show a site's learned rules (or list the learned sites); --format postlight: as a Postlight Parser custom extractor")
+  .description("show a site's learned rules (or list the learned sites); --format postlight: as a Postlight Parser custom extractor; --report out.html: a page that shows what was learned")
   .argument('[site]', 'site, e.g. example.com')
   .addOption(new Option('--format <format>', 'json: the rules document; postlight: a Postlight Parser custom extractor (Parser.addExtractor)').choices(['json', 'postlight']).default('json'))
-  .action(async (site: string | undefined, opts: { format: 'json' | 'postlight' }) => {
+  .option('--report <file>', 'write a static HTML report instead: learned pages drawn in Chromium with every element the rules take boxed (body, header, title, byline, date, cleaned-out parts), the clusters with their scores, samples and why chosen, the self-check, and the rules')
+  .option('--pages <n>', 'with --report: how many learned pages to draw (each the one showing the most rules the ones before did not: one of each template first)', positiveInt, 1)
+  .action(async (site: string | undefined, opts: { format: 'json' | 'postlight'; report?: string; pages: number }) => {
     const store = readStore();
+    if (!site && opts.report) {
+      process.stderr.write('spider: --report needs a site: spider rules <site> --report out.html (spider rules lists the learned sites)\n');
+      process.exitCode = 1;
+      return;
+    }
     if (!site) {
       for (const obj of await store.list(keys.rulesPrefix())) process.stdout.write(obj.key.replace(/^rules\/|\.json$/g, '') + '\n');
       return;
@@ -302,6 +310,14 @@ program
     if (!rules) {
       if (process.exitCode !== 1) process.stderr.write(`no rules for ${site} yet\n`);
       process.exitCode = 1;
+      return;
+    }
+    if (opts.report) {
+      const report = await buildSiteReport(store, rules, { pages: opts.pages });
+      await writeFile(opts.report, report.html);
+      const boxes = report.pages.reduce((n, p) => n + p.picture.boxes.length, 0);
+      process.stderr.write(`wrote ${opts.report}: ${report.pages.length} page(s) drawn, ${boxes} boxes, ${rules.clusters.length} clusters\n`);
+      if (report.pages.length === 0) process.stderr.write(`no learned page of ${site} has a stored snapshot to draw\n`);
       return;
     }
     process.stdout.write(JSON.stringify(opts.format === 'postlight' ? toPostlightExtractor(rules) : rules, null, 2) + '\n');

@@ -6,28 +6,20 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import Parser from '@postlight/parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPostlightExtractor } from '../../lib/apply/postlight-export';
 import { loadConfig } from '../../lib/config/config';
 import { articlesOf, generateSite, serveSite, type ServedSite, type TemplateId } from '../../lib/demo/index';
-import { scorePage } from '../../lib/metric/metric';
-import { renderContent } from '../../lib/html/content';
-import { isElement, parseHtml } from '../../lib/html/parse';
 import { EmbeddedPipeline } from '../../lib/pipeline/embedded';
 import { keys, pageIdOf } from '../../lib/store/keys';
 import { getJson, getText } from '../../lib/store/store';
 import { ArticleDocumentSchema } from '../../lib/types/article-document';
 import { RulesDocumentSchema } from '../../lib/types/rules-document';
+import { parseWithPostlight, tokenF1 } from '../helpers/articles';
 
 const site = generateSite({ seed: 'postlight-export', pagesPerTemplate: 10, templates: 2 });
 let served: ServedSite;
 let pipeline: EmbeddedPipeline;
-
-function f1(predicted: string, gold: string): number {
-  const s = scorePage(predicted, gold);
-  return s.tp === 0 ? 0 : (2 * s.tp) / (2 * s.tp + s.fp + s.fn);
-}
 
 beforeAll(async () => {
   served = await serveSite(site);
@@ -66,11 +58,10 @@ describe.each(templates)('a %s site exported to Postlight Parser', (template) =>
       // the rendered snapshot, or the HTML as served for a page the fetch path took (no browser)
       const html = (await getText(pipeline.store, keys.snapshot(host, pageIdOf(url)))) ?? (await getText(pipeline.store, keys.served(host, pageIdOf(url))));
       expect(html, 'the page as stored').toBeDefined();
-      const theirs = await Parser.parse(url, { html, customExtractor: loaded, fetchAllPages: false });
-      // the same text rendering of both HTMLs (Postlight's own text glues paragraphs together): the selection is compared
-      const theirText = renderContent(parseHtml(String(theirs.content ?? '')).children.filter(isElement)).text;
-      scores.push(f1(theirText, ours!.text));
-      if (extractor.title) expect(String(theirs.title).trim()).toBe(ours!.title);
+      // both HTMLs read into text the same way: the selection is compared
+      const theirs = await parseWithPostlight(url, html!, loaded);
+      scores.push(tokenF1(theirs.text, ours!.text));
+      if (extractor.title) expect(theirs.title).toBe(ours!.title);
     }
     const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
     expect(mean, `per page: ${scores.map((s) => s.toFixed(3)).join(' ')}`).toBeGreaterThanOrEqual(0.95);

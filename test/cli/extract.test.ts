@@ -1,5 +1,4 @@
 /** `spider extract` as a user runs it: a real process, real Chromium, a generated site on 127.0.0.1, files and stdin. */
-import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,27 +7,14 @@ import { articlesOf, generateSite, pageHtml, serveSite, type ServedSite } from '
 import { FsStore } from '../../lib/store/fs-store';
 import { keys, pageIdOf, siteOf } from '../../lib/store/keys';
 import { ArticleDocumentSchema } from '../../lib/types/article-document';
-import { scorePage } from '../../lib/metric/metric';
-
-/** F1 of the datasets' metric (shingles of tokens). */
-function tokenF1(predicted: string, gold: string): number {
-  const s = scorePage(predicted, gold);
-  return s.tp === 0 ? 0 : (2 * s.tp) / (2 * s.tp + s.fp + s.fn);
-}
+import { tokenF1 } from '../helpers/articles';
+import { runSpider } from '../helpers/spider-cli';
 
 const site = generateSite({ seed: 'cli-extract', pagesPerTemplate: 3, templates: 1 });
 let served: ServedSite;
 let dataDir: string;
 
-function spider(args: string[], stdin?: string): Promise<{ stdout: string; stderr: string; code: number }> {
-  return new Promise((resolve) => {
-    const child = execFile('npx', ['tsx', 'lib/cli/main.ts', '--data-dir', dataDir, ...args], {
-      env: { ...process.env, CI: 'true', SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '' },
-      timeout: 120_000,
-    }, (error, stdout, stderr) => resolve({ stdout, stderr, code: error ? ((error as { code?: number }).code ?? 1) : 0 }));
-    child.stdin?.end(stdin ?? '');
-  });
-}
+const spider = (args: string[], stdin?: string) => runSpider(dataDir, args, stdin);
 
 beforeAll(async () => {
   served = await serveSite(site, { hostname: 'extract.localhost' });

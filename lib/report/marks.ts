@@ -1,0 +1,105 @@
+/**
+ * What a site's rules take on one stored page, element by element, for the report: the body's
+ * elements (apply's outermost matches of the content selectors), the header's (its matches before
+ * the body's first element), the parts cleaned out of either, and the elements the field rules read
+ * the title, byline and published date from. The same selector code apply runs (lib/html/selector.ts,
+ * lib/fields), on the same parse of the snapshot (lib/html/parse.ts).
+ *
+ * Each element is named by its position (`:root > *:nth-child(2) > *:nth-child(3)`): the snapshot is
+ * Chromium's own serialization, so the browser that draws it builds the same tree and finds it there.
+ */
+import type { Element } from 'domhandler';
+import { FieldPage } from '../fields/page';
+import { extractFrom, FIELD_NAMES, type FieldName } from '../fields/extract';
+import { isElement, parseHtml } from '../html/parse';
+import { compileSelector, indexSelectors, matchesAny, selectOutermost } from '../html/selector';
+import { renderContent } from '../html/content';
+import { localeOrder } from '../text/dates';
+import type { RulesDocument } from '../types/rules-document';
+
+export type BoxKind = 'body' | 'header' | 'clean' | FieldName;
+
+/** Drawing order and legend: a field box is drawn over the header or body box it may sit in. */
+export const BOX_KINDS: readonly BoxKind[] = ['body', 'header', 'clean', 'title', 'byline', 'published'];
+
+export interface Mark {
+  readonly kind: BoxKind;
+  /** The element's position from the root, a CSS selector of `:nth-child` steps. */
+  readonly path: string;
+  /** The rule that took it: a content, header or clean selector, or a field rule's selector. */
+  readonly rule: string;
+  /** Its text, white space collapsed, shortened. */
+  readonly text: string;
+}
+
+export interface PageMarks {
+  readonly marks: readonly Mark[];
+  /** Selectors css-select cannot compile (apply skips them too). */
+  readonly invalidSelectors: readonly string[];
+}
+
+export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' | 'fields'>): PageMarks {
+  const doc = parseHtml(snapshot);
+  const invalid: string[] = [];
+  const { selectors, header = [], clean: cleanSelectors } = rules.content;
+  const content = indexSelectors(selectors, invalid);
+  const clean = indexSelectors(cleanSelectors, invalid);
+  const marks: Mark[] = [];
+  const mark = (kind: BoxKind, el: Element, candidates: readonly string[]) => {
+    const rule = candidates.find((s) => matches(s, el)) ?? candidates[0] ?? '';
+    marks.push({ kind, path: elementPath(el), rule, text: shorten(renderContent([el]).text) });
+  };
+
+  const body = selectOutermost(doc, content);
+  const head = header.length && body.length ? selectOutermost(doc, indexSelectors(header, invalid), body[0]) : [];
+  for (const el of body) mark('body', el, selectors);
+  for (const el of head) mark('header', el, header);
+  if (clean.size > 0) {
+    for (const taken of [...body, ...head]) {
+      const removed = matchesAny(clean, taken) ? [taken] : selectOutermost(taken, clean);
+      for (const el of removed) mark('clean', el, cleanSelectors);
+    }
+  }
+  if (rules.fields) {
+    const page = new FieldPage(doc);
+    for (const field of FIELD_NAMES) {
+      const fieldRules = rules.fields[field];
+      if (!fieldRules) continue;
+      // apply's choice (lib/fields/apply-fields.ts): the first rule whose element holds a value
+      for (const rule of fieldRules.rules) {
+        const el = page.select(rule);
+        if (!el || !extractFrom(field, el, { locales: localeOrder(fieldRules.locale), text: rule.text })) continue;
+        marks.push({ kind: field, path: elementPath(el), rule: rule.selector, text: shorten(renderContent([el]).text) });
+        break;
+      }
+    }
+  }
+  return { marks, invalidSelectors: [...new Set(invalid)] };
+}
+
+function matches(selector: string, el: Element): boolean {
+  const m = compileSelector(selector);
+  try {
+    return m ? m(el) : false;
+  } catch {
+    return false;
+  }
+}
+
+/** `:root > *:nth-child(2) > …`: the element's position among its element siblings, from the root down. */
+export function elementPath(el: Element): string {
+  const steps: string[] = [];
+  let node: Element = el;
+  for (;;) {
+    const parent = node.parent;
+    if (!parent || !isElement(parent)) break;
+    steps.unshift(`*:nth-child(${parent.children.filter(isElement).indexOf(node) + 1})`);
+    node = parent;
+  }
+  return [':root', ...steps].join(' > ');
+}
+
+function shorten(text: string, max = 200): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > max ? t.slice(0, max - 1).trimEnd() + '…' : t;
+}
