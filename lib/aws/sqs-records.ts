@@ -91,6 +91,39 @@ export function sqsRecordHandler<M>(options: SqsRecordHandlerOptions<M>): (recor
   };
 }
 
+/**
+ * Runs a batch's records concurrently, except that records with the same key run one after another, in
+ * batch order. The fetch function keys by host: pages of different hosts are fetched side by side, pages
+ * of one host in turn, as the per-host rate limit lets them go anyway; concurrent records of one host
+ * would only race for its rate-limit slot in S3 (conditional writes that fail and are retried: S3 PUT
+ * requests billed for nothing).
+ */
+export function oneAtATimePer<R extends { readonly messageId: string }, C>(key: (record: R) => string, handler: (record: R, context?: C) => Promise<void>): (record: R, context?: C) => Promise<void> {
+  const tails = new Map<string, Promise<unknown>>();
+  return async (record, context) => {
+    const k = key(record);
+    const previous = tails.get(k) ?? Promise.resolve();
+    const mine = previous.catch(() => undefined).then(() => handler(record, context));
+    tails.set(k, mine);
+    try {
+      return await mine;
+    } finally {
+      if (tails.get(k) === mine) tails.delete(k);
+    }
+  };
+}
+
+/** The host a render message's body names, or the record's own id when it names none (each runs alone). */
+export function hostOfRecord(record: Pick<SQSRecord, 'body' | 'messageId'>): string {
+  try {
+    const url = (JSON.parse(record.body) as { url?: unknown }).url;
+    if (typeof url === 'string') return URL.parse(url)?.hostname ?? record.messageId;
+  } catch {
+    // not JSON: the step names it as invalid
+  }
+  return record.messageId;
+}
+
 /** The record's JSON body checked against the schema; NonRetryableError when it is not one. */
 export function parseMessage<M>(body: string, schema: z.ZodType<M>): M {
   let json: unknown;
