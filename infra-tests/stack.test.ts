@@ -200,8 +200,10 @@ describe('functions', () => {
     expect(queueEnv(env('Render'))).toEqual(['SPIDER_APPLY_QUEUE_URL', 'SPIDER_LEARN_QUEUE_URL']);
     expect(env('Render').SPIDER_LEARN_QUEUE_URL).toEqual(ref(id('AWS::SQS::Queue', 'LearnQueue')));
     expect(queueEnv(env('Learn'))).toEqual(['SPIDER_APPLY_QUEUE_URL']);
-    // Apply asks for a relearn when a site's rules select nothing (drift).
-    expect(queueEnv(env('Apply'))).toEqual(['SPIDER_LEARN_QUEUE_URL']);
+    // Apply asks for a relearn when a site's rules select nothing (drift), and sends a fetched page the
+    // rules failed on back to render.
+    expect(queueEnv(env('Apply'))).toEqual(['SPIDER_LEARN_QUEUE_URL', 'SPIDER_RENDER_QUEUE_URL']);
+    expect(env('Apply').SPIDER_RENDER_QUEUE_URL).toEqual(ref(id('AWS::SQS::Queue', 'RenderQueue')));
     expect(env('Apply').SPIDER_LEARN_QUEUE_URL).toEqual(ref(id('AWS::SQS::Queue', 'LearnQueue')));
   });
 });
@@ -313,7 +315,7 @@ describe('IAM: least privilege', () => {
     // learn: pages, its rules, the feeds (field rules), the drift markers (counted; older ones deleted).
     expect(ACCESS.learn).toEqual({ reads: ['pages/', 'rules/', 'feeds/', 'drift/'], writes: ['rules/', 'quarantine/'], deletes: ['drift/', 'pages/'], sendsTo: ['apply'] });
     // apply: the snapshot, the rules and the retrained fallback model (one key, not models/*); articles and drift markers.
-    expect(ACCESS.apply).toEqual({ reads: ['pages/', 'rules/', 'models/fallback.json'], writes: ['articles/', 'drift/'], deletes: [], sendsTo: ['learn'] });
+    expect(ACCESS.apply).toEqual({ reads: ['pages/', 'rules/', 'models/fallback.json'], writes: ['articles/', 'drift/'], deletes: [], sendsTo: ['learn', 'render'] });
   });
 
   it.each(STEPS)('%s: consumes only its queue, sends only to the queues it feeds and its own DLQ, logs only to its log group', (step) => {
