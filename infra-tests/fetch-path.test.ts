@@ -10,7 +10,8 @@
  *      work on the HTML as served.
  *   2. 20 unseen pages: every page outside the render sample goes through the fetch handler only
  *      (fetched once, no render, no snapshot) and ends as an article with path 'fetch'; a page that
- *      answers 404 is a dead letter of the fetch queue with its reason; a poison message too.
+ *      answers 404 is a dead letter of the fetch queue with its reason; a poison message too; a page
+ *      that is not HTML goes on to render, whose dead letter says why.
  *   3. The site changes a page's layout: the fetched page's rules select nothing, apply writes the
  *      fallback's article and a drift marker and sends the page back to render, which renders it.
  */
@@ -196,8 +197,13 @@ describe('the fetch path on the emulator: fetch λ → apply λ, no render', () 
     let missing: string;
     do missing = served.url(`/2026/01/01/no-such-story-${n++}.html`);
     while (inRenderSample(pageIdOf(missing), SAMPLE_RATE));
+    // A page that is not HTML: the fetch path does not take it, render gets it and dead-letters it.
+    let notHtml: string;
+    do notHtml = served.url(`/2026/01/01/report-${n++}.pdf`);
+    while (inRenderSample(pageIdOf(notHtml), SAMPLE_RATE));
+    (site.files as Map<string, SiteFile>).set(new URL(notHtml).pathname, { status: 200, contentType: 'application/pdf', body: '%PDF-1.4 not a page' });
     const rendersBefore = invocations('render');
-    expect(await stack.submit([...unseen, missing].map((url) => ({ url })))).toEqual({ sent: 21, rejected: [] });
+    expect(await stack.submit([...unseen, missing, notHtml].map((url) => ({ url })))).toEqual({ sent: 22, rejected: [] });
     await emu.sqs.send(new SendMessageCommand({ QueueUrl: queues.fetch.url, MessageBody: JSON.stringify({ v: 1, url: 'ftp://example.com/x' }) }));
     await run();
 
@@ -216,10 +222,15 @@ describe('the fetch path on the emulator: fetch λ → apply λ, no render', () 
       expect(served.requestsByPath.get(new URL(url).pathname), url).toBe(1);
     }
     for (const url of sampled) expect((await articleOf(url))?.path, url).toBe('render');
-    // Render ran only for the render sample: a learned site's page never reached the Chromium function.
-    expect(invocations('render') - rendersBefore).toBe(sampled.length);
+    // Render ran only for the render sample and the page the fetch could not take: a learned site's
+    // page never reached the Chromium function otherwise.
+    expect(invocations('render') - rendersBefore).toBe(sampled.length + 1);
     expect(total('PagesFetched', { service: 'spider-fetch' })).toBe(fetchable.length);
-    expect(total('PagesToRender', { service: 'spider-fetch' })).toBe(5 + sampled.length);
+    expect(total('PagesToRender', { service: 'spider-fetch' })).toBe(5 + sampled.length + 1);
+    const renderDead = await drainDlq(queues.render.dlqUrl);
+    expect(renderDead.map((m) => JSON.parse(m.Body!).url)).toEqual([notHtml]);
+    expect(renderDead[0].MessageAttributes?.['spider.error']?.StringValue).toMatch(/not HTML|application\/pdf/i);
+    expect(served.requestsByPath.get(new URL(notHtml).pathname)).toBe(2); // the fetch, then render's
 
     const fetchDead = await drainDlq(queues.fetch.dlqUrl);
     const reason = (m: Message | undefined) => m?.MessageAttributes?.['spider.error']?.StringValue;
