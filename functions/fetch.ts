@@ -12,7 +12,7 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createAwsContext, deadLettersFromEnv } from '../lib/aws/aws-context';
 import { SERVICE_NAMES } from '../lib/aws/metric-names';
 import { stepLogger } from '../lib/aws/logger';
-import { hostOfRecord, oneAtATimePer, sqsRecordHandler } from '../lib/aws/sqs-records';
+import { hostOfRecord, oneAtATimePer, recordBudget, sqsRecordHandler } from '../lib/aws/sqs-records';
 import { publishMetrics, recordDeadLetter, recordFetch, stepMetrics } from '../lib/aws/step-metrics';
 import { fetchStep } from '../lib/step/fetch-step';
 import { RenderMessageSchema } from '../lib/types/messages';
@@ -26,7 +26,10 @@ const recordHandler = oneAtATimePer(hostOfRecord, sqsRecordHandler({
   logger,
   deadLetters: deadLettersFromEnv(),
   onDeadLetter: (error) => recordDeadLetter(metrics, error),
-  step: async (message) => recordFetch(metrics, await fetchStep(message, ctx)),
+  // Each fetch gets min(SPIDER_RENDER_TIMEOUT_MS, remaining time − 30 s: the host's turn, robots.txt, S3);
+  // with less than 5 s for it the record is retried by a fresh invocation.
+  step: async (message, _record, context) =>
+    recordFetch(metrics, await fetchStep(message, { ...ctx, fetchTimeoutMs: recordBudget(context, ctx.config.renderTimeoutMs, 30_000, 5_000) })),
 }));
 
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {

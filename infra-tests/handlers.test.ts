@@ -7,7 +7,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { RendererHolder } from '../lib/aws/renderer-holder';
-import { hostOfRecord, oneAtATimePer, parseMessage, sqsRecordHandler, type DeadLetterSender } from '../lib/aws/sqs-records';
+import { hostOfRecord, oneAtATimePer, parseMessage, recordBudget, sqsRecordHandler, type DeadLetterSender } from '../lib/aws/sqs-records';
 import { silentLogger } from '../lib/step/context';
 import { LearnMessageSchema, RenderMessageSchema } from '../lib/types/messages';
 import { DeadlineExceededError, NonRetryableError, isNonRetryable } from '../lib/util/errors';
@@ -252,5 +252,22 @@ describe('oneAtATimePer (the fetch function: one host at a time, hosts side by s
   it('a body that names no host runs alone (keyed by its message id)', () => {
     expect(hostOfRecord(record('not json', { messageId: 'x1' }))).toBe('x1');
     expect(hostOfRecord(record({ v: 1, url: 'https://News.Example/p' }))).toBe('news.example');
+  });
+});
+
+describe('recordBudget (the fetch function near its timeout)', () => {
+  const left = (ms: number) => ({ getRemainingTimeInMillis: () => ms });
+  it('gives the step its full time, less near the end of the invocation, and refuses to start below the minimum (retryable)', () => {
+    expect(recordBudget(left(120_000), 45_000, 30_000, 5_000)).toBe(45_000);
+    expect(recordBudget(left(50_000), 45_000, 30_000, 5_000)).toBe(20_000);
+    expect(recordBudget(undefined, 45_000, 30_000, 5_000)).toBe(45_000);
+    let error: unknown;
+    try {
+      recordBudget(left(34_000), 45_000, 30_000, 5_000);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(DeadlineExceededError);
+    expect(isNonRetryable(error)).toBe(false);
   });
 });

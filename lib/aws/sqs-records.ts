@@ -15,7 +15,7 @@ import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { SendMessageCommand, type MessageAttributeValue, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
-import { describeError, isNonRetryable, NonRetryableError } from '../util/errors';
+import { DeadlineExceededError, describeError, isNonRetryable, NonRetryableError } from '../util/errors';
 import { sqsClient } from './clients';
 
 /** Longest reason kept in the `spider.error` attribute. */
@@ -89,6 +89,19 @@ export function sqsRecordHandler<M>(options: SqsRecordHandlerOptions<M>): (recor
       logger.error('message can never succeed; sent to the dead-letter queue', { ...where, error: reason });
     }
   };
+}
+
+/**
+ * The time a record's step may take: `maxMs`, or less when the invocation has less than `maxMs` +
+ * `marginMs` left (the margin covers what the step does besides, and returning the batch response
+ * before Lambda's timeout). Below `minMs` the step is not started: DeadlineExceededError, retryable,
+ * so SQS delivers the record again to a fresh invocation instead of the whole batch timing out.
+ */
+export function recordBudget(context: Pick<Context, 'getRemainingTimeInMillis'> | undefined, maxMs: number, marginMs: number, minMs: number): number {
+  const remaining = context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY;
+  const budget = Math.floor(Math.min(maxMs, remaining - marginMs));
+  if (budget < minMs) throw new DeadlineExceededError(`only ${Math.max(0, Math.round(remaining))} ms left in this invocation; not starting the step`);
+  return budget;
 }
 
 /**

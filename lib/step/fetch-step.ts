@@ -52,6 +52,8 @@ export async function routeOf(site: string, pageId: string, ctx: StepContext, ar
 export interface FetchPathOptions {
   readonly policy: EgressPolicy;
   readonly politeness: Politeness;
+  /** Deadline of the whole fetch (ms); default config.renderTimeoutMs. */
+  readonly timeoutMs?: number;
 }
 
 export type FetchedPage = { readonly ok: true; readonly elapsedMs: number; readonly redirects: number } | { readonly ok: false; readonly reason: string };
@@ -71,7 +73,7 @@ export async function fetchPathPage(url: string, ctx: StepContext, options: Fetc
     politeness: options.politeness,
     userAgent: ctx.config.userAgent,
     maxBytes: ctx.config.maxHtmlBytes,
-    timeoutMs: ctx.config.renderTimeoutMs,
+    timeoutMs: options.timeoutMs ?? ctx.config.renderTimeoutMs,
   });
   if (!fetched.ok) return { ok: false, reason: fetched.reason };
   await ctx.store.put(keys.served(site, pageId), fetched.html, { contentType: 'text/html; charset=utf-8' });
@@ -96,6 +98,8 @@ export interface FetchStepContext extends StepContext {
   /** The egress guard of the fetch; default from the config (the same policy render's browser gets). */
   readonly policy?: EgressPolicy;
   readonly politeness?: Politeness;
+  /** Deadline of the fetch (ms); default config.renderTimeoutMs (the AWS handler gives less near its own timeout). */
+  readonly fetchTimeoutMs?: number;
 }
 
 export interface FetchOutcome {
@@ -134,7 +138,7 @@ export async function fetchStep(message: RenderMessage, ctx: FetchStepContext): 
   await politeness.admit(url);
   let fetched: FetchedPage;
   try {
-    fetched = await fetchPathPage(url, ctx, { policy, politeness });
+    fetched = await fetchPathPage(url, ctx, { policy, politeness, timeoutMs: ctx.fetchTimeoutMs });
   } catch (error) {
     throw await retryLaterOf(error, url, politeness, ctx);
   }
