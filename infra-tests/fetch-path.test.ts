@@ -107,7 +107,7 @@ beforeAll(async () => {
     learn: await createStepQueues('spider-learn', true),
     apply: await createStepQueues('spider-apply', false),
   };
-  site = generateSite({ seed: 'aws-fetch-path', pagesPerTemplate: 26, templates: 1 });
+  site = generateSite({ seed: 'aws-fetch-path', pagesPerTemplate: 30, templates: 1 });
   served = await serveSite(site);
 
   Object.assign(process.env, {
@@ -177,9 +177,11 @@ describe('the fetch path on the emulator: fetch λ → apply λ, no render', () 
     const siteName = siteOf(served.origin);
     const train = pages.slice(0, 5);
     const unseen = pages.slice(5, 25);
-    const drifting = pages[25];
+    // The served port is random, and so are page ids: the drifting page is one outside the render sample.
+    const drifting = pages.slice(25).find((url) => !inRenderSample(pageIdOf(url), SAMPLE_RATE))!;
     const run = () => runUntilIdle(Object.values(pollers), { timeoutMs: 150_000 });
-    const invocations = (name: StepName) => pollers[name].invocations.reduce((n, i) => n + i.records, 0);
+    // Records a function finished (processed or dead-lettered): a retried render under load counts once.
+    const invocations = (name: StepName) => pollers[name].invocations.reduce((n, i) => n + i.records - i.failed, 0);
 
     // 1. An unknown site: every page goes on to render; its rules are learned and work on served HTML.
     expect(await stack.submit(train.map((url) => ({ url })))).toEqual({ sent: 5, rejected: [] });
@@ -245,7 +247,7 @@ describe('the fetch path on the emulator: fetch λ → apply λ, no render', () 
     // 3. Drift: the site serves a page in a layout its rules do not know. The fetch path takes it, the
     // rules select nothing, apply keeps the fallback's article, marks the drift and sends the page back
     // to render, whose article replaces it.
-    expect(inRenderSample(pageIdOf(drifting), SAMPLE_RATE)).toBe(false);
+    expect(drifting).toBeDefined();
     const path = new URL(drifting).pathname;
     const paragraphs = Array.from({ length: 8 }, (_, i) => `<p>Paragraph ${i + 1} of a story in the site's new layout, long enough to read as an article body: the council met on Tuesday and voted on the budget, the transit plan and the water rates.</p>`).join('');
     const redesigned: SiteFile = { status: 200, contentType: 'text/html; charset=utf-8', body: `<!DOCTYPE html><html><head><title>Redesigned story</title></head><body><section class="story-v2"><h2>Redesigned story</h2>${paragraphs}</section></body></html>` };
