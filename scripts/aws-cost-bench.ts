@@ -126,7 +126,7 @@ function timed(fn: Fn, handler: SqsHandler): SqsHandler {
  * machine has no internet). Free tiers ignored.
  */
 export const PRICES = {
-  asOf: '2025 (AWS list prices, us-east-1; not re-checked online)',
+  asOf: 'AWS list prices, us-east-1, as known up to 2025 (unchanged since 2023); not re-checked online',
   lambdaGbSecond: { x86_64: 0.0000166667, arm64: 0.0000133334 },
   lambdaRequest: 0.2 / 1e6,
   /** Standard queues; FIFO is $0.50 per million (the learn queue's few requests are priced as standard here). */
