@@ -28,7 +28,7 @@ export interface SpiderDashboardProps {
 }
 
 const PERIOD = Duration.minutes(5);
-const STEPS: readonly Step[] = ['render', 'learn', 'apply'];
+const STEPS: readonly Step[] = ['fetch', 'render', 'learn', 'apply'];
 
 /** A custom metric of one step's function (dimension `service`, plus the metric's own if given). */
 function custom(metric: MetricName, step: Step, statistic: string, label: string, dimension?: string): cloudwatch.Metric {
@@ -93,11 +93,7 @@ export class SpiderDashboard extends Construct {
           graph('Messages in flight', each((s, c) => c.queue.metricApproximateNumberOfMessagesNotVisible({ ...max, label: s }))),
           graph('Dead letters', each((s, c) => c.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ ...max, label: `${s} DLQ` }))),
         ],
-        [
-          new cloudwatch.AlarmWidget({ title: 'Age of oldest message: render', alarm: ageAlarms.render, width: 8, height: 6 }),
-          new cloudwatch.AlarmWidget({ title: 'Age of oldest message: learn', alarm: ageAlarms.learn, width: 8, height: 6 }),
-          new cloudwatch.AlarmWidget({ title: 'Age of oldest message: apply', alarm: ageAlarms.apply, width: 8, height: 6 }),
-        ],
+        STEPS.map((s) => new cloudwatch.AlarmWidget({ title: `Age of oldest message: ${s}`, alarm: ageAlarms[s], width: 6, height: 6 })),
         [
           graph('Function errors', each((s, c) => c.function.metricErrors({ ...sum, label: s }))),
           graph('Function throttles', each((s, c) => c.function.metricThrottles({ ...sum, label: s }))),
@@ -108,6 +104,8 @@ export class SpiderDashboard extends Construct {
         ],
         [
           graph('Pipeline: pages, learns, articles', [
+            custom(METRIC.pagesFetched, 'fetch', 'Sum', 'pages fetched (no browser)'),
+            custom(METRIC.pagesToRender, 'fetch', 'Sum', 'pages sent to render'),
             custom(METRIC.pagesRendered, 'render', 'Sum', 'pages rendered'),
             custom(METRIC.sitesLearned, 'learn', 'Sum', 'sites learned'),
             ...METRIC.articlesExtracted.dimension.values.map((m) => custom(METRIC.articlesExtracted, 'apply', 'Sum', `articles (${m})`, m)),
@@ -118,6 +116,7 @@ export class SpiderDashboard extends Construct {
           ),
           graph('Step times (p50, p90)', [
             ...(['p50', 'p90'] as const).flatMap((p) => [
+              custom(METRIC.fetchMs, 'fetch', p, `fetch ${p}`),
               custom(METRIC.renderMs, 'render', p, `render ${p}`),
               custom(METRIC.learnMs, 'learn', p, `learn ${p}`),
               custom(METRIC.applyMs, 'apply', p, `apply ${p}`),

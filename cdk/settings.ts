@@ -13,6 +13,13 @@ const int = (min: number, max: number) => z.coerce.number().int().min(min).max(m
 const LOG_RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653] as const;
 
 export const SettingsSchema = z.object({
+  // fetch: the intake, no Chromium (docs/aws.md#the-fetch-path-on-aws): routes a page, fetches a learned site's pages.
+  fetchMemoryMiB: int(128, 10240).default(512),
+  fetchTimeoutSeconds: int(30, 900).default(120),
+  fetchBatchSize: int(1, 10).default(10),
+  fetchMaxBatchingWindowSeconds: int(0, 300).default(1),
+  fetchMaxConcurrency: int(2, 1000).default(10),
+
   // render: Chromium needs memory (≥ 2 GB; CPU scales with it), room in /tmp, and time.
   renderMemoryMiB: int(2048, 10240).default(2048),
   renderTimeoutSeconds: int(30, 900).default(120),

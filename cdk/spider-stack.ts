@@ -1,5 +1,8 @@
 /**
- * The Spider stack: one bucket and three queue-consuming functions.
+ * The Spider stack: one bucket and four queue-consuming functions.
+ *
+ *   fetch queue ─▶ fetch λ (the intake, no browser) ──▶ pages/<site>/<id>/served.html ─▶ apply queue (a learned site's page)
+ *   (URLs)              └──▶ render queue (every other page, unchanged)
  *
  *   render queue ─▶ render λ ──▶ pages/ ─┬─▶ apply queue ─▶ apply λ ──▶ articles/
  *   (URLs)          (Chromium)  feeds/   └─▶ learn queue (FIFO, group = site) ─▶ learn λ ──▶ rules/
@@ -23,7 +26,7 @@ import { DataBucket } from './data-bucket';
 import { NODE_RUNTIME, QueueConsumer } from './queue-consumer';
 import type { Settings } from './settings';
 
-type Step = 'render' | 'learn' | 'apply';
+type Step = 'fetch' | 'render' | 'learn' | 'apply';
 
 /**
  * Objects are named by key prefix (ending in `/`: every key under it) or by one exact key (the
@@ -42,6 +45,10 @@ interface StepAccess {
 
 /** What each step touches. */
 export const ACCESS: Readonly<Record<Step, StepAccess>> = {
+  // rules/: routing reads the site's rules (lib/step/fetch-step.ts); drift markers are only listed.
+  // pages/: the HTML as served of a fetched page (pages/<site>/<id>/served.html), which apply reads.
+  // politeness/: the per-host rate-limit slots, shared with the render containers.
+  fetch: { reads: [K.rules, K.politeness], writes: [K.pages, K.politeness], deletes: [], sendsTo: ['render', 'apply'] },
   // feeds/: the feeds a site's pages link to, fetched by render (lib/fields/feed-refresh.ts: it lists
   // the key to see its age, never reads it), read by learn for the field rules (lib/fields/learn-fields.ts).
   // politeness/: per-host rate-limit slots shared by the render containers (lib/politeness/host-limiter.ts).
@@ -52,8 +59,9 @@ export const ACCESS: Readonly<Record<Step, StepAccess>> = {
   // it (lib/store/documents.ts).
   learn: { reads: [K.pages, K.rules, K.feeds, K.drift], writes: [K.rules, K.quarantine], deletes: [K.drift, K.pages], sendsTo: ['apply'] },
   // models/fallback.json: the fallback's model retrained by `spider train` (run by a user, not a function).
-  // A drift marker also asks the learn queue to relearn the site.
-  apply: { reads: [K.pages, K.rules, keys.fallbackModel()], writes: [K.articles, K.drift], deletes: [], sendsTo: ['learn'] },
+  // A drift marker also asks the learn queue to relearn the site; a fetched page the rules failed on
+  // goes back to the render queue (docs/fetch-path.md).
+  apply: { reads: [K.pages, K.rules, keys.fallbackModel()], writes: [K.articles, K.drift], deletes: [], sendsTo: ['learn', 'render'] },
 };
 
 const isPrefix = (p: string) => p.endsWith('/');
@@ -85,8 +93,23 @@ export class SpiderStack extends Stack {
       environment: { [AWS_ENV.bucket]: bucket.bucketName, ...config },
     };
 
+    const fetch = new QueueConsumer(this, 'Fetch', {
+      ...common,
+      entry: 'functions/fetch.ts',
+      description: "spider fetch: the intake; a learned site's page fetched over HTTP, no browser; any other page to render",
+      serviceName: 'spider-fetch',
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: s.fetchMemoryMiB,
+      timeout: Duration.seconds(s.fetchTimeoutSeconds),
+      batchSize: s.fetchBatchSize,
+      maxBatchingWindow: s.fetchMaxBatchingWindowSeconds > 0 ? Duration.seconds(s.fetchMaxBatchingWindowSeconds) : undefined,
+      maxConcurrency: s.fetchMaxConcurrency,
+    });
     const render = new QueueConsumer(this, 'Render', {
       ...common,
+      // The fetch function routed every page it sent here: render renders it, never fetches it again
+      // (drift re-renders from apply come here too). Routing happens once, at the intake.
+      environment: { ...common.environment, [envName('fetchPath')]: 'false' },
       entry: 'functions/render.ts',
       description: 'spider render: URL to Chromium to feature document and snapshot',
       serviceName: 'spider-render',
@@ -125,9 +148,9 @@ export class SpiderStack extends Stack {
       maxBatchingWindow: s.applyMaxBatchingWindowSeconds > 0 ? Duration.seconds(s.applyMaxBatchingWindowSeconds) : undefined,
       maxConcurrency: s.applyMaxConcurrency,
     });
-    this.consumers = { render, learn, apply };
+    this.consumers = { fetch, render, learn, apply };
 
-    const queueEnv: Record<Step, string> = { render: AWS_ENV.renderQueueUrl, learn: AWS_ENV.learnQueueUrl, apply: AWS_ENV.applyQueueUrl };
+    const queueEnv: Record<Step, string> = { fetch: AWS_ENV.fetchQueueUrl, render: AWS_ENV.renderQueueUrl, learn: AWS_ENV.learnQueueUrl, apply: AWS_ENV.applyQueueUrl };
     for (const [step, consumer] of Object.entries(this.consumers) as [Step, QueueConsumer][]) {
       const access = ACCESS[step];
       this.grantPrefixes(consumer, bucket, access);
@@ -150,9 +173,11 @@ export class SpiderStack extends Stack {
 
     new CfnOutput(this, STACK_OUTPUTS.dashboardName, { value: this.dashboard.dashboard.dashboardName, description: 'CloudWatch dashboard of the queues, functions and pipeline metrics' });
     new CfnOutput(this, STACK_OUTPUTS.bucket, { value: bucket.bucketName, description: 'Data bucket (SPIDER_BUCKET)' });
-    new CfnOutput(this, STACK_OUTPUTS.renderQueueUrl, { value: render.queue.queueUrl, description: 'Render queue: submit URLs here (SPIDER_RENDER_QUEUE_URL)' });
+    new CfnOutput(this, STACK_OUTPUTS.fetchQueueUrl, { value: fetch.queue.queueUrl, description: 'Fetch queue, the intake: submit URLs here (SPIDER_FETCH_QUEUE_URL)' });
+    new CfnOutput(this, STACK_OUTPUTS.renderQueueUrl, { value: render.queue.queueUrl, description: 'Render queue: pages that need Chromium, sent by the fetch function and by apply (SPIDER_RENDER_QUEUE_URL)' });
     new CfnOutput(this, STACK_OUTPUTS.learnQueueUrl, { value: learn.queue.queueUrl, description: 'Learn queue, FIFO (SPIDER_LEARN_QUEUE_URL)' });
     new CfnOutput(this, STACK_OUTPUTS.applyQueueUrl, { value: apply.queue.queueUrl, description: 'Apply queue (SPIDER_APPLY_QUEUE_URL)' });
+    new CfnOutput(this, STACK_OUTPUTS.fetchDeadLetterQueueUrl, { value: fetch.deadLetterQueue.queueUrl, description: 'Fetch dead letters' });
     new CfnOutput(this, STACK_OUTPUTS.renderDeadLetterQueueUrl, { value: render.deadLetterQueue.queueUrl, description: 'Render dead letters' });
     new CfnOutput(this, STACK_OUTPUTS.learnDeadLetterQueueUrl, { value: learn.deadLetterQueue.queueUrl, description: 'Learn dead letters' });
     new CfnOutput(this, STACK_OUTPUTS.applyDeadLetterQueueUrl, { value: apply.deadLetterQueue.queueUrl, description: 'Apply dead letters' });

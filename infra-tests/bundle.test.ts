@@ -15,7 +15,7 @@ import { PROJECT_ROOT } from '../cdk/queue-consumer';
 const run = promisify(execFile);
 let outdir: string;
 let template: Record<string, any>;
-const assets: Record<'Render' | 'Learn' | 'Apply', string> = { Render: '', Learn: '', Apply: '' };
+const assets: Record<'Fetch' | 'Render' | 'Learn' | 'Apply', string> = { Fetch: '', Render: '', Learn: '', Apply: '' };
 
 function dirSize(dir: string): number {
   let total = 0;
@@ -75,8 +75,8 @@ describe('npx cdk synth', () => {
     expect(dirSize(dir)).toBeLessThan(150 * 1024 * 1024);
   });
 
-  it('learn and apply are single small bundles with the AWS SDK inside (no node_modules)', () => {
-    for (const dir of [assets.Learn, assets.Apply]) {
+  it('fetch, learn and apply are single small bundles with the AWS SDK inside (no node_modules, no browser)', () => {
+    for (const dir of [assets.Fetch, assets.Learn, assets.Apply]) {
       expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
       const bundle = readFileSync(path.join(dir, 'index.mjs'), 'utf8');
       expect(bundle).not.toMatch(/from\s*["']@aws-sdk\//);
@@ -100,6 +100,6 @@ describe('npx cdk synth', () => {
     });
     const out = JSON.parse(stdout.trim().split('\n').pop()!);
     expect(out.node.split('.')[0]).toBe('22');
-    expect(out.results).toEqual({ Render: 'function', Learn: 'function', Apply: 'function' });
+    expect(out.results).toEqual({ Fetch: 'function', Render: 'function', Learn: 'function', Apply: 'function' });
   });
 });

@@ -7,7 +7,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { RendererHolder } from '../lib/aws/renderer-holder';
-import { parseMessage, sqsRecordHandler, type DeadLetterSender } from '../lib/aws/sqs-records';
+import { hostOfRecord, oneAtATimePer, parseMessage, recordBudget, sqsRecordHandler, type DeadLetterSender } from '../lib/aws/sqs-records';
 import { silentLogger } from '../lib/step/context';
 import { LearnMessageSchema, RenderMessageSchema } from '../lib/types/messages';
 import { DeadlineExceededError, NonRetryableError, isNonRetryable } from '../lib/util/errors';
@@ -220,5 +220,54 @@ describe('RendererHolder', () => {
     const started = Date.now();
     await holder.discard();
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe('oneAtATimePer (the fetch function: one host at a time, hosts side by side)', () => {
+  it('runs records of one host in batch order, one after another, and records of other hosts meanwhile; a failure does not stop the next', async () => {
+    const events: string[] = [];
+    const gates = new Map<string, () => void>();
+    const handler = oneAtATimePer(hostOfRecord, async (r: SQSRecord) => {
+      const url = JSON.parse(r.body).url as string;
+      events.push(`start ${url}`);
+      await new Promise<void>((resolve) => gates.set(url, resolve));
+      events.push(`end ${url}`);
+      if (url.endsWith('/a1')) throw new Error('a1 failed');
+    });
+    const a1 = record({ v: 1, url: 'https://a.test/a1' });
+    const a2 = record({ v: 1, url: 'https://a.test/a2' });
+    const b1 = record({ v: 1, url: 'https://b.test/b1' });
+    const runs = [handler(a1), handler(a2), handler(b1)].map((p) => p.then(() => 'ok', (e: Error) => e.message));
+    await vi.waitFor(() => expect(events).toEqual(['start https://a.test/a1', 'start https://b.test/b1']));
+    gates.get('https://b.test/b1')!();
+    await vi.waitFor(() => expect(events).toContain('end https://b.test/b1'));
+    expect(events).not.toContain('start https://a.test/a2');
+    gates.get('https://a.test/a1')!();
+    await vi.waitFor(() => expect(events).toContain('start https://a.test/a2'));
+    gates.get('https://a.test/a2')!();
+    expect(await Promise.all(runs)).toEqual(['a1 failed', 'ok', 'ok']);
+    expect(events).toEqual(['start https://a.test/a1', 'start https://b.test/b1', 'end https://b.test/b1', 'end https://a.test/a1', 'start https://a.test/a2', 'end https://a.test/a2']);
+  });
+
+  it('a body that names no host runs alone (keyed by its message id)', () => {
+    expect(hostOfRecord(record('not json', { messageId: 'x1' }))).toBe('x1');
+    expect(hostOfRecord(record({ v: 1, url: 'https://News.Example/p' }))).toBe('news.example');
+  });
+});
+
+describe('recordBudget (the fetch function near its timeout)', () => {
+  const left = (ms: number) => ({ getRemainingTimeInMillis: () => ms });
+  it('gives the step its full time, less near the end of the invocation, and refuses to start below the minimum (retryable)', () => {
+    expect(recordBudget(left(120_000), 45_000, 30_000, 5_000)).toBe(45_000);
+    expect(recordBudget(left(50_000), 45_000, 30_000, 5_000)).toBe(20_000);
+    expect(recordBudget(undefined, 45_000, 30_000, 5_000)).toBe(45_000);
+    let error: unknown;
+    try {
+      recordBudget(left(34_000), 45_000, 30_000, 5_000);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(DeadlineExceededError);
+    expect(isNonRetryable(error)).toBe(false);
   });
 });

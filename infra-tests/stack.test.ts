@@ -26,24 +26,24 @@ function id(type: string, prefix: string): string {
 const getAtt = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
 const ref = (logicalId: string) => ({ Ref: logicalId });
 
-const STEPS = ['Render', 'Learn', 'Apply'] as const;
+const STEPS = ['Fetch', 'Render', 'Learn', 'Apply'] as const;
 
 describe('resources', () => {
-  it('has exactly the resources of one bucket, its log bucket, three queue consumers and their dashboard', () => {
+  it('has exactly the resources of one bucket, its log bucket, four queue consumers and their dashboard', () => {
     const counts: Record<string, number> = {};
     for (const r of Object.values(resources)) counts[r.Type] = (counts[r.Type] ?? 0) + 1;
     expect(counts).toEqual({
       'AWS::S3::Bucket': 2,
       'AWS::S3::BucketPolicy': 2,
-      'AWS::SQS::Queue': 6,
-      'AWS::SQS::QueuePolicy': 6,
-      'AWS::Logs::LogGroup': 3,
-      'AWS::IAM::Role': 3,
-      'AWS::IAM::Policy': 3,
-      'AWS::Lambda::Function': 3,
-      'AWS::Lambda::EventSourceMapping': 3,
+      'AWS::SQS::Queue': 8,
+      'AWS::SQS::QueuePolicy': 8,
+      'AWS::Logs::LogGroup': 4,
+      'AWS::IAM::Role': 4,
+      'AWS::IAM::Policy': 4,
+      'AWS::Lambda::Function': 4,
+      'AWS::Lambda::EventSourceMapping': 4,
       // Per step: dead letters, age of the oldest message, function errors.
-      'AWS::CloudWatch::Alarm': 9,
+      'AWS::CloudWatch::Alarm': 12,
       'AWS::CloudWatch::Dashboard': 1,
     });
   });
@@ -137,10 +137,10 @@ describe('queues', () => {
     });
   });
 
-  it('learn is FIFO (message group per site) with deduplication, and so is its DLQ; render and apply are standard', () => {
+  it('learn is FIFO (message group per site) with deduplication, and so is its DLQ; fetch, render and apply are standard', () => {
     expect(resources[id('AWS::SQS::Queue', 'LearnQueue')].Properties).toMatchObject({ FifoQueue: true, ContentBasedDeduplication: true });
     expect(resources[id('AWS::SQS::Queue', 'LearnDeadLetterQueue')].Properties).toMatchObject({ FifoQueue: true });
-    for (const step of ['Render', 'Apply']) {
+    for (const step of ['Fetch', 'Render', 'Apply']) {
       expect(resources[id('AWS::SQS::Queue', `${step}Queue`)].Properties.FifoQueue).toBeUndefined();
       expect(resources[id('AWS::SQS::Queue', `${step}DeadLetterQueue`)].Properties.FifoQueue).toBeUndefined();
     }
@@ -181,8 +181,8 @@ describe('functions', () => {
     expect(fn.Timeout).toBeGreaterThanOrEqual(90);
   });
 
-  it('learn and apply are small arm64 functions', () => {
-    for (const step of ['Learn', 'Apply']) {
+  it('fetch, learn and apply are small arm64 functions', () => {
+    for (const step of ['Fetch', 'Learn', 'Apply']) {
       const fn = resources[id('AWS::Lambda::Function', `${step}Function`)].Properties;
       expect(fn.Architectures).toEqual(['arm64']);
       expect(fn.MemorySize).toBeLessThanOrEqual(1024);
@@ -192,13 +192,43 @@ describe('functions', () => {
 
   it('each function gets the URLs of exactly the queues it sends to', () => {
     const env = (step: string) => resources[id('AWS::Lambda::Function', `${step}Function`)].Properties.Environment.Variables;
-    const queueEnv = (vars: Json) => Object.keys(vars).filter((k) => /^SPIDER_(RENDER|LEARN|APPLY)_QUEUE_URL$/.test(k)).sort();
+    const queueEnv = (vars: Json) => Object.keys(vars).filter((k) => /^SPIDER_(FETCH|RENDER|LEARN|APPLY)_QUEUE_URL$/.test(k)).sort();
+    // Fetch: a learned site's page to apply, every other page to render.
+    expect(queueEnv(env('Fetch'))).toEqual(['SPIDER_APPLY_QUEUE_URL', 'SPIDER_RENDER_QUEUE_URL']);
+    expect(env('Fetch').SPIDER_RENDER_QUEUE_URL).toEqual(ref(id('AWS::SQS::Queue', 'RenderQueue')));
+    expect(env('Fetch').SPIDER_APPLY_QUEUE_URL).toEqual(ref(id('AWS::SQS::Queue', 'ApplyQueue')));
     expect(queueEnv(env('Render'))).toEqual(['SPIDER_APPLY_QUEUE_URL', 'SPIDER_LEARN_QUEUE_URL']);
     expect(env('Render').SPIDER_LEARN_QUEUE_URL).toEqual(ref(id('AWS::SQS::Queue', 'LearnQueue')));
     expect(queueEnv(env('Learn'))).toEqual(['SPIDER_APPLY_QUEUE_URL']);
-    // Apply asks for a relearn when a site's rules select nothing (drift).
-    expect(queueEnv(env('Apply'))).toEqual(['SPIDER_LEARN_QUEUE_URL']);
+    // Apply asks for a relearn when a site's rules select nothing (drift), and sends a fetched page the
+    // rules failed on back to render.
+    expect(queueEnv(env('Apply'))).toEqual(['SPIDER_LEARN_QUEUE_URL', 'SPIDER_RENDER_QUEUE_URL']);
+    expect(env('Apply').SPIDER_RENDER_QUEUE_URL).toEqual(ref(id('AWS::SQS::Queue', 'RenderQueue')));
     expect(env('Apply').SPIDER_LEARN_QUEUE_URL).toEqual(ref(id('AWS::SQS::Queue', 'LearnQueue')));
+  });
+});
+
+describe('the fetch path (docs/aws.md#the-fetch-path-on-aws)', () => {
+  const fn = (step: string) => resources[id('AWS::Lambda::Function', `${step}Function`)].Properties;
+
+  it('fetch: arm64, 512 MB, no Chromium, no extra /tmp, a timeout for a fetch (politeness wait, robots.txt, the page)', () => {
+    expect(fn('Fetch')).toMatchObject({ Architectures: ['arm64'], MemorySize: 512, Timeout: 120 });
+    expect(fn('Fetch').EphemeralStorage).toBeUndefined();
+    expect(fn('Fetch').Layers).toBeUndefined();
+    expect(fn('Fetch').Description).toMatch(/no browser/);
+  });
+
+  it('routing happens once, at the intake: the render function never takes the fetch path itself, the fetch function does', () => {
+    expect(fn('Render').Environment.Variables.SPIDER_FETCH_PATH).toBe('false');
+    expect(fn('Fetch').Environment.Variables.SPIDER_FETCH_PATH).toBeUndefined();
+  });
+
+  it('submissions go to the fetch queue (FetchQueueUrl), in batches of 10 within 1 s, 10 invocations at most', () => {
+    const outputs = template.toJSON().Outputs;
+    expect(outputs.FetchQueueUrl.Description).toMatch(/submit URLs here/);
+    expect(outputs.RenderQueueUrl.Description).not.toMatch(/submit URLs here/);
+    const esm = resources[id('AWS::Lambda::EventSourceMapping', 'FetchFunction')].Properties;
+    expect(esm).toMatchObject({ BatchSize: 10, MaximumBatchingWindowInSeconds: 1, ScalingConfig: { MaximumConcurrency: 10 }, FunctionResponseTypes: ['ReportBatchItemFailures'] });
   });
 });
 
@@ -278,12 +308,14 @@ describe('IAM: least privilege', () => {
   });
 
   it('the expected prefixes per step', () => {
+    // fetch: the site's rules (routing), the HTML as served of a fetched page, per-host politeness slots shared with render.
+    expect(ACCESS.fetch).toEqual({ reads: ['rules/', 'politeness/'], writes: ['pages/', 'politeness/'], deletes: [], sendsTo: ['render', 'apply'] });
     // render: pages, the feeds they link to (it only lists a feed's key to see its age), per-host politeness slots.
     expect(ACCESS.render).toEqual({ reads: ['archive/', 'politeness/'], writes: ['pages/', 'feeds/', 'politeness/'], deletes: [], sendsTo: ['apply', 'learn'] });
     // learn: pages, its rules, the feeds (field rules), the drift markers (counted; older ones deleted).
     expect(ACCESS.learn).toEqual({ reads: ['pages/', 'rules/', 'feeds/', 'drift/'], writes: ['rules/', 'quarantine/'], deletes: ['drift/', 'pages/'], sendsTo: ['apply'] });
     // apply: the snapshot, the rules and the retrained fallback model (one key, not models/*); articles and drift markers.
-    expect(ACCESS.apply).toEqual({ reads: ['pages/', 'rules/', 'models/fallback.json'], writes: ['articles/', 'drift/'], deletes: [], sendsTo: ['learn'] });
+    expect(ACCESS.apply).toEqual({ reads: ['pages/', 'rules/', 'models/fallback.json'], writes: ['articles/', 'drift/'], deletes: [], sendsTo: ['learn', 'render'] });
   });
 
   it.each(STEPS)('%s: consumes only its queue, sends only to the queues it feeds and its own DLQ, logs only to its log group', (step) => {
@@ -382,6 +414,7 @@ describe('settings from cdk.json context', () => {
     const { template: t } = synthTemplate({
       context: {
         'spider:renderMemoryMiB': '3008',
+        'spider:fetchMemoryMiB': 256,
         'spider:renderTimeoutSeconds': 180,
         'spider:renderMaxConcurrency': 20,
         'spider:maxReceiveCount': 5,
@@ -392,14 +425,15 @@ describe('settings from cdk.json context', () => {
         'spider:errorsAlarmThreshold': 2,
       },
     });
-    t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { MetricName: 'ApproximateAgeOfOldestMessage', Threshold: 900 }, 3);
-    t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { MetricName: 'Errors', Threshold: 2 }, 3);
+    t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { MetricName: 'ApproximateAgeOfOldestMessage', Threshold: 900 }, 4);
+    t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { MetricName: 'Errors', Threshold: 2 }, 4);
     t.hasResourceProperties('AWS::Lambda::Function', { MemorySize: 3008, Timeout: 180, Architectures: ['x86_64'] });
+    t.hasResourceProperties('AWS::Lambda::Function', { MemorySize: 256, Architectures: ['arm64'], Environment: { Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: 'spider-fetch' }) } });
     t.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 20 }, BatchSize: 1 });
     t.hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 1080, RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }) });
-    t.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 90 }, 3);
-    t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { AlarmActions: [topic] }, 9);
-    t.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SPIDER_LEARN_MIN_PAGES: '3' }) } }, 3);
+    t.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 90 }, 4);
+    t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { AlarmActions: [topic] }, 12);
+    t.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SPIDER_LEARN_MIN_PAGES: '3' }) } }, 4);
   });
 
   it('an invalid setting fails the synth with its key named', () => {

@@ -22,6 +22,10 @@
  *   every page is extracted once, more when relearns extract pages again;
  * - `fetchPathShare`: share of the URLs submitted that took the fetch path (no browser, docs/fetch-path.md);
  *   `--no-fetch-path` renders every page (0), for comparison;
+ * - `--learned-urls K`: once the run is over, K more unseen URLs of the same sites (learned by then, when
+ *   their rules work on served HTML) are submitted and run: `learnedWave` gives how many took the fetch
+ *   path (`fetchPathShare` among pages of sites already learned when submitted). The run's own figures
+ *   above are taken before this wave;
  * - memory: Node's RSS and heap sampled every 500 ms (`peakRssMb`), and every 15 s with the URLs done
  *   (`memorySamples`); `rssGrowthKbPerUrl` is the RSS after the run less the RSS after warm-up, per URL.
  *   Run with `NODE_OPTIONS=--expose-gc` to have the heap measured after a full collection
@@ -49,12 +53,15 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     'heap-snapshot': { type: 'string' },
     'no-fetch-path': { type: 'boolean', default: false },
+    'learned-urls': { type: 'string', default: '0' },
   },
 });
 
 const N = Number(args.urls);
 const SITES = Number(args.sites ?? Math.max(1, Math.ceil(N / 100)));
 const BROKEN = Number(args['broken-rate']);
+/** A second wave, after the run: this many unseen URLs of the same sites, now learned (round-robin). */
+const LEARNED_URLS = Number(args['learned-urls']);
 const say = (line: string) => process.stderr.write(line + '\n');
 
 /** Processes by parent: pid → ppid, read from /proc. */
@@ -112,13 +119,14 @@ async function main(): Promise<void> {
 
   // Sites: N URLs spread evenly, each site with all four templates and 2% broken pages.
   const perSite = Math.ceil(N / SITES);
-  const sites: { site: GeneratedSite; served: ServedSite; urls: { url: string; broken: boolean }[] }[] = [];
+  const sites: { site: GeneratedSite; served: ServedSite; urls: { url: string; broken: boolean }[]; later: { url: string; broken: boolean }[] }[] = [];
   for (let i = 0; i < SITES; i++) {
-    const healthyPerTemplate = Math.ceil((perSite * (1 - BROKEN)) / 4) + 1;
+    const extra = Math.ceil(LEARNED_URLS / SITES);
+    const healthyPerTemplate = Math.ceil(((perSite + extra) * (1 - BROKEN)) / 4) + 1;
     const site = generateSite({ seed: `loadtest-${i}`, pagesPerTemplate: healthyPerTemplate, templates: 4, brokenRate: BROKEN, host: `site-${i}` });
     const served = await serveSite(site, { hostname: `site-${i}.localhost` });
     const urls = site.pages.filter((p) => p.kind !== 'home').map((p) => ({ url: served.url(p.path), broken: p.kind === 'broken' }));
-    sites.push({ site, served, urls: urls.slice(0, perSite) });
+    sites.push({ site, served, urls: urls.slice(0, perSite), later: urls.slice(perSite, perSite + extra).filter((u) => !u.broken) });
   }
   // Round-robin over the sites, so that hosts take turns (politeness: one page a second per host).
   const submitted: { url: string; broken: boolean }[] = [];
@@ -197,10 +205,38 @@ async function main(): Promise<void> {
   const report = await pipeline.submit(submitted.map((u) => ({ url: u.url })));
   await pipeline.run({ onEvent });
   const runSeconds = (Date.now() - runStarted) / 1000;
+
+  const first = { ...tally };
   sample();
   const rssAfterRun = process.memoryUsage.rss() / 1048576;
   const heapAfterRun = heapMb();
   if (args['heap-snapshot']) say(`heap snapshot: ${writeHeapSnapshot(args['heap-snapshot'])}`);
+
+  // Second wave: pages of sites learned by now (their rules in the store when submitted).
+  const later: string[] = [];
+  for (let k = 0; later.length < LEARNED_URLS; k++) {
+    const round = sites.filter((s) => k < s.later.length).map((s) => s.later[k].url);
+    if (round.length === 0) break;
+    later.push(...round.slice(0, LEARNED_URLS - later.length));
+  }
+  let learnedWave: { submitted: number; fetched: number; rendered: number; articles: number; seconds: number; fetchPathShare: number } | undefined;
+  if (later.length) {
+    const before = { fetched: tally.fetched, rendered: tally.rendered };
+    const waveStarted = Date.now();
+    await pipeline.submit(later.map((url) => ({ url })));
+    await pipeline.run({ onEvent });
+    let waveArticles = 0;
+    for (const url of later) if (await pipeline.store.get(keys.article(siteOf(url), pageIdOf(url)))) waveArticles++;
+    const fetched = tally.fetched - before.fetched;
+    learnedWave = {
+      submitted: later.length,
+      fetched,
+      rendered: tally.rendered - before.rendered - fetched,
+      articles: waveArticles,
+      seconds: Math.round((Date.now() - waveStarted) / 100) / 10,
+      fetchPathShare: Number((fetched / later.length).toFixed(3)),
+    };
+  }
 
   const pagesAfter = await renderer.openPages();
   // Renderer processes of closed contexts exit asynchronously: give them a moment before counting.
@@ -267,9 +303,9 @@ async function main(): Promise<void> {
     rejectedAtSubmit: report.rejected.length,
     deadLetterReasons: Object.fromEntries([...reasons].sort((a, b) => b[1] - a[1])),
     learnOrApplyDeadLetters: otherDead.length,
-    renderRetries: tally.renderRetries,
-    rulesLearned: tally.learned,
-    articlesApplied: tally.applied,
+    renderRetries: first.renderRetries,
+    rulesLearned: first.learned,
+    articlesApplied: first.applied,
     egress,
     sites: SITES,
     renderConcurrency: config.renderConcurrency,
@@ -278,10 +314,10 @@ async function main(): Promise<void> {
     runSeconds: Math.round(runSeconds),
     wallSeconds: Math.round(runSeconds * 10) / 10,
     pagesPerSecond: Number((submitted.length / runSeconds).toFixed(2)),
-    applyRunsPerUrl: Number((tally.applied / submitted.length).toFixed(3)),
-    fetchPathShare: Number((tally.fetched / submitted.length).toFixed(3)),
+    applyRunsPerUrl: Number((first.applied / submitted.length).toFixed(3)),
+    fetchPathShare: Number((first.fetched / submitted.length).toFixed(3)),
     fetchPath: config.fetchPath,
-    pagesFetched: tally.fetched,
+    pagesFetched: first.fetched,
     rssAfterWarmUpMb: Math.round(rssAfterWarmUp),
     rssAfterRunMb: Math.round(rssAfterRun),
     rssGrowthKbPerUrl: Math.round(((rssAfterRun - rssAfterWarmUp) * 1024) / submitted.length),
@@ -290,6 +326,8 @@ async function main(): Promise<void> {
     heapGrowthKbPerUrl: (globalThis as { gc?: unknown }).gc ? Math.round(((heapAfterRun - heapAfterWarmUp) * 1024) / submitted.length) : undefined,
     memorySamples,
     lostUrls: lostUrls.slice(0, 20),
+    /** `--learned-urls`: the second wave, of sites already learned when it was submitted. */
+    learnedWave,
   };
   for (const s of sites) await s.served.close();
   if (!args.keep) await rm(dataDir, { recursive: true, force: true });
@@ -304,6 +342,9 @@ async function main(): Promise<void> {
   say(`egress proxy: ${JSON.stringify(egress)}`);
   say(`time: ${result.wallSeconds} s for the run, ${result.pagesPerSecond} pages/s (fetch path: ${(result.fetchPathShare * 100).toFixed(0)}% of pages), ${result.seconds} s in all`);
   say(`apply runs: ${result.articlesApplied} for ${result.submitted} URLs (${result.applyRunsPerUrl} per URL), ${result.rulesLearned} learns`);
+  if (learnedWave) {
+    say(`then ${learnedWave.submitted} URLs of the sites learned by then: ${learnedWave.fetched} fetched, ${learnedWave.rendered} rendered (fetch path: ${(learnedWave.fetchPathShare * 100).toFixed(1)}%), ${learnedWave.articles} articles, ${learnedWave.seconds} s`);
+  }
   say(
     `node RSS: ${result.rssAfterWarmUpMb} MB after warm-up, ${result.rssAfterRunMb} MB after the run (${result.rssGrowthKbPerUrl} KB per URL), peak ${result.peakRssMb} MB` +
       (result.heapUsedAfterGcMb !== undefined ? `; heap after gc: ${result.heapAfterWarmUpMb} → ${result.heapUsedAfterGcMb} MB (${result.heapGrowthKbPerUrl} KB per URL)` : ''),

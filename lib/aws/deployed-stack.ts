@@ -5,7 +5,9 @@
  *   const target = loadAwsTarget();            // SPIDER_BUCKET... or SPIDER_STACK_OUTPUTS=cdk-outputs.json
  *   if (target) { const stack = new DeployedStack(target); await stack.submit([{ url }]); stack.store... }
  *
- * Submission sends render messages with SendMessageBatch (10 a call). Every URL that is not sent comes
+ * Submission sends render messages with SendMessageBatch (10 a call) to the stack's intake: the fetch
+ * queue (its function routes each page: fetched, or sent on to render; docs/aws.md), or the render
+ * queue of a stack without one. Every URL that is not sent comes
  * back with a reason: invalid URL, archived HTML too large or not stored, or SQS's rejection.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -42,7 +44,8 @@ export interface DeployedStackOptions {
 
 export class DeployedStack {
   readonly store: S3Store;
-  private readonly render?: SqsQueueSender<RenderMessage>;
+  /** Where submissions go: the fetch queue, else the render queue. */
+  private readonly intake?: SqsQueueSender<RenderMessage>;
   private readonly learn?: SqsQueueSender<LearnMessage>;
   private readonly maxHtmlBytes: number;
 
@@ -51,14 +54,20 @@ export class DeployedStack {
     options: DeployedStackOptions = {},
   ) {
     this.store = new S3Store({ bucket: target.bucket, client: options.s3 });
-    if (target.renderQueueUrl) this.render = new SqsQueueSender({ queueUrl: target.renderQueueUrl, client: options.sqs });
+    const intake = target.fetchQueueUrl ?? target.renderQueueUrl;
+    if (intake) this.intake = new SqsQueueSender({ queueUrl: intake, client: options.sqs });
     if (target.learnQueueUrl) this.learn = new SqsQueueSender({ queueUrl: target.learnQueueUrl, client: options.sqs });
     this.maxHtmlBytes = options.maxHtmlBytes ?? 10 * 1024 * 1024;
   }
 
-  /** Queues URLs for rendering; returns how many were sent and every one that was not, with why. */
+  /** The queue submissions go to (the fetch queue, else the render queue), if any. */
+  get intakeQueueUrl(): string | undefined {
+    return this.intake?.queueUrl;
+  }
+
+  /** Queues URLs for extraction; returns how many were sent and every one that was not, with why. */
   async submit(submissions: readonly Submission[]): Promise<SubmitResult> {
-    if (!this.render) throw new Error(`no render queue URL (${AWS_ENV.renderQueueUrl} or the RenderQueueUrl stack output)`);
+    if (!this.intake) throw new Error(`no intake queue URL (${AWS_ENV.fetchQueueUrl} or ${AWS_ENV.renderQueueUrl}, or the FetchQueueUrl or RenderQueueUrl stack output)`);
     const rejected: Rejection[] = [];
     const entries: { url: string; message: RenderMessage }[] = [];
     const submittedAt = new Date().toISOString();
@@ -91,7 +100,7 @@ export class DeployedStack {
       }
       entries.push({ url: s.url, message });
     }
-    const result = await this.render.sendBatch(entries.map((e) => ({ body: e.message })));
+    const result = await this.intake.sendBatch(entries.map((e) => ({ body: e.message })));
     for (const f of result.failed) rejected.push({ url: entries[f.index].url, reason: `${f.code}: ${f.message}` });
     return { sent: result.sent, rejected };
   }

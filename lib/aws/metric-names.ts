@@ -1,7 +1,7 @@
 /**
  * The one list of Spider's CloudWatch metrics: the handlers emit them (./step-metrics.ts, embedded
  * metric format), the stack's dashboard graphs them (cdk/dashboard.ts), docs/aws.md#metrics describes
- * them. Every metric carries the `service` dimension (spider-render, spider-learn, spider-apply);
+ * them. Every metric carries the `service` dimension (spider-fetch, spider-render, spider-learn, spider-apply);
  * the ones with `dimension` also carry that one.
  */
 import { ArticleDocumentSchema } from '../types/article-document';
@@ -10,7 +10,7 @@ import { FAILURE_KINDS } from '../util/errors';
 export const METRICS_NAMESPACE = 'Spider';
 
 /** Powertools' service name of each step's function: the `service` dimension. */
-export const SERVICE_NAMES = { render: 'spider-render', learn: 'spider-learn', apply: 'spider-apply' } as const;
+export const SERVICE_NAMES = { fetch: 'spider-fetch', render: 'spider-render', learn: 'spider-learn', apply: 'spider-apply' } as const;
 export type MetricStep = keyof typeof SERVICE_NAMES;
 
 export interface MetricName {
@@ -23,6 +23,9 @@ export interface MetricName {
 }
 
 export const METRIC = {
+  pagesFetched: { name: 'PagesFetched', step: 'fetch', unit: 'Count', description: 'pages fetched over HTTP and handed to apply, no browser (the fetch path)' },
+  fetchMs: { name: 'FetchMs', step: 'fetch', unit: 'Milliseconds', description: 'time to route, fetch and store one page on the fetch path' },
+  pagesToRender: { name: 'PagesToRender', step: 'fetch', unit: 'Count', description: 'submitted pages the fetch function sent on to the render queue (no rules that work on served HTML, render sample, drift, archived copy, or a page the fetch cannot take)' },
   pagesRendered: { name: 'PagesRendered', step: 'render', unit: 'Count', description: 'pages rendered and stored (feature document and snapshot)' },
   renderMs: { name: 'RenderMs', step: 'render', unit: 'Milliseconds', description: 'time to render one page and collect its blocks' },
   blocksPerPage: { name: 'BlocksPerPage', step: 'render', unit: 'Count', description: 'text blocks the collector found on a page' },

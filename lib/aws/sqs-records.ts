@@ -15,7 +15,7 @@ import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { SendMessageCommand, type MessageAttributeValue, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
-import { describeError, isNonRetryable, NonRetryableError } from '../util/errors';
+import { DeadlineExceededError, describeError, isNonRetryable, NonRetryableError } from '../util/errors';
 import { sqsClient } from './clients';
 
 /** Longest reason kept in the `spider.error` attribute. */
@@ -89,6 +89,52 @@ export function sqsRecordHandler<M>(options: SqsRecordHandlerOptions<M>): (recor
       logger.error('message can never succeed; sent to the dead-letter queue', { ...where, error: reason });
     }
   };
+}
+
+/**
+ * The time a record's step may take: `maxMs`, or less when the invocation has less than `maxMs` +
+ * `marginMs` left (the margin covers what the step does besides, and returning the batch response
+ * before Lambda's timeout). Below `minMs` the step is not started: DeadlineExceededError, retryable,
+ * so SQS delivers the record again to a fresh invocation instead of the whole batch timing out.
+ */
+export function recordBudget(context: Pick<Context, 'getRemainingTimeInMillis'> | undefined, maxMs: number, marginMs: number, minMs: number): number {
+  const remaining = context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY;
+  const budget = Math.floor(Math.min(maxMs, remaining - marginMs));
+  if (budget < minMs) throw new DeadlineExceededError(`only ${Math.max(0, Math.round(remaining))} ms left in this invocation; not starting the step`);
+  return budget;
+}
+
+/**
+ * Runs a batch's records concurrently, except that records with the same key run one after another, in
+ * batch order. The fetch function keys by host: pages of different hosts are fetched side by side, pages
+ * of one host in turn, as the per-host rate limit lets them go anyway; concurrent records of one host
+ * would only race for its rate-limit slot in S3 (conditional writes that fail and are retried: S3 PUT
+ * requests billed for nothing).
+ */
+export function oneAtATimePer<R extends { readonly messageId: string }, C>(key: (record: R) => string, handler: (record: R, context?: C) => Promise<void>): (record: R, context?: C) => Promise<void> {
+  const tails = new Map<string, Promise<unknown>>();
+  return async (record, context) => {
+    const k = key(record);
+    const previous = tails.get(k) ?? Promise.resolve();
+    const mine = previous.catch(() => undefined).then(() => handler(record, context));
+    tails.set(k, mine);
+    try {
+      return await mine;
+    } finally {
+      if (tails.get(k) === mine) tails.delete(k);
+    }
+  };
+}
+
+/** The host a render message's body names, or the record's own id when it names none (each runs alone). */
+export function hostOfRecord(record: Pick<SQSRecord, 'body' | 'messageId'>): string {
+  try {
+    const url = (JSON.parse(record.body) as { url?: unknown }).url;
+    if (typeof url === 'string') return URL.parse(url)?.hostname ?? record.messageId;
+  } catch {
+    // not JSON: the step names it as invalid
+  }
+  return record.messageId;
 }
 
 /** The record's JSON body checked against the schema; NonRetryableError when it is not one. */

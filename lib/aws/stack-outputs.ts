@@ -9,9 +9,11 @@ import type { Env } from './clients';
 /** Stack output keys (CloudFormation Outputs of the Spider stack). */
 export const STACK_OUTPUTS = {
   bucket: 'BucketName',
+  fetchQueueUrl: 'FetchQueueUrl',
   renderQueueUrl: 'RenderQueueUrl',
   learnQueueUrl: 'LearnQueueUrl',
   applyQueueUrl: 'ApplyQueueUrl',
+  fetchDeadLetterQueueUrl: 'FetchDeadLetterQueueUrl',
   renderDeadLetterQueueUrl: 'RenderDeadLetterQueueUrl',
   learnDeadLetterQueueUrl: 'LearnDeadLetterQueueUrl',
   applyDeadLetterQueueUrl: 'ApplyDeadLetterQueueUrl',
@@ -21,6 +23,8 @@ export const STACK_OUTPUTS = {
 /** Environment variables naming the same things. */
 export const AWS_ENV = {
   bucket: 'SPIDER_BUCKET',
+  /** The intake: submitted URLs go here (functions/fetch.ts routes them; docs/aws.md). */
+  fetchQueueUrl: 'SPIDER_FETCH_QUEUE_URL',
   renderQueueUrl: 'SPIDER_RENDER_QUEUE_URL',
   learnQueueUrl: 'SPIDER_LEARN_QUEUE_URL',
   applyQueueUrl: 'SPIDER_APPLY_QUEUE_URL',
@@ -34,12 +38,14 @@ export const AWS_ENV = {
 
 export interface AwsTarget {
   readonly bucket: string;
+  /** The intake (the fetch function's queue); stacks without one take submissions on the render queue. */
+  readonly fetchQueueUrl?: string;
   readonly renderQueueUrl?: string;
   readonly learnQueueUrl?: string;
   readonly applyQueueUrl?: string;
   readonly deadLetterQueueUrl?: string;
   /** Each step's dead-letter queue (stack outputs); `spider status` finds them from the redrive policy otherwise. */
-  readonly deadLetterQueueUrls?: { readonly render?: string; readonly learn?: string; readonly apply?: string };
+  readonly deadLetterQueueUrls?: { readonly fetch?: string; readonly render?: string; readonly learn?: string; readonly apply?: string };
 }
 
 /** The target named by SPIDER_BUCKET and SPIDER_*_QUEUE_URL; undefined without SPIDER_BUCKET. */
@@ -48,6 +54,7 @@ export function awsTargetFromEnv(env: Env = process.env): AwsTarget | undefined 
   if (!bucket) return undefined;
   return {
     bucket,
+    ...(env[AWS_ENV.fetchQueueUrl] ? { fetchQueueUrl: env[AWS_ENV.fetchQueueUrl] } : {}),
     renderQueueUrl: env[AWS_ENV.renderQueueUrl] || undefined,
     learnQueueUrl: env[AWS_ENV.learnQueueUrl] || undefined,
     applyQueueUrl: env[AWS_ENV.applyQueueUrl] || undefined,
@@ -67,12 +74,14 @@ export function awsTargetFromOutputs(outputs: unknown, stackName?: string): AwsT
   if (!bucket) throw new Error(`stack outputs: stack ${name} has no ${STACK_OUTPUTS.bucket} output`);
   return {
     bucket,
+    ...(stack[STACK_OUTPUTS.fetchQueueUrl] ? { fetchQueueUrl: stack[STACK_OUTPUTS.fetchQueueUrl] } : {}),
     renderQueueUrl: stack[STACK_OUTPUTS.renderQueueUrl],
     learnQueueUrl: stack[STACK_OUTPUTS.learnQueueUrl],
     applyQueueUrl: stack[STACK_OUTPUTS.applyQueueUrl],
     ...(stack[STACK_OUTPUTS.renderDeadLetterQueueUrl]
       ? {
           deadLetterQueueUrls: {
+            ...(stack[STACK_OUTPUTS.fetchDeadLetterQueueUrl] ? { fetch: stack[STACK_OUTPUTS.fetchDeadLetterQueueUrl] } : {}),
             render: stack[STACK_OUTPUTS.renderDeadLetterQueueUrl],
             learn: stack[STACK_OUTPUTS.learnDeadLetterQueueUrl],
             apply: stack[STACK_OUTPUTS.applyDeadLetterQueueUrl],

@@ -27,6 +27,13 @@ function addWithDimension(metrics: Metrics, metric: MetricName & { dimension: ob
   add(single, metric, amount);
 }
 
+/** A page the fetch function fetched (the fetch path) or sent on to the render queue. */
+export function recordFetch(metrics: Metrics, outcome: { readonly path: 'fetch' | 'render'; readonly elapsedMs: number }): void {
+  if (outcome.path === 'render') return add(metrics, METRIC.pagesToRender, 1);
+  add(metrics, METRIC.pagesFetched, 1);
+  add(metrics, METRIC.fetchMs, outcome.elapsedMs);
+}
+
 export function recordRender(metrics: Metrics, outcome: { readonly blocks: number; readonly elapsedMs: number }): void {
   add(metrics, METRIC.pagesRendered, 1);
   add(metrics, METRIC.renderMs, outcome.elapsedMs);

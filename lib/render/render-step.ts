@@ -5,7 +5,6 @@
  */
 import { refreshFeeds, type FeedRefreshOptions } from '../fields/feed-refresh';
 import { guardedFeedFetch } from '../net/feed-fetch';
-import { StoreHostLimiter } from '../politeness/host-limiter';
 import { Politeness } from '../politeness/politeness';
 import type { StepContext } from '../step/context';
 import { getText } from '../store/store';
@@ -13,11 +12,10 @@ import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
 import { putJson } from '../store/store';
 import { FEATURE_DOCUMENT_VERSION, FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
 import type { RenderMessage } from '../types/messages';
-import { EgressBlockedError, NonRetryableError, retryAfterOf, RetryLaterError } from '../util/errors';
+import { EgressBlockedError, NonRetryableError } from '../util/errors';
 import type { Renderer } from './browser';
-import { fetchPage } from '../politeness/page-fetch';
-import { routePage, type PagePath, type Route } from '../step/route';
-import { loadRules } from '../step/rules';
+import { fetchPathPage, politenessFor, retryLaterOf, routeOf } from '../step/fetch-step';
+import type { PagePath } from '../step/route';
 
 export interface RenderContext extends StepContext {
   readonly renderer: Renderer;
@@ -31,18 +29,6 @@ export interface RenderContext extends StepContext {
   readonly politeness?: Politeness;
 }
 
-const sharedPoliteness = new WeakMap<object, Politeness>();
-
-function politenessOf(ctx: RenderContext): Politeness {
-  if (ctx.politeness) return ctx.politeness;
-  let p = sharedPoliteness.get(ctx.store);
-  if (!p) {
-    p = new Politeness(ctx.config, { limiter: new StoreHostLimiter(ctx.store) });
-    sharedPoliteness.set(ctx.store, p);
-  }
-  return p;
-}
-
 export interface RenderOutcome {
   readonly site: string;
   readonly pageId: string;
@@ -50,15 +36,6 @@ export interface RenderOutcome {
   readonly elapsedMs: number;
   /** `fetch`: fetched over HTTP, no browser (docs/fetch-path.md); `render`: rendered in Chromium. */
   readonly path: PagePath;
-}
-
-/** The page's way (lib/step/route.ts) from its site's rules and drift markers. */
-async function routeOf(site: string, pageId: string, ctx: StepContext): Promise<Route> {
-  const enabled = ctx.config.fetchPath;
-  const rules = enabled ? await loadRules(site, ctx) : undefined;
-  // any drift marker left: its rules selected nothing on a page since (learn clears older versions' markers)
-  const drifted = rules?.fetchPath?.works ? (await ctx.store.list(keys.driftPrefix(site))).length > 0 : false;
-  return routePage({ pageId, enabled, sampleRate: ctx.config.renderSampleRate, archived: false, rules, drifted });
 }
 
 export async function renderStep(message: RenderMessage, ctx: RenderContext): Promise<RenderOutcome> {
@@ -81,28 +58,15 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
   }
 
   // A live page is requested only when robots.txt allows it and it is the host's turn.
-  const politeness = archivedHtml === undefined ? politenessOf(ctx) : undefined;
+  const politeness = archivedHtml === undefined ? politenessFor(ctx, ctx.politeness) : undefined;
   // Which way the page goes (lib/step/route.ts), asked before the host's turn and before any browser.
   const route = politeness ? await routeOf(site, pageId, ctx) : undefined;
   await politeness?.admit(url);
   let result;
   try {
     if (politeness && route?.path === 'fetch') {
-      const fetched = await fetchPage(url, {
-        policy: ctx.renderer.policy,
-        politeness,
-        userAgent: ctx.config.userAgent,
-        maxBytes: ctx.config.maxHtmlBytes,
-        timeoutMs: ctx.config.renderTimeoutMs,
-      });
-      if (fetched.ok) {
-        const started = performance.now();
-        await ctx.store.put(keys.served(site, pageId), fetched.html, { contentType: 'text/html; charset=utf-8' });
-        await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'rendered', path: 'fetch', url });
-        const elapsedMs = Math.round(performance.now() - started);
-        ctx.logger.info('fetched', { url, site, pageId, path: 'fetch', redirects: fetched.redirects.length });
-        return { site, pageId, blocks: 0, elapsedMs, path: 'fetch' };
-      }
+      const fetched = await fetchPathPage(url, ctx, { policy: ctx.renderer.policy, politeness });
+      if (fetched.ok) return { site, pageId, blocks: 0, elapsedMs: fetched.elapsedMs, path: 'fetch' };
       ctx.logger.info('fetch path: rendering instead', { url, site, pageId, reason: fetched.reason });
     }
     result = await ctx.renderer.render({
@@ -120,13 +84,7 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
     });
   } catch (error) {
     // 429 / 503 with Retry-After: the whole host waits, and so does this message.
-    const retryAfter = retryAfterOf(error);
-    if (politeness && retryAfter !== undefined) {
-      const capped = Math.min(retryAfter, ctx.config.maxRetryAfterSeconds * 1000);
-      await politeness.retryLater(url, capped);
-      throw new RetryLaterError((error as Error).message, capped);
-    }
-    throw error;
+    throw politeness ? await retryLaterOf(error, url, politeness, ctx) : error;
   }
   const snapshotKey = keys.snapshot(site, pageId);
   const servedKey = keys.served(site, pageId);

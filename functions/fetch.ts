@@ -1,0 +1,42 @@
+/**
+ * Fetch Lambda (arm64, no Chromium): the stack's intake. Consumes the fetch queue, one submitted URL a
+ * record (a render message). A page of a site whose rules work on the HTML as served is fetched over
+ * HTTP and handed to apply; every other page goes on, unchanged, to the render queue
+ * (lib/step/fetch-step.ts, the same routing and fetch as the embedded runner's render consumer).
+ * Records of a batch run concurrently (each mostly waits on the site and S3), but one at a time per host
+ * (oneAtATimePer): the host's rate limit lets them go in turn anyway.
+ */
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { createAwsContext, deadLettersFromEnv } from '../lib/aws/aws-context';
+import { SERVICE_NAMES } from '../lib/aws/metric-names';
+import { stepLogger } from '../lib/aws/logger';
+import { hostOfRecord, oneAtATimePer, recordBudget, sqsRecordHandler } from '../lib/aws/sqs-records';
+import { publishMetrics, recordDeadLetter, recordFetch, stepMetrics } from '../lib/aws/step-metrics';
+import { fetchStep } from '../lib/step/fetch-step';
+import { RenderMessageSchema } from '../lib/types/messages';
+
+const logger = new Logger({ serviceName: SERVICE_NAMES.fetch });
+const metrics = stepMetrics('fetch');
+const ctx = createAwsContext({ logger: stepLogger(logger) });
+const processor = new BatchProcessor(EventType.SQS);
+const recordHandler = oneAtATimePer(hostOfRecord, sqsRecordHandler({
+  schema: RenderMessageSchema,
+  logger,
+  deadLetters: deadLettersFromEnv(),
+  onDeadLetter: (error) => recordDeadLetter(metrics, error),
+  // Each fetch gets min(SPIDER_RENDER_TIMEOUT_MS, remaining time − 30 s: the host's turn, robots.txt, S3);
+  // with less than 5 s for it the record is retried by a fresh invocation.
+  step: async (message, _record, context) =>
+    recordFetch(metrics, await fetchStep(message, { ...ctx, fetchTimeoutMs: recordBudget(context, ctx.config.renderTimeoutMs, 30_000, 5_000) })),
+}));
+
+export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+  logger.addContext(context);
+  try {
+    return await processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false });
+  } finally {
+    publishMetrics(metrics);
+  }
+};
