@@ -7,6 +7,7 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatStatus } from '../lib/cli/status';
 import { deployedStatus, summarizeStatus } from '../lib/aws/queue-status';
 import { S3Store } from '../lib/aws/s3-store';
 import { keys } from '../lib/store/keys';
@@ -112,5 +113,16 @@ describe('deployedStatus against the emulator', () => {
     );
     expect(named.queues.render.deadLettered).toBe(2);
     expect(named.queues.learn.note).toBe('no queue URL configured');
+    // A stack without a fetch queue (older ones) shows none; with one, it is counted like the others.
+    expect(named.queues.fetch).toBeUndefined();
+    const fetchDlq = await dlq('status-fetch-dlq');
+    const fetchQueue = await emu.createQueue('status-fetch', redrive(fetchDlq.arn));
+    await emu.sqs.send(new SendMessageCommand({ QueueUrl: fetchQueue.url, MessageBody: '{"v":1,"url":"https://a.example/f"}' }));
+    const withFetch = await deployedStatus(
+      { bucket: BUCKET, fetchQueueUrl: fetchQueue.url, renderQueueUrl: render.url },
+      { sqs: emu.sqs, s3: emu.s3, cloudWatch: new CloudWatchClient({ endpoint: emu.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' }, maxAttempts: 1 }) },
+    );
+    expect(withFetch.queues.fetch).toMatchObject({ pending: 1, inFlight: 0, deadLettered: 0 });
+    expect(formatStatus(withFetch)).toMatch(/^fetch +1 +0 +0 /m);
   });
 });

@@ -7,7 +7,7 @@
 import { CloudWatchClient, GetMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import { GetQueueAttributesCommand, GetQueueUrlCommand, type QueueAttributeName, type SQSClient } from '@aws-sdk/client-sqs';
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { QueueCounts, QueueName, SpiderStatus } from '../queue/status';
+import type { QueueCounts, QueueName, SpiderStatus, StatusQueueName } from '../queue/status';
 import { summarizeStore } from '../store/summary';
 import { describeError } from '../util/errors';
 import { cloudWatchClientConfig, sqsClient } from './clients';
@@ -94,13 +94,14 @@ async function oldestAges(client: CloudWatchClient, queueNames: readonly string[
 /** Queue counts and store summary of a deployed stack. */
 export async function deployedStatus(target: AwsTarget, options: DeployedStatusOptions = {}): Promise<SpiderStatus> {
   const sqs = options.sqs ?? sqsClient();
-  const urls: Record<QueueName, string | undefined> = { render: target.renderQueueUrl, learn: target.learnQueueUrl, apply: target.applyQueueUrl };
+  // The fetch queue only when the stack has one (older stacks take URLs on the render queue).
+  const urls: Partial<Record<StatusQueueName, string>> = { ...(target.fetchQueueUrl ? { fetch: target.fetchQueueUrl } : {}), render: target.renderQueueUrl, learn: target.learnQueueUrl, apply: target.applyQueueUrl };
   const cloudWatch = options.cloudWatch ?? new CloudWatchClient({ ...cloudWatchClientConfig(), maxAttempts: 1 });
   const names = Object.values(urls).filter((u): u is string => Boolean(u)).map(queueNameOf);
   const [cw, store, ...perQueue] = await Promise.all([
     oldestAges(cloudWatch, names),
     summarizeStore(new S3Store({ bucket: target.bucket, client: options.s3 })),
-    ...(Object.keys(urls) as QueueName[]).map(async (q) => {
+    ...(Object.keys(urls) as StatusQueueName[]).map(async (q) => {
       const url = urls[q];
       if (!url) return [q, undefined] as const;
       const attrs = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: WORK_ATTRIBUTES }))).Attributes ?? {};
@@ -112,7 +113,7 @@ export async function deployedStatus(target: AwsTarget, options: DeployedStatusO
     }),
   ]);
   if (!options.cloudWatch) cloudWatch.destroy();
-  const queues = {} as Record<QueueName, QueueCounts>;
+  const queues = {} as Record<QueueName, QueueCounts> & Partial<Record<'fetch', QueueCounts>>;
   for (const [q, got] of perQueue) {
     if (!got) {
       queues[q] = { pending: 0, inFlight: 0, deadLettered: 0, oldestPendingAgeSeconds: null, note: 'no queue URL configured' };

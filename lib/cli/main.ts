@@ -203,7 +203,7 @@ program
       // SQS has no way to dead-letter a message it was never sent: an invalid URL is said here, exit 1.
       const result = await stack.submit(list.map((url) => ({ url })));
       for (const r of result.rejected) process.stderr.write(`rejected ${terminalSafeJson(r.url)}: ${terminalSafe(r.reason, true)}\n`);
-      process.stdout.write(`queued ${result.sent} URLs on ${stack.target.renderQueueUrl}\n`);
+      process.stdout.write(`queued ${result.sent} URLs on ${stack.intakeQueueUrl}\n`);
       if (result.rejected.length) process.exitCode = 1;
       return;
     }

@@ -1,8 +1,8 @@
 /** `spider status` for people: queues, learned and waiting sites, articles. `--json` prints the SpiderStatus itself. */
-import type { QueueName, SpiderStatus } from '../queue/status';
+import type { StatusQueueName, SpiderStatus } from '../queue/status';
 import { formatDuration } from './progress';
 
-const QUEUES: readonly QueueName[] = ['render', 'learn', 'apply'];
+const QUEUES: readonly StatusQueueName[] = ['fetch', 'render', 'learn', 'apply'];
 const SITES_SHOWN = 20;
 
 export function formatStatus(status: SpiderStatus, now = Date.now()): string {
@@ -16,10 +16,11 @@ export function formatStatus(status: SpiderStatus, now = Date.now()): string {
   lines.push('queue     pending  in flight  dead letters  oldest pending');
   for (const q of QUEUES) {
     const c = status.queues[q];
+    if (!c) continue; // no fetch queue: the embedded runner, or an older stack
     const age = c.oldestPendingAgeSeconds === null ? 'unknown' : c.pending === 0 ? '-' : formatDuration(c.oldestPendingAgeSeconds);
     lines.push(`${q.padEnd(8)} ${String(c.pending).padStart(8)} ${String(c.inFlight).padStart(10)} ${String(c.deadLettered).padStart(13)}  ${age}`);
   }
-  for (const q of QUEUES) if (status.queues[q].note) lines.push(`  ${q}: ${status.queues[q].note}`);
+  for (const q of QUEUES) if (status.queues[q]?.note) lines.push(`  ${q}: ${status.queues[q]?.note}`);
   const { store } = status;
   lines.push('');
   lines.push(`articles stored: ${store.articles}; pages stored: ${store.pages}`);

@@ -18,13 +18,16 @@ export interface QueueCounts {
 
 export type QueueName = 'render' | 'learn' | 'apply';
 
+/** On AWS the stack's intake is the fetch queue (docs/aws.md); the embedded runner has none (render's consumer routes). */
+export type StatusQueueName = 'fetch' | QueueName;
+
 export interface SpiderStatus {
   /** `embedded` (a data folder) or `aws` (a deployed stack). */
   readonly where: 'embedded' | 'aws';
   /** The data folder, or the bucket. */
   readonly location: string;
   readonly at: string;
-  readonly queues: Readonly<Record<QueueName, QueueCounts>>;
+  readonly queues: Readonly<Record<QueueName, QueueCounts> & Partial<Record<'fetch', QueueCounts>>>;
   readonly store: StoreSummary;
   /** Embedded: a `spider run`/`work` in another process, as it last reported itself. */
   readonly running?: { readonly pid: number; readonly startedAt: string; readonly updatedAt: string };
