@@ -2,6 +2,7 @@
 import TurndownService from 'turndown';
 import type { Logger } from '../step/context';
 import type { ArticleDocument } from '../types/article-document';
+import { normalizeText } from '../text/match';
 
 /**
  * Clean HTML to Markdown that keeps the article's structure: ATX headings, `-` lists, `>` quotes,
@@ -18,10 +19,32 @@ function markdownConverter(): TurndownService {
 let converter: TurndownService | undefined;
 
 /** The body as Markdown: from its clean HTML when there is some, else one paragraph per line of text. */
-function bodyMarkdown(article: ArticleDocument): string[] {
-  if (!article.html.trim()) return article.text.split('\n');
+function bodyMarkdown(body: Pick<ArticleDocument, 'text' | 'html'>): string[] {
+  if (!body.html.trim()) return body.text.split('\n');
   converter ??= markdownConverter();
-  return [converter.turndown(article.html)];
+  return [converter.turndown(body.html)];
+}
+
+/** How near the top a heading that shows the title is dropped: within the body's first blocks. */
+const TITLE_SEARCH_BLOCKS = 3;
+const HEADING = /<h([1-3])\b[^>]*>([\s\S]*?)<\/h\1>/i;
+
+/**
+ * The body as printed under the title: without its own heading that shows the title again (the
+ * single-page extractor starts its article with the page's headline; the title is printed above).
+ * The article document keeps its text and HTML as extracted.
+ */
+export function bodyUnderTitle(article: Pick<ArticleDocument, 'title' | 'text' | 'html'>): { text: string; html: string } {
+  const title = article.title ? normalizeText(article.title) : '';
+  if (!title) return { text: article.text, html: article.html };
+  const lines = article.text.split('\n');
+  const near = lines.map((l, i) => ({ l, i })).filter(({ l }) => l.trim()).slice(0, TITLE_SEARCH_BLOCKS);
+  const line = near.find(({ l }) => normalizeText(l) === title);
+  const text = line ? lines.filter((_, i) => i !== line.i).join('\n') : article.text;
+  const m = HEADING.exec(article.html);
+  const before = m ? (article.html.slice(0, m.index).match(/<(p|li|h[1-6]|blockquote|figure|pre|table)\b/gi) ?? []).length : 0;
+  const html = m && before < TITLE_SEARCH_BLOCKS && normalizeText(m[2].replace(/<[^>]+>/g, ' ')) === title ? article.html.slice(0, m.index) + article.html.slice(m.index + m[0].length) : article.html;
+  return { text, html };
 }
 
 export type OutputFormat = 'text' | 'markdown' | 'html' | 'json';
@@ -58,15 +81,16 @@ export function formatArticle(article: ArticleDocument, format: OutputFormat): s
 
 function formatted(article: ArticleDocument, format: Exclude<OutputFormat, 'json'>): string {
   const head = headLines(article);
+  const body = bodyUnderTitle(article);
   switch (format) {
     case 'html': {
       const header = head.length ? `<header>${head.map((l) => `<p>${escapeHtml(l)}</p>`).join('')}</header>\n` : '';
-      return `<article>\n${article.title ? `<h1>${escapeHtml(article.title)}</h1>\n` : ''}${header}${article.html}\n</article>`;
+      return `<article>\n${article.title ? `<h1>${escapeHtml(article.title)}</h1>\n` : ''}${header}${body.html}\n</article>`;
     }
     case 'markdown':
-      return [article.title && `# ${article.title}`, ...head.map((l) => `*${l}*`), ...bodyMarkdown(article)].filter(Boolean).join('\n\n');
+      return [article.title && `# ${article.title}`, ...head.map((l) => `*${l}*`), ...bodyMarkdown(body)].filter(Boolean).join('\n\n');
     case 'text':
-      return [article.title, ...head, '', article.text].filter((l) => l !== undefined).join('\n');
+      return [article.title, ...head, '', body.text].filter((l) => l !== undefined).join('\n');
   }
 }
 

@@ -20,6 +20,23 @@ describe('formatArticle', () => {
     expect(formatArticle(withHeader, 'html')).toContain('<h1>Harbour vote</h1>\n<header><p>The council voted at midnight</p><p>By Jane Doe, November 6, 2012</p></header>\n<p>First');
   });
 
+  it('prints the title once when the body starts with a heading that shows it (the single-page extractor keeps the headline)', () => {
+    const headed = {
+      ...article,
+      title: 'Harbour Vote',
+      text: 'Politics\nHarbour vote\nFirst paragraph.\nSecond paragraph.',
+      html: '<p><a href="/politics">Politics</a></p><h1>Harbour  vote</h1><p>First paragraph.</p><p>Second paragraph.</p>',
+    };
+    expect(formatArticle(headed, 'text')).toBe('Harbour Vote\nJane Doe · 2012-11-06\n\nPolitics\nFirst paragraph.\nSecond paragraph.');
+    expect(formatArticle(headed, 'markdown')).toBe('# Harbour Vote\n\n*Jane Doe · 2012-11-06*\n\n[Politics](/politics)\n\nFirst paragraph.\n\nSecond paragraph.');
+    expect(formatArticle(headed, 'html')).toBe('<article>\n<h1>Harbour Vote</h1>\n<header><p>Jane Doe · 2012-11-06</p></header>\n<p><a href="/politics">Politics</a></p><p>First paragraph.</p><p>Second paragraph.</p>\n</article>');
+    // The stored document is as extracted, and a heading further down or of other words stays.
+    expect(JSON.parse(formatArticle(headed, 'json')).text).toBe(headed.text);
+    const later = { ...headed, text: 'One.\nTwo.\nThree.\nHarbour vote', html: '<p>One.</p><p>Two.</p><p>Three.</p><h2>Harbour vote</h2>' };
+    expect(formatArticle(later, 'html')).toContain('<h2>Harbour vote</h2>');
+    expect(formatArticle(later, 'text')).toContain('Three.\nHarbour vote');
+  });
+
   it('keeps headings, lists, quotes and captions in Markdown', () => {
     const structured = {
       ...article,
