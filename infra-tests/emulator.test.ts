@@ -7,7 +7,7 @@
  * failing ones after maxReceiveCount receives; nothing is lost.
  */
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { ReceiveMessageCommand, SendMessageCommand, type Message } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSite, type GeneratedSite } from '../lib/demo/site-generator';
 import { serveSite, type ServedSite } from '../lib/demo/site-server';
@@ -18,19 +18,13 @@ import { ArticleDocumentSchema } from '../lib/types/article-document';
 import type { ApplyMessage, RenderMessage } from '../lib/types/messages';
 import { RulesDocumentSchema } from '../lib/types/rules-document';
 import { serveRoutes, type TestServer } from '../test/helpers/http-server';
-import { startEmulator, type Emulator } from './emulator';
-import { LambdaPoller, queueDepth, runUntilIdle, type SqsHandler } from './lambda-poller';
+import { startEmulator, type Emulator, type StepQueues } from './emulator';
+import { LambdaPoller, importHandler, queueDepth, runUntilIdle, type SqsHandler } from './lambda-poller';
 
 const BUCKET = 'spider-e2e';
 const MAX_RECEIVE_COUNT = 3;
 /** Short visibility timeouts so retries come back within the test (the stack uses 6x the timeout). */
 const VISIBILITY_SECONDS = 2;
-
-interface StepQueues {
-  url: string;
-  arn: string;
-  dlqUrl: string;
-}
 
 let emu: Emulator;
 let site: GeneratedSite;
@@ -44,47 +38,15 @@ const savedEnv = { ...process.env };
 const emf: Record<string, unknown>[] = [];
 const stdoutWrite = process.stdout.write.bind(process.stdout);
 
-async function createStepQueues(name: string, fifo: boolean): Promise<StepQueues> {
-  const suffix = fifo ? '.fifo' : '';
-  const fifoAttrs: Record<string, string> = fifo ? { FifoQueue: 'true' } : {};
-  const dlq = await emu.createQueue(`${name}-dlq${suffix}`, fifoAttrs);
-  const queue = await emu.createQueue(`${name}${suffix}`, {
-    ...fifoAttrs,
-    ...(fifo ? { ContentBasedDeduplication: 'true' } : {}),
-    VisibilityTimeout: String(VISIBILITY_SECONDS),
-    RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.arn, maxReceiveCount: String(MAX_RECEIVE_COUNT) }),
-  });
-  return { url: queue.url, arn: queue.arn, dlqUrl: dlq.url };
-}
-
-/** Imports a handler module with the environment its Lambda function gets from the stack. */
-async function importHandler<M extends { handler: unknown }>(load: () => Promise<M>, env: Record<string, string>): Promise<M> {
-  Object.assign(process.env, env);
-  try {
-    return await load();
-  } finally {
-    for (const k of Object.keys(env)) delete process.env[k];
-  }
-}
-
-async function drainDlq(url: string): Promise<Message[]> {
-  const out: Message[] = [];
-  for (;;) {
-    const res = await emu.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, MessageAttributeNames: ['All'], MessageSystemAttributeNames: ['All'], VisibilityTimeout: 60 }),
-    );
-    if (!res.Messages?.length) return out;
-    out.push(...res.Messages);
-  }
-}
-
 beforeAll(async () => {
   emu = await startEmulator();
   await emu.s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
+  const stepQueues = (name: string, fifo = false) =>
+    emu.createStepQueues(name, { fifo, visibilitySeconds: VISIBILITY_SECONDS, maxReceiveCount: MAX_RECEIVE_COUNT });
   queues = {
-    render: await createStepQueues('spider-render', false),
-    learn: await createStepQueues('spider-learn', true),
-    apply: await createStepQueues('spider-apply', false),
+    render: await stepQueues('spider-render'),
+    learn: await stepQueues('spider-learn', true),
+    apply: await stepQueues('spider-apply'),
   };
 
   site = generateSite({ seed: 'aws-emulator', pagesPerTemplate: 7, templates: 1 });
@@ -192,7 +154,7 @@ describe('render → learn → apply on the emulator', () => {
     expect(pages.filter((o) => o.key.endsWith('/snapshot.html'))).toHaveLength(submitted.length - fetched);
 
     // Dead letters: with the reason at once when they can never succeed; after 3 receives otherwise.
-    const renderDead = await drainDlq(queues.render.dlqUrl);
+    const renderDead = await emu.drain(queues.render.dlqUrl);
     const byBody = new Map(renderDead.map((m) => [m.Body!, m]));
     expect(renderDead).toHaveLength(4);
     const reason = (m: Message | undefined) => m?.MessageAttributes?.['spider.error']?.StringValue;
@@ -214,10 +176,10 @@ describe('render → learn → apply on the emulator', () => {
     expect(Number(retried.Attributes?.ApproximateReceiveCount)).toBeGreaterThanOrEqual(MAX_RECEIVE_COUNT);
     expect(flaky.hits.get('/always-503.html')).toBe(MAX_RECEIVE_COUNT);
 
-    const applyDead = await drainDlq(queues.apply.dlqUrl);
+    const applyDead = await emu.drain(queues.apply.dlqUrl);
     expect(applyDead.map((m) => JSON.parse(m.Body!))).toEqual([ghost]);
     expect(reason(applyDead[0])).toMatch(/no snapshot for page never-rendered-page/);
-    expect(await drainDlq(queues.learn.dlqUrl)).toEqual([]);
+    expect(await emu.drain(queues.learn.dlqUrl)).toEqual([]);
 
     // Nothing lost: every queue empty, every submitted URL is an article or a dead letter.
     for (const q of Object.values(queues)) expect(await queueDepth(emu.sqs, q.url)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { S3Client } from '@aws-sdk/client-s3';
-import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 
 export const REGION = 'us-east-1';
@@ -32,7 +32,27 @@ export interface Emulator {
   /** Environment for code that builds its own clients (lib/aws/clients.ts). */
   env(): Record<string, string>;
   createQueue(name: string, attributes?: Record<string, string>): Promise<{ url: string; arn: string }>;
+  /**
+   * A step's queue as the stack makes it: a DLQ of its own and a redrive policy (learn's pair FIFO,
+   * with content-based deduplication), with a visibility timeout short enough for retries to come
+   * back within a test.
+   */
+  createStepQueues(name: string, options: StepQueueOptions): Promise<StepQueues>;
+  /** Receives every message now visible on a queue (a DLQ, typically), with all their attributes. */
+  drain(url: string): Promise<Message[]>;
   stop(): Promise<void>;
+}
+
+export interface StepQueueOptions {
+  readonly fifo?: boolean;
+  readonly visibilitySeconds: number;
+  readonly maxReceiveCount: number;
+}
+
+export interface StepQueues {
+  readonly url: string;
+  readonly arn: string;
+  readonly dlqUrl: string;
 }
 
 export async function startEmulator(): Promise<Emulator> {
@@ -99,6 +119,12 @@ export async function startEmulator(): Promise<Emulator> {
   const s3 = new S3Client({ endpoint, region: REGION, credentials: CREDENTIALS, forcePathStyle: true });
   const sqs = new SQSClient({ endpoint, region: REGION, credentials: CREDENTIALS, useQueueUrlAsEndpoint: false });
 
+  const createQueue = async (name: string, attributes: Record<string, string> = {}) => {
+    const out = await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
+    const attrs = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: out.QueueUrl, AttributeNames: ['QueueArn'] }));
+    return { url: out.QueueUrl!, arn: attrs.Attributes!.QueueArn! };
+  };
+
   return {
     endpoint,
     fauxqs,
@@ -128,10 +154,28 @@ export async function startEmulator(): Promise<Emulator> {
       AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
     }),
-    async createQueue(name, attributes = {}) {
-      const out = await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
-      const attrs = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: out.QueueUrl, AttributeNames: ['QueueArn'] }));
-      return { url: out.QueueUrl!, arn: attrs.Attributes!.QueueArn! };
+    createQueue,
+    async createStepQueues(name, { fifo = false, visibilitySeconds, maxReceiveCount }) {
+      const suffix = fifo ? '.fifo' : '';
+      const fifoAttrs: Record<string, string> = fifo ? { FifoQueue: 'true' } : {};
+      const dlq = await createQueue(`${name}-dlq${suffix}`, fifoAttrs);
+      const queue = await createQueue(`${name}${suffix}`, {
+        ...fifoAttrs,
+        ...(fifo ? { ContentBasedDeduplication: 'true' } : {}),
+        VisibilityTimeout: String(visibilitySeconds),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.arn, maxReceiveCount: String(maxReceiveCount) }),
+      });
+      return { url: queue.url, arn: queue.arn, dlqUrl: dlq.url };
+    },
+    async drain(url) {
+      const out: Message[] = [];
+      for (;;) {
+        const res = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, MessageAttributeNames: ['All'], MessageSystemAttributeNames: ['All'], VisibilityTimeout: 60 }),
+        );
+        if (!res.Messages?.length) return out;
+        out.push(...res.Messages);
+      }
     },
     async stop() {
       s3.destroy();

@@ -15,7 +15,7 @@ import { articlesOf, generateSite, serveSite, type ServedSite } from '../lib/dem
 import { SqsQueueSender } from '../lib/aws/sqs-queue';
 import type { RenderMessage } from '../lib/types/messages';
 import { startEmulator, type Emulator } from './emulator';
-import { LambdaPoller, queueDepth, runUntilIdle, type SqsHandler } from './lambda-poller';
+import { LambdaPoller, importHandler, queueDepth, runUntilIdle, type SqsHandler } from './lambda-poller';
 
 const MAX_RECEIVE_COUNT = 10;
 const VISIBILITY_SECONDS = 2;
@@ -64,38 +64,20 @@ function stable(key: string, body: string): unknown {
 async function run(name: string, faultRate: number): Promise<EndState & { injected: number }> {
   const bucket = `spider-${name}`;
   await emu.s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  const queue = async (step: string, fifo: boolean) => {
-    const suffix = fifo ? '.fifo' : '';
-    const fifoAttrs: Record<string, string> = fifo ? { FifoQueue: 'true' } : {};
-    const dlq = await emu.createQueue(`${name}-${step}-dlq${suffix}`, fifoAttrs);
-    const q = await emu.createQueue(`${name}-${step}${suffix}`, {
-      ...fifoAttrs,
-      ...(fifo ? { ContentBasedDeduplication: 'true' } : {}),
-      VisibilityTimeout: String(VISIBILITY_SECONDS),
-      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.arn, maxReceiveCount: String(MAX_RECEIVE_COUNT) }),
-    });
-    return { url: q.url, arn: q.arn, dlqUrl: dlq.url };
-  };
+  const queue = (step: string, fifo: boolean) =>
+    emu.createStepQueues(`${name}-${step}`, { fifo, visibilitySeconds: VISIBILITY_SECONDS, maxReceiveCount: MAX_RECEIVE_COUNT });
   const queues = { render: await queue('render', false), learn: await queue('learn', true), apply: await queue('apply', false) };
 
   // Fresh handler modules (their clients, browser and caches) for this run's bucket and queues.
   vi.resetModules();
   process.env.SPIDER_BUCKET = bucket;
-  const load = async <M>(importer: () => Promise<M>, env: Record<string, string>): Promise<M> => {
-    Object.assign(process.env, env);
-    try {
-      return await importer();
-    } finally {
-      for (const k of Object.keys(env)) delete process.env[k];
-    }
-  };
-  const render = await load(() => import('../functions/render'), {
+  const render = await importHandler(() => import('../functions/render'), {
     SPIDER_DEAD_LETTER_QUEUE_URL: queues.render.dlqUrl,
     SPIDER_APPLY_QUEUE_URL: queues.apply.url,
     SPIDER_LEARN_QUEUE_URL: queues.learn.url,
   });
-  const learn = await load(() => import('../functions/learn'), { SPIDER_DEAD_LETTER_QUEUE_URL: queues.learn.dlqUrl, SPIDER_APPLY_QUEUE_URL: queues.apply.url });
-  const apply = await load(() => import('../functions/apply'), { SPIDER_DEAD_LETTER_QUEUE_URL: queues.apply.dlqUrl });
+  const learn = await importHandler(() => import('../functions/learn'), { SPIDER_DEAD_LETTER_QUEUE_URL: queues.learn.dlqUrl, SPIDER_APPLY_QUEUE_URL: queues.apply.url });
+  const apply = await importHandler(() => import('../functions/apply'), { SPIDER_DEAD_LETTER_QUEUE_URL: queues.apply.dlqUrl });
   const poller = (step: keyof typeof queues, handler: SqsHandler, batchSize: number, timeoutMs: number) =>
     new LambdaPoller({ name: `${name}-${step}`, sqs: emu.sqs, queueUrl: queues[step].url, queueArn: queues[step].arn, handler, batchSize, timeoutMs });
   const pollers = [poller('render', render.handler, 1, 120_000), poller('learn', learn.handler, 1, 120_000), poller('apply', apply.handler, 10, 60_000)];

@@ -16,7 +16,7 @@
  *      fallback's article and a drift marker and sends the page back to render, which renders it.
  */
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { ReceiveMessageCommand, SendMessageCommand, type Message } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeployedStack } from '../lib/aws/deployed-stack';
 import { S3Store } from '../lib/aws/s3-store';
@@ -27,8 +27,8 @@ import { inRenderSample } from '../lib/step/route';
 import { keys, pageIdOf, siteOf } from '../lib/store/keys';
 import { ArticleDocumentSchema, type ArticleDocument } from '../lib/types/article-document';
 import { RulesDocumentSchema } from '../lib/types/rules-document';
-import { startEmulator, type Emulator } from './emulator';
-import { LambdaPoller, queueDepth, runUntilIdle, type SqsHandler } from './lambda-poller';
+import { startEmulator, type Emulator, type StepQueues } from './emulator';
+import { LambdaPoller, importHandler, queueDepth, runUntilIdle, type SqsHandler } from './lambda-poller';
 
 const BUCKET = 'spider-fetch-path';
 const MAX_RECEIVE_COUNT = 3;
@@ -36,11 +36,6 @@ const VISIBILITY_SECONDS = 2;
 const SAMPLE_RATE = 0.05;
 
 type StepName = 'fetch' | 'render' | 'learn' | 'apply';
-interface StepQueues {
-  url: string;
-  arn: string;
-  dlqUrl: string;
-}
 
 let emu: Emulator;
 let site: GeneratedSite;
@@ -52,37 +47,6 @@ let closeBrowser: (() => Promise<void>) | undefined;
 const savedEnv = { ...process.env };
 const emf: Record<string, unknown>[] = [];
 const stdoutWrite = process.stdout.write.bind(process.stdout);
-
-async function createStepQueues(name: string, fifo: boolean): Promise<StepQueues> {
-  const suffix = fifo ? '.fifo' : '';
-  const fifoAttrs: Record<string, string> = fifo ? { FifoQueue: 'true' } : {};
-  const dlq = await emu.createQueue(`${name}-dlq${suffix}`, fifoAttrs);
-  const queue = await emu.createQueue(`${name}${suffix}`, {
-    ...fifoAttrs,
-    ...(fifo ? { ContentBasedDeduplication: 'true' } : {}),
-    VisibilityTimeout: String(VISIBILITY_SECONDS),
-    RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.arn, maxReceiveCount: String(MAX_RECEIVE_COUNT) }),
-  });
-  return { url: queue.url, arn: queue.arn, dlqUrl: dlq.url };
-}
-
-async function importHandler<M extends { handler: unknown }>(load: () => Promise<M>, env: Record<string, string>): Promise<M> {
-  Object.assign(process.env, env);
-  try {
-    return await load();
-  } finally {
-    for (const k of Object.keys(env)) delete process.env[k];
-  }
-}
-
-async function drainDlq(url: string): Promise<Message[]> {
-  const out: Message[] = [];
-  for (;;) {
-    const res = await emu.sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, MessageAttributeNames: ['All'], VisibilityTimeout: 60 }));
-    if (!res.Messages?.length) return out;
-    out.push(...res.Messages);
-  }
-}
 
 /** Sum of an EMF metric over the handlers' lines matching `where`. */
 function total(name: string, where: Record<string, string> = {}): number {
@@ -101,11 +65,13 @@ beforeAll(async () => {
   emu = await startEmulator();
   await emu.s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
   store = new S3Store({ bucket: BUCKET, client: emu.s3 });
+  const stepQueues = (name: string, fifo = false) =>
+    emu.createStepQueues(name, { fifo, visibilitySeconds: VISIBILITY_SECONDS, maxReceiveCount: MAX_RECEIVE_COUNT });
   queues = {
-    fetch: await createStepQueues('spider-fetch', false),
-    render: await createStepQueues('spider-render', false),
-    learn: await createStepQueues('spider-learn', true),
-    apply: await createStepQueues('spider-apply', false),
+    fetch: await stepQueues('spider-fetch'),
+    render: await stepQueues('spider-render'),
+    learn: await stepQueues('spider-learn', true),
+    apply: await stepQueues('spider-apply'),
   };
   site = generateSite({ seed: 'aws-fetch-path', pagesPerTemplate: 30, templates: 1 });
   served = await serveSite(site);
@@ -229,12 +195,12 @@ describe('the fetch path on the emulator: fetch λ → apply λ, no render', () 
     expect(invocations('render') - rendersBefore).toBe(sampled.length + 1);
     expect(total('PagesFetched', { service: 'spider-fetch' })).toBe(fetchable.length);
     expect(total('PagesToRender', { service: 'spider-fetch' })).toBe(5 + sampled.length + 1);
-    const renderDead = await drainDlq(queues.render.dlqUrl);
+    const renderDead = await emu.drain(queues.render.dlqUrl);
     expect(renderDead.map((m) => JSON.parse(m.Body!).url)).toEqual([notHtml]);
     expect(renderDead[0].MessageAttributes?.['spider.error']?.StringValue).toMatch(/not HTML|application\/pdf/i);
     expect(served.requestsByPath.get(new URL(notHtml).pathname)).toBe(2); // the fetch, then render's
 
-    const fetchDead = await drainDlq(queues.fetch.dlqUrl);
+    const fetchDead = await emu.drain(queues.fetch.dlqUrl);
     const reason = (m: Message | undefined) => m?.MessageAttributes?.['spider.error']?.StringValue;
     const deadFor = (url: string) => fetchDead.find((m) => m.Body?.includes(JSON.stringify(url)));
     expect(fetchDead).toHaveLength(2);
@@ -267,7 +233,7 @@ describe('the fetch path on the emulator: fetch λ → apply λ, no render', () 
     // Nothing lost: every queue empty, no whole batch failed, no other dead letter.
     for (const q of Object.values(queues)) expect(await queueDepth(emu.sqs, q.url)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
     for (const p of Object.values(pollers)) expect(p.invocations.filter((i) => i.batchError)).toEqual([]);
-    for (const step of ['render', 'learn', 'apply'] as const) expect(await drainDlq(queues[step].dlqUrl), step).toEqual([]);
+    for (const step of ['render', 'learn', 'apply'] as const) expect(await emu.drain(queues[step].dlqUrl), step).toEqual([]);
     for (const url of [...train, ...unseen, drifting]) expect(await articleOf(url), url).toBeDefined();
   }, 240_000);
 });

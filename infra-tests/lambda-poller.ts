@@ -193,3 +193,16 @@ export async function runUntilIdle(pollers: readonly LambdaPoller[], options: { 
   });
   await Promise.all(loops);
 }
+
+/**
+ * Imports a handler module with the environment its Lambda function gets from the stack (a module
+ * reads its per-function settings when it loads), then takes those variables away again.
+ */
+export async function importHandler<M>(load: () => Promise<M>, env: Record<string, string>): Promise<M> {
+  Object.assign(process.env, env);
+  try {
+    return await load();
+  } finally {
+    for (const k of Object.keys(env)) delete process.env[k];
+  }
+}
