@@ -45,6 +45,11 @@ const EXTRA_ARGS = [
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp', '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--disable-quic', '--dns-prefetch-disable',
   '--disable-features=MediaRouter,DialMediaRouteProvider,InterestFeedContentSuggestions,OptimizationHints',
+  // No GPU process (the package's flags give one, in process, rasterizing with SwiftShader for WebGL):
+  // layout, computed styles and text do not need it, and software compositing of every frame was half
+  // of Chromium's CPU time per page (scratch measurement on generated pages: 0.60 -> 0.33 CPU s a page;
+  // the feature documents of 28 dataset pages unchanged).
+  '--disable-gpu',
 ];
 
 /**
