@@ -1,7 +1,8 @@
 /**
  * Load test of the embedded runner: `npm run loadtest -- [--urls N] [--sites S] [--concurrency C] [--json out.json]`.
  *
- * N URLs (default 2,000) of generated news sites, each served on 127.0.0.1 under its own
+ * N URLs (default 2,000) of generated news sites, served on 127.0.0.1 by a child process (scripts/loadtest-sites.ts,
+ * so the runner's memory is measured without the pages it serves), each under its own
  * `site-<i>.localhost` name, with 2% broken pages (404, 500, non-HTML), go through the whole embedded
  * pipeline (render, learn, apply) with the default politeness (robots.txt, one page a second per host)
  * and the egress guard (the sites are allowlisted by name). Then:
@@ -31,17 +32,19 @@
  *   Run with `NODE_OPTIONS=--expose-gc` to have the heap measured after a full collection
  *   (`heapUsedAfterGcMb`), and `--heap-snapshot file` to write a V8 heap snapshot once the run is over.
  */
+import { fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { writeHeapSnapshot } from 'node:v8';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../lib/config/config';
-import { generateSite, serveSite, type GeneratedSite, type ServedSite } from '../lib/demo/index';
 import { EmbeddedPipeline } from '../lib/pipeline/embedded';
 import type { ConsumerEvent } from '../lib/queue/worker';
 import { keys, pageIdOf, siteOf } from '../lib/store/keys';
+import type { SiteUrls, SitesRequest } from './loadtest-sites';
 
 const { values: args } = parseArgs({
   options: {
@@ -117,17 +120,17 @@ async function main(): Promise<void> {
   const started = Date.now();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-loadtest-'));
 
-  // Sites: N URLs spread evenly, each site with all four templates and 2% broken pages.
+  // Sites: N URLs spread evenly, each with 2% broken pages, served by a child process (the web is not
+  // the runner: its pages held for serving would count in the runner's memory).
+  const web = fork(fileURLToPath(new URL('./loadtest-sites.ts', import.meta.url)), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const perSite = Math.ceil(N / SITES);
-  const sites: { site: GeneratedSite; served: ServedSite; urls: { url: string; broken: boolean }[]; later: { url: string; broken: boolean }[] }[] = [];
-  for (let i = 0; i < SITES; i++) {
-    const extra = Math.ceil(LEARNED_URLS / SITES);
-    const healthyPerTemplate = Math.ceil(((perSite + extra) * (1 - BROKEN)) / 4) + 1;
-    const site = generateSite({ seed: `loadtest-${i}`, pagesPerTemplate: healthyPerTemplate, templates: 4, brokenRate: BROKEN, host: `site-${i}` });
-    const served = await serveSite(site, { hostname: `site-${i}.localhost` });
-    const urls = site.pages.filter((p) => p.kind !== 'home').map((p) => ({ url: served.url(p.path), broken: p.kind === 'broken' }));
-    sites.push({ site, served, urls: urls.slice(0, perSite), later: urls.slice(perSite, perSite + extra).filter((u) => !u.broken) });
-  }
+  const request: SitesRequest = { sites: SITES, perSite, extra: Math.ceil(LEARNED_URLS / SITES), brokenRate: BROKEN };
+  const answered = new Promise<SiteUrls[]>((resolve, reject) => {
+    web.once('message', (m) => resolve(m as SiteUrls[]));
+    web.once('exit', (code) => reject(new Error(`the sites' process exited (${code}) before serving`)));
+  });
+  web.send(request);
+  const sites = await answered;
   // Round-robin over the sites, so that hosts take turns (politeness: one page a second per host).
   const submitted: { url: string; broken: boolean }[] = [];
   for (let k = 0; submitted.length < N; k++) {
@@ -173,7 +176,7 @@ async function main(): Promise<void> {
   };
 
   // Warm-up: one page, so the browser is up; then count its pages and processes.
-  const warm = sites[0].served.url('/');
+  const warm = new URL('/', sites[0].urls[0].url).href;
   await pipeline.submit([{ url: warm }]);
   await pipeline.run();
   const renderer = pipeline.activeRenderer!;
@@ -329,7 +332,7 @@ async function main(): Promise<void> {
     /** `--learned-urls`: the second wave, of sites already learned when it was submitted. */
     learnedWave,
   };
-  for (const s of sites) await s.served.close();
+  web.disconnect();
   if (!args.keep) await rm(dataDir, { recursive: true, force: true });
 
   say('');
