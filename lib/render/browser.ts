@@ -176,7 +176,10 @@ export class Renderer {
     }
     const guard = new RenderGuard();
     const onExit = () => guard.abort(new Error(`the browser exited during the render of ${request.url}`));
-    browser.once('disconnected', onExit);
+    // on, not once: puppeteer's once() registers a wrapper that off(onExit) does not find, so every
+    // render left a listener on the browser holding its guard and, through it, its result (the
+    // snapshot and the served HTML): the runner's memory grew with every page rendered.
+    browser.on('disconnected', onExit);
     guard.onDispose(() => browser.off('disconnected', onExit));
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {

@@ -132,6 +132,15 @@ describe('Renderer (real Chromium)', () => {
     expect(result.collected.blocks).toHaveLength(3);
   });
 
+  it('leaves no listener on the browser after a render (each one held its render result: memory grew per page)', async () => {
+    await renderer.render({ url: `${server.origin}/article` });
+    const browser = await (renderer as unknown as { browser: Promise<import('puppeteer-core').Browser> }).browser;
+    const before = browser.listenerCount('disconnected');
+    for (let i = 0; i < 3; i++) await renderer.render({ url: `${server.origin}/article` });
+    await renderer.render({ url: `${server.origin}/missing` }).catch(() => undefined);
+    expect(browser.listenerCount('disconnected')).toBe(before);
+  });
+
   it('gives non-retryable errors for 4xx and non-HTML, retryable for 5xx', async () => {
     const missing = await renderer.render({ url: `${server.origin}/missing` }).catch((e) => e);
     expect(isNonRetryable(missing)).toBe(true);
