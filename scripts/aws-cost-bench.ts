@@ -33,8 +33,8 @@ import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { startEmulator, type Emulator } from '../infra-tests/emulator';
-import { LambdaPoller, queueDepth, type SqsHandler } from '../infra-tests/lambda-poller';
+import { startEmulator, type Emulator, type StepQueues } from '../infra-tests/emulator';
+import { LambdaPoller, importHandler, queueDepth, type SqsHandler } from '../infra-tests/lambda-poller';
 import { s3Client, sqsClient } from '../lib/aws/clients';
 import { DeployedStack } from '../lib/aws/deployed-stack';
 import { SqsQueueSender } from '../lib/aws/sqs-queue';
@@ -218,19 +218,9 @@ async function main(): Promise<void> {
   const emu: Emulator = await startEmulator();
   const bucket = 'spider-cost-bench';
   await emu.s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  const queues = {} as Record<Fn, { url: string; arn: string; dlqUrl: string }>;
+  const queues = {} as Record<Fn, StepQueues>;
   for (const fn of Object.keys(FUNCTIONS) as Fn[]) {
-    const fifo = FUNCTIONS[fn].fifo;
-    const suffix = fifo ? '.fifo' : '';
-    const attrs: Record<string, string> = fifo ? { FifoQueue: 'true' } : {};
-    const dlq = await emu.createQueue(`spider-${fn}-dlq${suffix}`, attrs);
-    const q = await emu.createQueue(`spider-${fn}${suffix}`, {
-      ...attrs,
-      ...(fifo ? { ContentBasedDeduplication: 'true' } : {}),
-      VisibilityTimeout: '5',
-      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.arn, maxReceiveCount: '3' }),
-    });
-    queues[fn] = { url: q.url, arn: q.arn, dlqUrl: dlq.url };
+    queues[fn] = await emu.createStepQueues(`spider-${fn}`, { fifo: FUNCTIONS[fn].fifo, visibilitySeconds: 5, maxReceiveCount: 3 });
   }
 
   const served: ServedSite[] = [];
@@ -254,21 +244,13 @@ async function main(): Promise<void> {
   countRequests('S3', s3Client() as never);
   countRequests('SQS', sqsClient() as never);
 
-  const importWith = async <M>(load: () => Promise<M>, env: Record<string, string>): Promise<M> => {
-    Object.assign(process.env, env);
-    try {
-      return await load();
-    } finally {
-      for (const k of Object.keys(env)) delete process.env[k];
-    }
-  };
   const handlers: Record<Fn, SqsHandler> = {
-    fetch: (await importWith(() => import('../functions/fetch'), { SPIDER_DEAD_LETTER_QUEUE_URL: queues.fetch.dlqUrl, SPIDER_RENDER_QUEUE_URL: queues.render.url, SPIDER_APPLY_QUEUE_URL: queues.apply.url })).handler,
+    fetch: (await importHandler(() => import('../functions/fetch'), { SPIDER_DEAD_LETTER_QUEUE_URL: queues.fetch.dlqUrl, SPIDER_RENDER_QUEUE_URL: queues.render.url, SPIDER_APPLY_QUEUE_URL: queues.apply.url })).handler,
     render: undefined as unknown as SqsHandler,
-    learn: (await importWith(() => import('../functions/learn'), { SPIDER_DEAD_LETTER_QUEUE_URL: queues.learn.dlqUrl, SPIDER_APPLY_QUEUE_URL: queues.apply.url })).handler,
-    apply: (await importWith(() => import('../functions/apply'), { SPIDER_DEAD_LETTER_QUEUE_URL: queues.apply.dlqUrl, SPIDER_LEARN_QUEUE_URL: queues.learn.url, SPIDER_RENDER_QUEUE_URL: queues.render.url })).handler,
+    learn: (await importHandler(() => import('../functions/learn'), { SPIDER_DEAD_LETTER_QUEUE_URL: queues.learn.dlqUrl, SPIDER_APPLY_QUEUE_URL: queues.apply.url })).handler,
+    apply: (await importHandler(() => import('../functions/apply'), { SPIDER_DEAD_LETTER_QUEUE_URL: queues.apply.dlqUrl, SPIDER_LEARN_QUEUE_URL: queues.learn.url, SPIDER_RENDER_QUEUE_URL: queues.render.url })).handler,
   };
-  const renderModule = await importWith(() => import('../functions/render'), {
+  const renderModule = await importHandler(() => import('../functions/render'), {
     SPIDER_DEAD_LETTER_QUEUE_URL: queues.render.dlqUrl,
     SPIDER_APPLY_QUEUE_URL: queues.apply.url,
     SPIDER_LEARN_QUEUE_URL: queues.learn.url,
