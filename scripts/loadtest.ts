@@ -180,6 +180,8 @@ async function main(): Promise<void> {
   await pipeline.submit([{ url: warm }]);
   await pipeline.run();
   const renderer = pipeline.activeRenderer!;
+  // Contexts kept for later renders hold a renderer process each: counted without them, before and after.
+  await renderer.closeIdleContexts();
   const pagesBefore = await renderer.openPages();
   const processesBefore = browserProcesses(renderer.profileDir).length;
   const rssAfterWarmUp = process.memoryUsage.rss() / 1048576;
@@ -242,6 +244,7 @@ async function main(): Promise<void> {
   }
 
   const pagesAfter = await renderer.openPages();
+  await renderer.closeIdleContexts();
   // Renderer processes of closed contexts exit asynchronously: give them a moment before counting.
   await new Promise((r) => setTimeout(r, 2000));
   const processesAfter = browserProcesses(renderer.profileDir).length;

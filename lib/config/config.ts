@@ -35,6 +35,11 @@ export const ConfigSchema = z.object({
   maxTransferBytes: int(1024, 2 * 1024 * 1024 * 1024).default(64 * 1024 * 1024),
   /** V8 heap limit of a page's renderer process (MB): a page that tries to exhaust memory crashes its tab, not the machine. */
   pageHeapMb: int(64, 16_384).default(512),
+  /**
+   * Renders a browser context serves before it is replaced (lib/render/context-pool.ts): cookies and
+   * the storage of every origin a render loaded are cleared after each; 1 opens a fresh one per render.
+   */
+  renderContextUses: int(1, 10_000).default(50),
 
   // egress (docs/security.md)
   /** Host patterns a render or fetch may reach whatever their addresses and ports: `127.0.0.1:8080`, `*.localhost`, `intranet.example`. */

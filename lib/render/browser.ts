@@ -1,8 +1,9 @@
 /**
  * One headless Chromium per process (@sparticuz/chromium, the same binary locally and in Lambda),
- * launched on first use, reused across messages and relaunched if it dies. Each render gets its own
- * browser context (no cookies, cache or service workers shared between pages) and one page, closed
- * afterwards.
+ * launched on first use, reused across messages and relaunched if it dies. Each render gets a browser
+ * context of its own for its duration and a fresh page in it, closed afterwards. Contexts are kept
+ * between renders (./context-pool.ts) so that their renderer process is too: cleaned of cookies and
+ * storage after each render, closed after a failed render or `renderContextUses` renders.
  *
  * Egress: every request Chromium makes goes through an in-process egress proxy (lib/net) that
  * resolves, checks and pins each destination: `--proxy-server` with `--proxy-bypass-list=<-loopback>`
@@ -15,13 +16,13 @@
  * page (maxTransferBytes), frames (maxFrames), elements (maxElements), text blocks (maxBlocks), the
  * page's JavaScript heap (pageHeapMb: a page that tries to exhaust memory crashes its own tab), and
  * the whole render (renderTimeoutMs). A page cut off by a cap is closed with its context; the next
- * render starts clean.
+ * render gets another.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import chromium from '@sparticuz/chromium';
-import puppeteer, { type Browser, type BrowserContext, type CDPSession, type HTTPRequest, type HTTPResponse, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type CDPSession, type HTTPRequest, type HTTPResponse, type Page } from 'puppeteer-core';
 import type { Config } from '../config/config';
 import { egressPolicyFor, type EgressPolicy, type Resolver } from '../net/egress-policy';
 import { BLOCKED_HEADER, EgressProxy, type EgressEvent, type EgressProxyOptions } from '../net/egress-proxy';
@@ -29,15 +30,18 @@ import { httpStatusError } from '../politeness/http-status';
 import { MAX_PATH_STEPS, MAX_SELECTOR_CHARS, READABILITY_MARK, SNAPSHOT_META, type CollectedPage, type InPageReadability } from '../types/feature-document';
 import { NonRetryableError } from '../util/errors';
 import { collectPage, type CollectOptions } from './collector';
+import { ContextPool, storageOrigin, withTimeout, type Lease } from './context-pool';
 import { READABILITY_TITLE_META, readabilityExpression } from './readability-in-page';
 import { RENDERED_TEXT_META, SERVED_TEXT_META, ServedCapture, renderedTextExpression, servedTextExpression } from './served';
 
 /**
  * @sparticuz/chromium defaults this project will not run with: the two that weaken the web's security
- * model, and --single-process, which cannot open isolated browser contexts and lets one crashing tab
- * take the whole browser down (multi-process with --no-zygote runs in Lambda too).
+ * model; --single-process, which cannot open isolated browser contexts and lets one crashing tab
+ * take the whole browser down; and --no-zygote, which makes the browser process fork and exec the
+ * whole binary for every renderer process instead of forking the zygote, already initialized (0.57
+ * against 0.28 CPU s per context and page opened, measured on this project's 2-core machine).
  */
-const DROPPED_ARGS = new Set(['--disable-web-security', '--allow-running-insecure-content', '--single-process']);
+const DROPPED_ARGS = new Set(['--disable-web-security', '--allow-running-insecure-content', '--single-process', '--no-zygote']);
 const EXTRA_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync',
   '--disable-dev-shm-usage', // Lambda's /dev/shm is tiny; shared memory goes to /tmp instead
@@ -50,6 +54,9 @@ const EXTRA_ARGS = [
   // of Chromium's CPU time per page (scratch measurement on generated pages: 0.60 -> 0.33 CPU s a page;
   // the feature documents of 28 dataset pages unchanged).
   '--disable-gpu',
+  // A page opened in a context that already has a renderer process joins it instead of starting one
+  // (./context-pool.ts keeps an idle page in each context for that). Contexts never share a process.
+  '--renderer-process-limit=1',
 ];
 
 /**
@@ -92,7 +99,7 @@ const NO_SERVICE_WORKERS = `(() => {
 export type RendererConfig = Pick<
   Config,
   | 'viewportWidth' | 'viewportHeight' | 'navigationTimeoutMs' | 'renderTimeoutMs' | 'archiveAllowSubresources' | 'maxHtmlBytes' | 'maxBlocks' | 'userAgent'
-  | 'maxElements' | 'maxFrames' | 'maxTransferBytes' | 'pageHeapMb' | 'allowHosts' | 'allowNetworks' | 'allowPorts'
+  | 'maxElements' | 'maxFrames' | 'maxTransferBytes' | 'pageHeapMb' | 'allowHosts' | 'allowNetworks' | 'allowPorts' | 'renderContextUses'
 >;
 
 export interface RendererOptions {
@@ -149,8 +156,19 @@ class EndedOffDocumentError extends Error {
   }
 }
 
+/** A running browser and the contexts kept for its renders. */
+interface Launched {
+  readonly browser: Browser;
+  readonly contexts: ContextPool;
+}
+
+/** Idle contexts kept per browser: one per concurrent render is enough; more only hold memory. */
+const MAX_IDLE_CONTEXTS = 4;
+/** Closing a page or context that takes longer than this gives up on it. */
+const CLOSE_TIMEOUT_MS = 5000;
+
 export class Renderer {
-  private browser?: Promise<Browser>;
+  private browser?: Promise<Launched>;
   private userDataDir?: string;
   private proxy?: EgressProxy;
   readonly policy: EgressPolicy;
@@ -163,17 +181,20 @@ export class Renderer {
     const started = Date.now();
     const problem = request.archivedHtml === undefined ? this.policy.checkUrl(request.url) : schemeProblem(request.url);
     if (problem) throw new NonRetryableError(`blocked by the egress guard: ${problem} (${request.url})`);
-    const browser = await this.launch();
-    let context: BrowserContext;
+    const { browser, contexts } = await this.launch();
+    let lease: Lease;
     try {
-      // An archived replay has no network at all: its context's proxy refuses everything (its
-      // document is answered and its subresources aborted by interception; a worker's WebSocket is not
-      // intercepted). Loopback goes through it too (Chromium's default bypass list would send it direct).
-      const offline = request.archivedHtml !== undefined ? await this.proxy?.listenOffline() : undefined;
-      context = await browser.createBrowserContext(offline ? { proxyServer: offline, proxyBypassList: ['<-loopback>'] } : {});
+      lease = await contexts.take(request.archivedHtml !== undefined);
     } catch (error) {
       throw new Error(`the browser could not open a context: ${describe(error)}`);
     }
+    const { context } = lease;
+    // Origins of the documents the render loads: their storage is cleared before the context serves another.
+    const origins = new Set<string>();
+    const noteOrigin = (req: HTTPRequest) => {
+      const origin = req.isNavigationRequest() ? storageOrigin(req.url()) : undefined;
+      if (origin) origins.add(origin);
+    };
     const guard = new RenderGuard();
     const onExit = () => guard.abort(new Error(`the browser exited during the render of ${request.url}`));
     // on, not once: puppeteer's once() registers a wrapper that off(onExit) does not find, so every
@@ -187,6 +208,7 @@ export class Renderer {
     });
     const work = (async (): Promise<Omit<RenderResult, 'elapsedMs'>> => {
       const page = await context.newPage();
+      page.on('request', noteOrigin);
       try {
         return await this.renderIn(page, request, guard);
       } catch (error) {
@@ -197,19 +219,23 @@ export class Renderer {
         guard.throwIfAborted();
         await page.close().catch(() => undefined);
         const again = await context.newPage();
+        again.on('request', noteOrigin);
         const retry: RenderRequest = error.served === undefined ? request : { url: request.url, archivedHtml: error.served };
         const result = await this.renderIn(again, retry, guard, { javaScript: false });
         return { ...result, renderMode: 'no-script' };
       }
     })();
     work.catch(() => undefined); // when the deadline or a cap wins, the abandoned work may still reject
+    let succeeded = false;
     try {
       const result = await Promise.race([work, deadline, guard.aborted]);
+      succeeded = true;
       return { ...result, elapsedMs: Date.now() - started };
     } finally {
       clearTimeout(timer);
       guard.dispose();
-      const closed = await withTimeout(context.close().then(() => true, () => true), 5000);
+      // A failed render's context is closed, not cleaned: whatever state the failure left goes with it.
+      const closed = await lease.release({ reusable: succeeded, origins });
       // A context that will not close (a renderer stuck in a script) takes the browser with it.
       if (!closed) await this.close();
     }
@@ -225,27 +251,39 @@ export class Renderer {
     return this.proxy?.stats;
   }
 
-  /** Pages open in the running browser, across its contexts (0 when none runs). */
+  /** Pages open in the running browser, across its contexts, but the idle pages kept contexts alive with (0 when none runs). */
   async openPages(): Promise<number> {
-    const browser = await this.browser?.catch(() => undefined);
-    if (!browser) return 0;
+    const launched = await this.browser?.catch(() => undefined);
+    if (!launched) return 0;
     let n = 0;
-    for (const context of browser.browserContexts()) n += (await context.pages()).length;
+    for (const context of launched.browser.browserContexts()) n += (await context.pages()).filter((p) => !launched.contexts.isAnchor(p)).length;
     return n;
+  }
+
+  /** Browser contexts the running browser has opened for renders (renders that did not reuse one). */
+  async contextsOpened(): Promise<number> {
+    const launched = await this.browser?.catch(() => undefined);
+    return launched?.contexts.opened ?? 0;
+  }
+
+  /** Closes the contexts kept for later renders, and with them their renderer processes (an idle runner, a leak count). */
+  async closeIdleContexts(): Promise<void> {
+    const launched = await this.browser?.catch(() => undefined);
+    if (launched && !(await launched.contexts.trim())) await this.close();
   }
 
   /** The browser's process id, while one runs. */
   async browserPid(): Promise<number | undefined> {
-    const browser = await this.browser?.catch(() => undefined);
-    return browser?.process()?.pid;
+    const launched = await this.browser?.catch(() => undefined);
+    return launched?.browser.process()?.pid;
   }
 
   async close(): Promise<void> {
     const pending = this.browser;
     this.browser = undefined;
     if (pending) {
-      const browser = await pending.catch(() => undefined);
-      if (browser) await closeBounded(browser, 5000);
+      const launched = await pending.catch(() => undefined);
+      if (launched) await closeBounded(launched.browser, CLOSE_TIMEOUT_MS);
     }
     if (this.userDataDir) await rm(this.userDataDir, { recursive: true, force: true }).catch(() => undefined);
     this.userDataDir = undefined;
@@ -254,7 +292,7 @@ export class Renderer {
   }
 
   /** The shared browser, launched (again) when there is none or it has died. */
-  private launch(): Promise<Browser> {
+  private launch(): Promise<Launched> {
     if (!this.browser) {
       const launching = (async () => {
         this.proxy ??= new EgressProxy(this.policy, { dial: this.options.dial, onEvent: this.options.onEgress });
@@ -279,7 +317,19 @@ export class Renderer {
         browser.once('disconnected', () => {
           if (this.browser === launching) this.browser = undefined;
         });
-        return browser;
+        const contexts = new ContextPool({
+          // An archived replay has no network at all: its context's proxy refuses everything (its
+          // document is answered and its subresources aborted by interception; a worker's WebSocket is not
+          // intercepted). Loopback goes through it too (Chromium's default bypass list would send it direct).
+          open: async (offline) => {
+            const proxyServer = offline ? await this.proxy?.listenOffline() : undefined;
+            return browser.createBrowserContext(proxyServer ? { proxyServer, proxyBypassList: ['<-loopback>'] } : {});
+          },
+          maxUses: this.config.renderContextUses,
+          maxIdle: MAX_IDLE_CONTEXTS,
+          closeTimeoutMs: CLOSE_TIMEOUT_MS,
+        });
+        return { browser, contexts };
       })();
       this.browser = launching;
       launching.catch(() => {
@@ -617,11 +667,6 @@ function schemeProblem(url: string): string | undefined {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function withTimeout(promise: Promise<boolean>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]).finally(() => clearTimeout(timer));
 }
 
 async function closeBounded(browser: Browser, ms: number): Promise<void> {

@@ -125,7 +125,7 @@ describe('Renderer (real Chromium)', () => {
 
   it('reuses one browser across renders and relaunches it when it dies', async () => {
     await renderer.render({ url: `${server.origin}/article` });
-    const browser = await (renderer as unknown as { browser: Promise<import('puppeteer-core').Browser> }).browser;
+    const { browser } = await (renderer as unknown as { browser: Promise<{ browser: import('puppeteer-core').Browser }> }).browser;
     browser.process()?.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 300));
     const result = await renderer.render({ url: `${server.origin}/article` });
@@ -134,7 +134,7 @@ describe('Renderer (real Chromium)', () => {
 
   it('leaves no listener on the browser after a render (each one held its render result: memory grew per page)', async () => {
     await renderer.render({ url: `${server.origin}/article` });
-    const browser = await (renderer as unknown as { browser: Promise<import('puppeteer-core').Browser> }).browser;
+    const { browser } = await (renderer as unknown as { browser: Promise<{ browser: import('puppeteer-core').Browser }> }).browser;
     const before = browser.listenerCount('disconnected');
     for (let i = 0; i < 3; i++) await renderer.render({ url: `${server.origin}/article` });
     await renderer.render({ url: `${server.origin}/missing` }).catch(() => undefined);
