@@ -45,7 +45,7 @@ interface StepAccess {
 
 /** What each step touches. */
 export const ACCESS: Readonly<Record<Step, StepAccess>> = {
-  // rules/: routing reads the site's rules (lib/step/fetch-step.ts); drift markers are only listed.
+  // rules/: routing reads the site's rules (lib/step/fetch-step.ts).
   // pages/: the HTML as served of a fetched page (pages/<site>/<id>/served.html), which apply reads.
   // politeness/: the per-host rate-limit slots, shared with the render containers.
   fetch: { reads: [K.rules, K.politeness], writes: [K.pages, K.politeness], deletes: [], sendsTo: ['render', 'apply'] },

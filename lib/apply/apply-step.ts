@@ -108,9 +108,10 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
   }
   if (fetched && method !== 'rules') {
     // The rules did not give this page's article on its HTML as served: the fallback's article stands
-    // for now and the page is rendered (its drift marker, written above, sends the site's next pages to
-    // render too until it is relearned); the render's apply replaces this article.
-    if (message.url) await ctx.queues.render.send({ v: 1, url: message.url, submittedAt: new Date().toISOString() });
+    // for now and the page is rendered, so that the relearn its drift marker (written above) counts
+    // toward can learn from it; the render's apply replaces this article. The site's other pages go
+    // on being fetched (lib/step/route.ts).
+    if (message.url) await ctx.queues.render.send({ v: 1, url: message.url, submittedAt: new Date().toISOString(), path: 'render' });
     ctx.logger.info('fetch path: the rules failed on the HTML as served; the page goes to render', { site, pageId });
   }
   const evidence = snapshotEvidence(doc);

@@ -25,7 +25,7 @@ export interface MetricName {
 export const METRIC = {
   pagesFetched: { name: 'PagesFetched', step: 'fetch', unit: 'Count', description: 'pages fetched over HTTP and handed to apply, no browser (the fetch path)' },
   fetchMs: { name: 'FetchMs', step: 'fetch', unit: 'Milliseconds', description: 'time to route, fetch and store one page on the fetch path' },
-  pagesToRender: { name: 'PagesToRender', step: 'fetch', unit: 'Count', description: 'submitted pages the fetch function sent on to the render queue (no rules that work on served HTML, render sample, drift, archived copy, or a page the fetch cannot take)' },
+  pagesToRender: { name: 'PagesToRender', step: 'fetch', unit: 'Count', description: 'submitted pages the fetch function sent on to the render queue (no rules that work on served HTML, render sample, archived copy, or a page the fetch cannot take)' },
   pagesRendered: { name: 'PagesRendered', step: 'render', unit: 'Count', description: 'pages rendered and stored (feature document and snapshot)' },
   renderMs: { name: 'RenderMs', step: 'render', unit: 'Milliseconds', description: 'time to render one page and collect its blocks' },
   blocksPerPage: { name: 'BlocksPerPage', step: 'render', unit: 'Count', description: 'text blocks the collector found on a page' },

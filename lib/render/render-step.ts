@@ -60,7 +60,7 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
   // A live page is requested only when robots.txt allows it and it is the host's turn.
   const politeness = archivedHtml === undefined ? politenessFor(ctx, ctx.politeness) : undefined;
   // Which way the page goes (lib/step/route.ts), asked before the host's turn and before any browser.
-  const route = politeness ? await routeOf(site, pageId, ctx) : undefined;
+  const route = politeness ? await routeOf(message, ctx) : undefined;
   await politeness?.admit(url);
   let result;
   try {

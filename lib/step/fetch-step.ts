@@ -40,13 +40,14 @@ export function politenessFor(ctx: StepContext, given?: Politeness): Politeness 
   return p;
 }
 
-/** The page's way (./route.ts) from its site's rules and drift markers. */
-export async function routeOf(site: string, pageId: string, ctx: StepContext, archived = false): Promise<Route> {
+/** The page's way (./route.ts) from its message and its site's rules. */
+export async function routeOf(message: RenderMessage, ctx: StepContext): Promise<Route> {
+  const url = normalizeUrl(message.url);
   const enabled = ctx.config.fetchPath;
-  const rules = enabled && !archived ? await loadRules(site, ctx) : undefined;
-  // any drift marker left: its rules selected nothing on a page since (learn clears older versions' markers)
-  const drifted = rules?.fetchPath?.works ? (await ctx.store.list(keys.driftPrefix(site))).length > 0 : false;
-  return routePage({ pageId, enabled, sampleRate: ctx.config.renderSampleRate, archived, rules, drifted });
+  const archived = message.archiveKey !== undefined;
+  const renderAsked = message.path === 'render';
+  const rules = enabled && !archived && !renderAsked ? await loadRules(siteOf(url), ctx) : undefined;
+  return routePage({ pageId: pageIdOf(url), enabled, sampleRate: ctx.config.renderSampleRate, archived, renderAsked, rules });
 }
 
 export interface FetchPathOptions {
@@ -126,7 +127,7 @@ export async function fetchStep(message: RenderMessage, ctx: FetchStepContext): 
   const site = siteOf(url);
   const pageId = pageIdOf(url);
   const elapsed = () => Math.round(performance.now() - started);
-  const route = await routeOf(site, pageId, ctx, message.archiveKey !== undefined);
+  const route = await routeOf(message, ctx);
   if (route.path === 'render') {
     await ctx.queues.render.send(message);
     ctx.logger.info('to render', { url, site, pageId, reason: route.reason });

@@ -2,6 +2,12 @@
  * Which way a submitted page goes (docs/fetch-path.md): fetched over HTTP and extracted with its
  * site's rules, no browser, or rendered in Chromium. Pure: the embedded runner's and the render
  * Lambda's consumer ask it alike, before a browser starts.
+ *
+ * Drift is handled per page, after the fetch: a fetched page the rules fail on (they select nothing,
+ * or their output fails the page guard) is sent to render by apply, and its drift marker counts
+ * toward the site's relearn. The site's other pages go on being fetched: rendering them would give
+ * the same rules' same article (the verdict checked that), and the learner needs the renders of the
+ * pages the rules fail on, which it gets.
  */
 import type { RulesDocument } from '../types/rules-document';
 
@@ -15,10 +21,10 @@ export interface RouteInput {
   readonly sampleRate: number;
   /** The page comes with an archived copy: replayed by render. */
   readonly archived: boolean;
+  /** The message asks for a render (`path: 'render'`: its rules failed on the page's HTML as served). */
+  readonly renderAsked: boolean;
   /** The site's current rules, if any. */
   readonly rules: Pick<RulesDocument, 'fetchPath'> | undefined;
-  /** The site has a drift marker: its rules selected nothing (or failed the page guard) on a page since they were learned. */
-  readonly drifted: boolean;
 }
 
 export interface Route {
@@ -36,9 +42,9 @@ export function inRenderSample(pageId: string, rate: number): boolean {
 export function routePage(input: RouteInput): Route {
   if (!input.enabled) return { path: 'render', reason: 'the fetch path is off' };
   if (input.archived) return { path: 'render', reason: 'an archived copy' };
+  if (input.renderAsked) return { path: 'render', reason: "the site's rules failed on its HTML as served" };
   if (!input.rules) return { path: 'render', reason: 'the site has no rules' };
   if (!input.rules.fetchPath?.works) return { path: 'render', reason: "the site's rules do not work on the HTML as served" };
-  if (input.drifted) return { path: 'render', reason: "the site's rules drifted" };
   if (inRenderSample(input.pageId, input.sampleRate)) return { path: 'render', reason: 'in the render sample' };
   return { path: 'fetch', reason: "the site's rules work on the HTML as served" };
 }

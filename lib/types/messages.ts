@@ -44,6 +44,11 @@ export const RenderMessageSchema = z.object({
   /** Store key of an archived copy of the page's HTML, answered at the page's own URL. */
   archiveKey: z.string().max(1024).optional(),
   submittedAt: z.string().optional(),
+  /**
+   * `render`: render the page, whatever its site's rules say (apply sends a fetched page its rules
+   * failed on back with it: the fetch path would take it again). Absent: routed (docs/fetch-path.md).
+   */
+  path: z.literal('render').optional(),
 });
 export type RenderMessage = z.infer<typeof RenderMessageSchema>;
 

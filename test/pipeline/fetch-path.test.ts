@@ -101,4 +101,32 @@ describe('the fetch path', () => {
     }
     expect(slow.deadLetters()).toEqual([]);
   }, 120_000);
+
+  it('renders a fetched page its rules fail on, and goes on fetching the pages they do not fail on', async () => {
+    const pages = articlesOf(site, template);
+    const p = await pipelineWith({ driftRelearnAfter: 1000 }); // no relearn: the rules of the first 5 pages stay
+    await p.submit(pages.slice(0, 5).map((x) => ({ url: urlFor(x.path) })));
+    await p.run();
+
+    // A page in a layout the rules do not know, outside the render sample.
+    const paragraphs = Array.from({ length: 8 }, (_, i) => `<p>Paragraph ${i + 1} of a story in the site's new layout, long enough to read as an article body: the council met on Tuesday and voted on the budget.</p>`).join('');
+    const body = `<!DOCTYPE html><html><head><title>Redesigned story</title></head><body><section class="story-v2"><h2>Redesigned story</h2>${paragraphs}</section></body></html>`;
+    const redesigned = Array.from({ length: 50 }, (_, i) => `/redesigned-${i}.html`).find((x) => !inRenderSample(pageIdOf(urlFor(x)), p.config.renderSampleRate))!;
+    (site.files as Map<string, (typeof site.files extends ReadonlyMap<string, infer F> ? F : never)>).set(redesigned, { status: 200, contentType: 'text/html; charset=utf-8', body });
+    await p.submit([{ url: urlFor(redesigned) }]);
+    await p.run();
+    const articleOf = (url: string) => getJson(p.store, keys.article(host, pageIdOf(url)), (v) => ArticleDocumentSchema.parse(v));
+    expect(await p.store.get(keys.drift(host, pageIdOf(urlFor(redesigned))))).toBeDefined();
+    const drifted = await articleOf(urlFor(redesigned));
+    expect(drifted?.path).toBe('render'); // fetched, the rules selected nothing: rendered, the render's article stands
+    expect(drifted?.text).toMatch(/new layout/);
+
+    // With the drift marker standing, the site's pages the rules still work on are fetched.
+    const unseen = pages.slice(5, 15).map((x) => urlFor(x.path)).filter((url) => !inRenderSample(pageIdOf(url), p.config.renderSampleRate));
+    await p.submit(unseen.map((url) => ({ url })));
+    await p.run();
+    expect((await p.store.list(keys.driftPrefix(host))).length).toBe(1);
+    for (const url of unseen) expect((await articleOf(url))?.path, url).toBe('fetch');
+    expect(p.deadLetters()).toEqual([]);
+  }, 120_000);
 });

@@ -3,19 +3,19 @@ import { inRenderSample, routePage, type RouteInput } from '../../lib/step/route
 import { pageIdOf } from '../../lib/store/keys';
 
 const works = { fetchPath: { works: true, pages: 5, minF1: 1, threshold: 0.99, checkedAt: '2026-11-25T00:00:00Z' } };
-const base: RouteInput = { pageId: 'ffffffff00000000000a', enabled: true, sampleRate: 0.05, archived: false, rules: works, drifted: false };
+const base: RouteInput = { pageId: 'ffffffff00000000000a', enabled: true, sampleRate: 0.05, archived: false, renderAsked: false, rules: works };
 
 describe('routePage', () => {
   it('fetches a page of a site whose rules work on the HTML as served', () => {
     expect(routePage(base).path).toBe('fetch');
   });
-  it('renders when the fetch path is off, for an archived copy, without rules, when the rules do not work served, after drift, and in the sample', () => {
+  it('renders when the fetch path is off, for an archived copy, without rules, when the rules do not work served, when the message asks for a render, and in the sample', () => {
     expect(routePage({ ...base, enabled: false }).path).toBe('render');
     expect(routePage({ ...base, archived: true }).path).toBe('render');
     expect(routePage({ ...base, rules: undefined }).path).toBe('render');
     expect(routePage({ ...base, rules: {} }).path).toBe('render');
     expect(routePage({ ...base, rules: { fetchPath: { ...works.fetchPath, works: false } } }).path).toBe('render');
-    expect(routePage({ ...base, drifted: true }).path).toBe('render');
+    expect(routePage({ ...base, renderAsked: true }).path).toBe('render');
     expect(routePage({ ...base, pageId: '00000000ffffffffffff' }).path).toBe('render');
   });
 });
