@@ -188,7 +188,6 @@ export class Renderer {
     } catch (error) {
       throw new Error(`the browser could not open a context: ${describe(error)}`);
     }
-    const { context } = lease;
     // Origins of the documents the render loads: their storage is cleared before the context serves another.
     const origins = new Set<string>();
     const noteOrigin = (req: HTTPRequest) => {
@@ -207,7 +206,7 @@ export class Renderer {
       timer = setTimeout(() => reject(new Error(`render of ${request.url} exceeded ${this.config.renderTimeoutMs} ms`)), this.config.renderTimeoutMs);
     });
     const work = (async (): Promise<Omit<RenderResult, 'elapsedMs'>> => {
-      const page = await context.newPage();
+      const page = await lease.newPage();
       page.on('request', noteOrigin);
       try {
         return await this.renderIn(page, request, guard);
@@ -218,7 +217,7 @@ export class Renderer {
         if (!(error instanceof EndedOffDocumentError)) throw error;
         guard.throwIfAborted();
         await page.close().catch(() => undefined);
-        const again = await context.newPage();
+        const again = await lease.newPage();
         again.on('request', noteOrigin);
         const retry: RenderRequest = error.served === undefined ? request : { url: request.url, archivedHtml: error.served };
         const result = await this.renderIn(again, retry, guard, { javaScript: false });

@@ -8,14 +8,15 @@
  * joins that process instead of starting one.
  *
  * What a page leaves behind is removed before the context serves another render: every page but the
- * anchor is closed (popups included), the context's cookies are deleted, and the storage of every
- * origin whose document the render loaded (local and session storage, IndexedDB, Cache Storage,
- * service workers, file systems) is cleared. The HTTP cache is kept, as a browser keeps it. A context
+ * anchor is closed, the context's cookies are deleted, and the storage of every origin whose document
+ * the render loaded (local and session storage, IndexedDB, Cache Storage, service workers, file
+ * systems) is cleared. A context in which the page opened a page of its own (a popup, whose documents
+ * the render did not see) is closed instead. The HTTP cache is kept, as a browser keeps it. A context
  * whose render failed, whose cleaning failed, or that served `maxUses` renders is closed instead, so
  * anything not covered above lasts at most that many renders; `maxUses: 1` is a fresh context per
  * render.
  */
-import type { BrowserContext, CDPSession, Page } from 'puppeteer-core';
+import type { BrowserContext, CDPSession, Page, Target } from 'puppeteer-core';
 
 export interface ContextPoolOptions {
   /** Opens a context: with the offline proxy (archived replays) or the live one. */
@@ -31,6 +32,8 @@ export interface ContextPoolOptions {
 /** One context lent to one render. */
 export interface Lease {
   readonly context: BrowserContext;
+  /** Opens a page of the render (a page the render's page opens itself is a popup). */
+  newPage(): Promise<Page>;
   /**
    * Gives the context back. `reusable: false` (the render failed) closes it; otherwise it is cleaned
    * (pages, cookies, the storage of `origins`) and kept for the next render. Resolves false when a
@@ -60,7 +63,26 @@ export class ContextPool {
     const at = this.idle.findIndex((l) => l.offline === offline);
     const lane = at >= 0 ? this.idle.splice(at, 1)[0] : await this.openLane(offline);
     lane.uses++;
-    return { context: lane.context, release: (outcome) => this.release(lane, outcome) };
+    // Pages the render opens, and pages opened otherwise (popups): those make the context not reusable.
+    let asked = 0;
+    let popups = 0;
+    const onTarget = (target: Target) => {
+      if (target.type() !== 'page') return;
+      if (asked > 0) asked--;
+      else popups++;
+    };
+    lane.context.on('targetcreated', onTarget);
+    return {
+      context: lane.context,
+      newPage: () => {
+        asked++;
+        return lane.context.newPage();
+      },
+      release: (outcome) => {
+        lane.context.off('targetcreated', onTarget);
+        return this.release(lane, { ...outcome, reusable: outcome.reusable && popups === 0 });
+      },
+    };
   }
 
   /** Whether a page is one of the pool's idle anchors (not a page of a render). */

@@ -34,6 +34,7 @@ describe('contexts kept between renders (real Chromium)', () => {
       '/set': { body: setter, headers: { 'set-cookie': 'http=1; Max-Age=3600; Path=/' } },
       '/read': (req) => ({ body: reader(req.headers.cookie) }),
       '/missing': { status: 404, body: 'gone' },
+      '/popup': (req) => ({ body: `<!doctype html><title>Popup</title><p>Opening a window.</p><script>window.open('http://localhost:${req.socket.localPort}/set');</script>` }),
     });
   });
   afterAll(() => server?.close());
@@ -49,6 +50,17 @@ describe('contexts kept between renders (real Chromium)', () => {
       expect(await renderer.contextsOpened()).toBe(1);
       // ...and the second found nothing the first left.
       expect(read).toEqual(['cookie header: none', 'state: cookie=none local=null session=null idb=none caches=none']);
+    } finally {
+      await renderer.close();
+    }
+  });
+
+  it('closes a context in which the page opened a window of its own (its documents are not the render\'s to clean)', async () => {
+    const renderer = new Renderer(loadConfig({ renderTimeoutMs: 20_000 }));
+    try {
+      await textOf(renderer, '/popup');
+      await textOf(renderer, '/read');
+      expect(await renderer.contextsOpened()).toBe(2);
     } finally {
       await renderer.close();
     }
