@@ -62,13 +62,16 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
       const known = new Set(current.learnedFrom);
       const fresh = pages.filter((p) => !known.has(p.pageId) && !(p.lastModified.getTime() < since)).length;
       const drifted = fresh >= config.relearnAfter ? 0 : await driftCount(site, current.rulesVersion, ctx);
-      if (fresh < config.relearnAfter && drifted < config.driftRelearnAfter) {
+      // Drift relearns once a page has been rendered since: from the same pages it would learn the same
+      // rules, and the pages the rules failed on keep writing markers against each new version (a loop:
+      // one site of a load test relearned 299 times while its failed pages waited to be rendered).
+      if (fresh < config.relearnAfter && (drifted < config.driftRelearnAfter || fresh === 0)) {
         return {
           learned: false,
           site,
           reason:
             `${fresh} new pages since rules v${current.rulesVersion} (relearning after ${config.relearnAfter}), ` +
-            `${drifted} they selected nothing on (relearning after ${config.driftRelearnAfter})`,
+            `${drifted} they selected nothing on (relearning after ${config.driftRelearnAfter}, with a new page to learn from)`,
         };
       }
       if (drifted >= config.driftRelearnAfter) logger.info('rules drifted: relearning', { site, rulesVersion: current.rulesVersion, drifted });

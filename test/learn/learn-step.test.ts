@@ -161,7 +161,7 @@ describe('learnStep', () => {
     expect(extractsDifferently(base, { ...base, content: { ...base.content, clean: ['p.ad'] } })).toBe(true);
   });
 
-  it('relearns a site whose rules selected nothing on enough pages (drift), and clears the old markers', async () => {
+  it('relearns a site whose rules selected nothing on enough pages (drift) once a page is rendered since, and clears the old markers', async () => {
     const store = new MemoryStore();
     for (let i = 0; i < 5; i++) await addPage(store, i);
     const { ctx } = context(store);
@@ -173,6 +173,10 @@ describe('learnStep', () => {
     expect(await learn(ctx)).toMatchObject({ learned: false, reason: expect.stringContaining('1 they selected nothing on') });
 
     await putJson(store, keys.drift('example.com', 'page-01'), marker('page-01', 1));
+    // enough markers, but no page to learn from that the rules were not learned from: the same rules again
+    expect(await learn(ctx)).toMatchObject({ learned: false, reason: expect.stringContaining('0 new pages') });
+    await tick();
+    await addPage(store, 5);
     const relearned = await learn(ctx);
     expect(relearned.learned).toBe(true);
     expect((await rulesOf(store)).rulesVersion).toBe(2);
