@@ -74,6 +74,11 @@ export const ConfigSchema = z.object({
   relearnAfter: int(1, 1000).default(5),
   /** Pages the current rules selected nothing on (drift: the site changed its template) that trigger a relearn. */
   driftRelearnAfter: int(1, 1000).default(3),
+  /**
+   * Pages whose article older rules made that a relearn extracts again, newest first (pages without an
+   * article, or with the single-page extractor's, always are); `spider relearn` extracts every page.
+   */
+  relearnReextractMax: int(0, 1_000_000).default(20),
   dbscanEps: num(0, 100).default(0.5),
   dbscanMinPts: int(1, 1000).default(4),
   /**

@@ -35,6 +35,8 @@ export type LearnOutcome =
       readonly reapplied: number;
       /** Pages left as they are: their article is what the new rules make. */
       readonly unchanged: number;
+      /** Pages left with the article older rules made, past the newest `relearnReextractMax` (relearnFanOut). */
+      readonly keptOlder: number;
     };
 
 export async function learnStep(message: LearnMessage, ctx: StepContext): Promise<LearnOutcome> {
@@ -135,8 +137,12 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
   // Pages of the fetch path (docs/fetch-path.md) have their HTML as served and no feature document:
   // they are not learned from, but extracted again like the others, from that HTML.
   const featured = new Set(pages.map((p) => p.pageId));
-  const fetched = new Set(listed.map((o) => pageIdFromPageKey(o.key, 'served.html')).filter((id): id is string => id !== undefined && !featured.has(id)));
-  const fanOut = await relearnFanOut(site, [...pages, ...[...fetched].map((pageId) => ({ pageId }))], rules, ctx);
+  const fetchedPages = listed
+    .map((o) => ({ pageId: pageIdFromPageKey(o.key, 'served.html'), lastModified: o.lastModified }))
+    .filter((p): p is { pageId: string; lastModified: Date } => p.pageId !== undefined && !featured.has(p.pageId));
+  const fetched = new Set(fetchedPages.map((p) => p.pageId));
+  const newestFirst = [...pages, ...fetchedPages].sort((a, b) => b.lastModified.getTime() - a.lastModified.getTime());
+  const fanOut = await relearnFanOut(site, newestFirst, rules, ctx, message.force ? Infinity : config.relearnReextractMax);
   for (const pageId of fanOut.reextract) {
     if (!fetched.has(pageId)) {
       await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'relearned' });
@@ -155,10 +161,11 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     selectors: rules.content.selectors.length,
     reapplied: fanOut.reextract.length,
     unchanged: fanOut.unchanged,
+    keptOlder: fanOut.keptOlder,
     fetchPath: fetchPath.works,
     fetchPathMinF1: fetchPath.minF1,
   });
-  return { learned: true, site, rules, reapplied: fanOut.reextract.length, unchanged: fanOut.unchanged };
+  return { learned: true, site, rules, reapplied: fanOut.reextract.length, unchanged: fanOut.unchanged, keptOlder: fanOut.keptOlder };
 }
 
 /** The first version of the site's rules that extracts what these do (docs/rules-document.md, `sameExtractionSince`). */
@@ -188,17 +195,22 @@ export interface FanOut {
   readonly reextract: string[];
   /** Pages whose article rules that extract the same as the new ones already made. */
   readonly unchanged: number;
+  /** Pages whose article older rules made, past the newest `limit` such pages: kept as they are. */
+  readonly keptOlder: number;
 }
 
 /**
  * The pages a relearn extracts again: those whose stored article the new rules may change. A page is
  * left as it is when its article was made by rules of version `sameExtractionSince` or later (the same
  * selectors and field rules: the same article), or is the fallback's on a page such rules selected
- * nothing on (its drift marker has such a version). Every other page is extracted again: no article
- * yet (its apply may be under way with the old rules), an article of the fallback made before the site
- * had rules, or of rules that extract differently.
+ * nothing on (its drift marker has such a version). Every page without an article yet (its apply may
+ * be under way with the old rules) or with the fallback's article made before the site had rules is
+ * extracted again; of the pages whose article rules that extract differently made, the newest `limit`
+ * (`pages` come newest first). Older ones keep the article rules made for them, which passed the page
+ * guard then: new rules, learned from the newest pages, may not know their template any more, and
+ * each relearn extracting every page again made the apply runs grow with the site's page count.
  */
-export async function relearnFanOut(site: string, pages: readonly { pageId: string }[], rules: RulesDocument, ctx: StepContext): Promise<FanOut> {
+export async function relearnFanOut(site: string, pages: readonly { pageId: string }[], rules: RulesDocument, ctx: StepContext, limit = Infinity): Promise<FanOut> {
   const since = sameExtractionSince(rules);
   const driftedUnder = new Map<string, number>();
   for (const obj of await ctx.store.list(keys.driftPrefix(site))) {
@@ -207,6 +219,8 @@ export async function relearnFanOut(site: string, pages: readonly { pageId: stri
   }
   const reextract: string[] = [];
   let unchanged = 0;
+  let madeByOlderRules = 0;
+  let keptOlder = 0;
   for (const { pageId } of pages) {
     const made = await madeWith(site, pageId, ctx);
     const current =
@@ -214,9 +228,10 @@ export async function relearnFanOut(site: string, pages: readonly { pageId: stri
       ((made.method === 'rules' && made.rulesVersion !== undefined && made.rulesVersion >= since) ||
         (made.method === 'fallback' && (driftedUnder.get(pageId) ?? 0) >= since));
     if (current) unchanged++;
+    else if (made?.method === 'rules' && ++madeByOlderRules > limit) keptOlder++;
     else reextract.push(pageId);
   }
-  return { reextract, unchanged };
+  return { reextract, unchanged, keptOlder };
 }
 
 /** How the page's stored article was made (its method and rules version), or undefined when it has none or it is unreadable. */

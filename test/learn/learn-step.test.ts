@@ -149,6 +149,36 @@ describe('learnStep', () => {
     expect(applied).toHaveLength(6);
   });
 
+  it('a relearn extracts again the newest relearnReextractMax pages whose article older rules made; spider relearn, every one', async () => {
+    const store = new MemoryStore();
+    for (let i = 0; i < 6; i++) {
+      await addPage(store, i);
+      await tick(); // distinct times: the newest pages are known
+    }
+    const { ctx, applied } = context(store, { learnPages: 50, relearnReextractMax: 2 });
+    await learn(ctx);
+    // rules that extract differently (a selector more) stand as v2
+    const differently = async () => {
+      const current = await rulesOf(store);
+      const next = current.rulesVersion + 1;
+      await putJson(store, keys.rules('example.com'), { ...current, rulesVersion: next, sameExtractionSince: next, content: { ...current.content, selectors: [...current.content.selectors, 'aside.extra'] } });
+    };
+    await differently();
+    applied.length = 0;
+    for (let i = 6; i < 9; i++) {
+      await tick();
+      await addPage(store, i); // 3 new pages: a relearn
+    }
+    const relearned = await learn(ctx);
+    // the new pages (no article yet) and the newest 2 of the 6 whose article rules v1 made
+    expect(relearned).toMatchObject({ learned: true, reapplied: 5, keptOlder: 4 });
+    expect(applied.map((m) => m.pageId).sort()).toEqual(['page-04', 'page-05', 'page-06', 'page-07', 'page-08']);
+
+    await differently();
+    applied.length = 0;
+    expect(await learn(ctx, true)).toMatchObject({ learned: true, reapplied: 9, keptOlder: 0 });
+  });
+
   it('field rules scores are provenance: only what apply reads makes rules extract differently', () => {
     const base = { content: { selectors: ['div.body > p'], clean: [] }, fields: undefined } as Pick<RulesDocument, 'content' | 'fields'>;
     const rule = { kind: 'class' as const, value: 'headline', selector: '.headline', score: 0.9, support: 9 };
