@@ -60,8 +60,8 @@ export const ACCESS: Readonly<Record<Step, StepAccess>> = {
   learn: { reads: [K.pages, K.rules, K.feeds, K.drift], writes: [K.rules, K.quarantine], deletes: [K.drift, K.pages], sendsTo: ['apply'] },
   // models/fallback.json: the fallback's model retrained by `spider train` (run by a user, not a function).
   // A drift marker also asks the learn queue to relearn the site; a fetched page the rules failed on
-  // goes back to the render queue (docs/fetch-path.md).
-  apply: { reads: [K.pages, K.rules, keys.fallbackModel()], writes: [K.articles, K.drift], deletes: [], sendsTo: ['learn', 'render'] },
+  // goes back to the render queue while the site has few markers (it lists them: docs/fetch-path.md).
+  apply: { reads: [K.pages, K.rules, K.drift, keys.fallbackModel()], writes: [K.articles, K.drift], deletes: [], sendsTo: ['learn', 'render'] },
 };
 
 const isPrefix = (p: string) => p.endsWith('/');

@@ -107,12 +107,17 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     }
   }
   if (fetched && method !== 'rules') {
-    // The rules did not give this page's article on its HTML as served: the fallback's article stands
-    // for now and the page is rendered, so that the relearn its drift marker (written above) counts
-    // toward can learn from it; the render's apply replaces this article. The site's other pages go
-    // on being fetched (lib/step/route.ts).
-    if (message.url) await ctx.queues.render.send({ v: 1, url: message.url, submittedAt: new Date().toISOString(), path: 'render' });
-    ctx.logger.info('fetch path: the rules failed on the HTML as served; the page goes to render', { site, pageId });
+    // The rules did not give this page's article on its HTML as served: the fallback's article stands.
+    // The relearn its drift marker (written above) counts toward learns from rendered pages, so the
+    // first SPIDER_DRIFT_RELEARN_AFTER such pages are rendered (their render's article replaces this
+    // one); the others are not, as their render would teach the relearn nothing more: it extracts
+    // them again from their HTML as served (a fallback's article always is, relearnFanOut). The
+    // site's other pages go on being fetched (lib/step/route.ts).
+    const failed = (await ctx.store.list(keys.driftPrefix(site))).length;
+    if (message.url && failed <= ctx.config.driftRelearnAfter) {
+      await ctx.queues.render.send({ v: 1, url: message.url, submittedAt: new Date().toISOString(), path: 'render' });
+      ctx.logger.info('fetch path: the rules failed on the HTML as served; the page goes to render', { site, pageId });
+    }
   }
   const evidence = snapshotEvidence(doc);
   if (!content) {

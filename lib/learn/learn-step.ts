@@ -173,12 +173,17 @@ export function sameExtractionSince(rules: RulesDocument): number {
   return rules.sameExtractionSince ?? rules.rulesVersion;
 }
 
-/** What apply reads of a rules document: the content rules, and per field its rules' element and text choice, locale and UTC offset. */
+/**
+ * What apply reads of a rules document: the content rules, and per field its rules' element and text
+ * choice, locale and UTC offset. Content, header and clean selectors are sets: apply takes their
+ * matches in document order (lib/html/extract-with-rules.ts), so their order changes nothing.
+ */
 function extractionPart(r: Pick<RulesDocument, 'content' | 'fields'>): string {
   const field = (f: FieldRules | undefined) =>
     f && { rules: f.rules.map((x) => [x.kind, x.value, x.text ?? null]), locale: f.locale ?? null, utcOffsetMinutes: f.utcOffsetMinutes ?? null };
+  const set = (selectors: readonly string[] | undefined) => [...new Set(selectors ?? [])].sort();
   const { selectors, header, clean } = r.content;
-  return JSON.stringify([selectors, header ?? [], clean, field(r.fields?.title), field(r.fields?.byline), field(r.fields?.published)]);
+  return JSON.stringify([set(selectors), set(header), set(clean), field(r.fields?.title), field(r.fields?.byline), field(r.fields?.published)]);
 }
 
 /**

@@ -104,7 +104,7 @@ describe('the fetch path', () => {
 
   it('renders a fetched page its rules fail on, and goes on fetching the pages they do not fail on', async () => {
     const pages = articlesOf(site, template);
-    const p = await pipelineWith({ driftRelearnAfter: 1000 }); // no relearn: the rules of the first 5 pages stay
+    const p = await pipelineWith({ driftRelearnAfter: 2 }); // 2 markers and a page rendered since: a relearn
     await p.submit(pages.slice(0, 5).map((x) => ({ url: urlFor(x.path) })));
     await p.run();
 
@@ -127,6 +127,22 @@ describe('the fetch path', () => {
     await p.run();
     expect((await p.store.list(keys.driftPrefix(host))).length).toBe(1);
     for (const url of unseen) expect((await articleOf(url))?.path, url).toBe('fetch');
+
+    // Three more pages of the new layout: the first is rendered (the site's second marker: the relearn
+    // has its pages), the others are not; every one has an article with the new layout's text.
+    const more = Array.from({ length: 200 }, (_, i) => `/redesigned-more-${i}.html`).filter((x) => !inRenderSample(pageIdOf(urlFor(x)), p.config.renderSampleRate)).slice(0, 3);
+    for (const x of more) (site.files as Map<string, (typeof site.files extends ReadonlyMap<string, infer F> ? F : never)>).set(x, { status: 200, contentType: 'text/html; charset=utf-8', body });
+    for (const x of more) {
+      await p.submit([{ url: urlFor(x) }]);
+      await p.run();
+    }
+    const rendered = [];
+    for (const x of more) {
+      const a = await articleOf(urlFor(x));
+      expect(a?.text, x).toMatch(/new layout/);
+      if (await p.store.get(keys.snapshot(host, pageIdOf(urlFor(x))))) rendered.push(x);
+    }
+    expect(rendered).toEqual([more[0]]);
     expect(p.deadLetters()).toEqual([]);
   }, 120_000);
 });
