@@ -82,6 +82,8 @@ export class MemoryQueue<T> implements QueueSender<T> {
   private readonly dedupWindowMs: number;
   private readonly journalDir?: string;
   private readonly entries = new Map<string, Entry<T>>();
+  /** Per message, the last of its journal file operations, so the next one runs after it (onFile). */
+  private readonly fileOps = new Map<string, Promise<void>>();
   /** FIFO deduplication ids and when they were first sent, oldest first; pruned past the window. */
   private readonly dedup = new Map<string, number>();
   /** Without a journal only: with one, dead letters are on disk. */
@@ -168,7 +170,7 @@ export class MemoryQueue<T> implements QueueSender<T> {
     if (!entry) return;
     this.entries.delete(id);
     this.release(entry);
-    if (this.journalDir) await rm(this.pendingFile(id), { force: true });
+    await this.onFile(id, () => rm(this.pendingFile(id), { force: true }));
     this.notify();
   }
 
@@ -322,7 +324,7 @@ export class MemoryQueue<T> implements QueueSender<T> {
       const deadDir = path.join(this.journalDir, 'dead-letters');
       await mkdir(deadDir, { recursive: true });
       await writeFile(path.join(deadDir, `${entry.id}.json`), JSON.stringify(dead, null, 2) + '\n');
-      await rm(this.pendingFile(entry.id), { force: true });
+      await this.onFile(entry.id, () => rm(this.pendingFile(entry.id), { force: true }));
     }
     this.notify();
   }
@@ -360,13 +362,33 @@ export class MemoryQueue<T> implements QueueSender<T> {
     return path.join(this.journalDir!, 'pending', `${id}.json`);
   }
 
-  private async journal(entry: Entry<T>): Promise<void> {
-    if (!this.journalDir) return;
-    const file = this.pendingFile(entry.id);
-    await mkdir(path.dirname(file), { recursive: true });
-    const tmp = `${file}.tmp`;
-    await writeFile(tmp, JSON.stringify({ ...entry, inFlight: false, coalesceKey: undefined }));
-    await rename(tmp, file);
+  private journal(entry: Entry<T>): Promise<void> {
+    return this.onFile(entry.id, async () => {
+      const file = this.pendingFile(entry.id);
+      await mkdir(path.dirname(file), { recursive: true });
+      const tmp = `${file}.tmp`;
+      // the entry as it is now: a later change of it has its own write queued after this one
+      await writeFile(tmp, JSON.stringify({ ...entry, inFlight: false, coalesceKey: undefined }));
+      await rename(tmp, file);
+    });
+  }
+
+  /**
+   * Runs one operation on a message's journal file after the ones before it. A message handed back
+   * can be received and handed back (or deleted) again before its first write is done: two writes
+   * through the same temporary file, or a delete before a write, would fail or leave a stale file.
+   */
+  private onFile(id: string, op: () => Promise<unknown>): Promise<void> {
+    if (!this.journalDir) return Promise.resolve();
+    const next = (this.fileOps.get(id) ?? Promise.resolve()).then(async () => {
+      await op();
+    });
+    const settled = next.catch(() => undefined);
+    this.fileOps.set(id, settled);
+    void settled.then(() => {
+      if (this.fileOps.get(id) === settled) this.fileOps.delete(id);
+    });
+    return next;
   }
 
   private async load(): Promise<void> {

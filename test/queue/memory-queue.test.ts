@@ -73,6 +73,21 @@ describe('MemoryQueue', () => {
     expect(JSON.parse(await readFile(path.join(dir, 'dead-letters', files[0]), 'utf8'))).toMatchObject({ body: 'dead', reason: 'bad input' });
   });
 
+  it('journals a message handed back, received and handed back again before its first write is done, then deleted: no error, no file left', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'spider-q-'));
+    const q = new MemoryQueue<string>({ name: 'q', journalDir: dir });
+    await q.send('page');
+    const writes: Promise<void>[] = [];
+    for (let i = 0; i < 5; i++) {
+      const [m] = await q.receive(1);
+      writes.push(q.defer(m.id, 0)); // not awaited: the politeness hand-back of a consumer slot
+    }
+    const [last] = await q.receive(1);
+    writes.push(q.delete(last.id));
+    await Promise.all(writes);
+    expect(await readdir(path.join(dir, 'pending'))).toEqual([]);
+  });
+
   it('turns an unreadable journal file into a dead letter that names it, and goes on with the others', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'spider-q-'));
     const q = new MemoryQueue<string>({ name: 'q', journalDir: dir });
