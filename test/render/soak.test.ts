@@ -12,9 +12,21 @@ import { serveRoutes, type TestServer } from '../helpers/http-server';
 
 const RENDERS = Number(process.env.SPIDER_SOAK_RENDERS ?? 500);
 
-/** Bytes under the temporary folder (du, as a person would measure it). */
+/**
+ * Bytes under the temporary folder (du, as a person would measure it). Other test files create and
+ * remove files there meanwhile: du exits 1 for a file that vanished as it counted, and still prints
+ * the total.
+ */
 function tmpBytes(): number {
-  return Number(execFileSync('du', ['-sb', os.tmpdir()], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\t')[0]);
+  let out: string;
+  try {
+    out = execFileSync('du', ['-sb', os.tmpdir()], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (error) {
+    out = String((error as { stdout?: string }).stdout ?? '');
+  }
+  const bytes = Number(out.split('\t')[0]);
+  if (!out || !Number.isFinite(bytes)) throw new Error(`du -sb ${os.tmpdir()} printed no total`);
+  return bytes;
 }
 
 /** Processes whose command line mentions the given text. */
