@@ -30,7 +30,8 @@ import { httpStatusError } from '../politeness/http-status';
 import { MAX_PATH_STEPS, MAX_SELECTOR_CHARS, READABILITY_MARK, SNAPSHOT_META, type CollectedPage, type InPageReadability } from '../types/feature-document';
 import { NonRetryableError } from '../util/errors';
 import { collectPage, type CollectOptions } from './collector';
-import { ContextPool, storageOrigin, withTimeout, type Lease } from './context-pool';
+import { withTimeout } from '../util/timeout';
+import { ContextPool, storageOrigin, type Lease } from './context-pool';
 import { READABILITY_TITLE_META, readabilityExpression } from './readability-in-page';
 import { RENDERED_TEXT_META, SERVED_TEXT_META, ServedCapture, renderedTextExpression, servedTextExpression } from './served';
 
@@ -671,6 +672,6 @@ function describe(error: unknown): string {
 async function closeBounded(browser: Browser, ms: number): Promise<void> {
   const proc = browser.process();
   const closed = browser.close().then(() => true, () => false);
-  const inTime = await Promise.race([closed, new Promise<false>((r) => setTimeout(() => r(false), ms).unref())]);
+  const inTime = await withTimeout(closed, ms);
   if (!inTime && proc && proc.exitCode === null) proc.kill('SIGKILL');
 }

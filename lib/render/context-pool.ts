@@ -10,13 +10,13 @@
  * What a page leaves behind is removed before the context serves another render: every page but the
  * anchor is closed, the context's cookies are deleted, and the storage of every origin whose document
  * the render loaded (local and session storage, IndexedDB, Cache Storage, service workers, file
- * systems) is cleared. A context in which the page opened a page of its own (a popup, whose documents
- * the render did not see) is closed instead. The HTTP cache is kept, as a browser keeps it. A context
- * whose render failed, whose cleaning failed, or that served `maxUses` renders is closed instead, so
- * anything not covered above lasts at most that many renders; `maxUses: 1` is a fresh context per
- * render.
+ * systems) is cleared. The HTTP cache is kept, as a browser keeps it. A context is closed instead
+ * when its render failed, when its page opened a page of its own (a popup, whose documents the render
+ * did not see), when cleaning failed, or once it has served `maxUses` renders, so anything not covered
+ * above lasts at most that many renders; `maxUses: 1` is a fresh context per render.
  */
 import type { BrowserContext, CDPSession, Page, Target } from 'puppeteer-core';
+import { withTimeout } from '../util/timeout';
 
 export interface ContextPoolOptions {
   /** Opens a context: with the offline proxy (archived replays) or the live one. */
@@ -143,9 +143,4 @@ export class ContextPool {
 export function storageOrigin(url: string): string | undefined {
   const u = URL.parse(url);
   return u && (u.protocol === 'http:' || u.protocol === 'https:') ? u.origin : undefined;
-}
-
-export function withTimeout(promise: Promise<boolean>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]).finally(() => clearTimeout(timer));
 }
