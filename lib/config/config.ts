@@ -97,7 +97,13 @@ export const ConfigSchema = z.object({
   // queues (embedded runner)
   maxReceiveCount: int(1, 100).default(3),
   retryBaseMs: int(0, 600_000).default(1000),
+  /** Chromium renders at once (the embedded runner; a render Lambda renders one record at a time). */
   renderConcurrency: int(1, 32).default(1),
+  /**
+   * Messages of the render queue the embedded runner takes beside its renders: fetch-path pages are
+   * routed and fetched while Chromium renders, instead of waiting behind it (the fetch Lambda on AWS).
+   */
+  fetchConcurrency: int(1, 64).default(8),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 

@@ -23,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser, type CDPSession, type HTTPRequest, type HTTPResponse, type Page } from 'puppeteer-core';
+import pLimit, { type LimitFunction } from 'p-limit';
 import type { Config } from '../config/config';
 import { egressPolicyFor, type EgressPolicy, type Resolver } from '../net/egress-policy';
 import { BLOCKED_HEADER, EgressProxy, type EgressEvent, type EgressProxyOptions } from '../net/egress-proxy';
@@ -101,6 +102,7 @@ export type RendererConfig = Pick<
   Config,
   | 'viewportWidth' | 'viewportHeight' | 'navigationTimeoutMs' | 'renderTimeoutMs' | 'archiveAllowSubresources' | 'maxHtmlBytes' | 'maxBlocks' | 'userAgent'
   | 'maxElements' | 'maxFrames' | 'maxTransferBytes' | 'pageHeapMb' | 'allowHosts' | 'allowNetworks' | 'allowPorts' | 'renderContextUses'
+  | 'renderConcurrency'
 >;
 
 export interface RendererOptions {
@@ -174,11 +176,20 @@ export class Renderer {
   private proxy?: EgressProxy;
   readonly policy: EgressPolicy;
 
+  /** Renders run at most config.renderConcurrency at a time; the others wait here, before their deadline starts. */
+  private readonly slots: LimitFunction;
+
   constructor(private readonly config: RendererConfig, private readonly options: RendererOptions = {}) {
     this.policy = egressPolicyFor(config, options.resolver);
+    this.slots = pLimit(config.renderConcurrency);
   }
 
-  async render(request: RenderRequest): Promise<RenderResult> {
+  /** Renders one page; beyond config.renderConcurrency renders at once, it waits for one to end. */
+  render(request: RenderRequest): Promise<RenderResult> {
+    return this.slots(() => this.renderNow(request));
+  }
+
+  private async renderNow(request: RenderRequest): Promise<RenderResult> {
     const started = Date.now();
     const problem = request.archivedHtml === undefined ? this.policy.checkUrl(request.url) : schemeProblem(request.url);
     if (problem) throw new NonRetryableError(`blocked by the egress guard: ${problem} (${request.url})`);

@@ -4,6 +4,8 @@
  * mostly skip the browser, and their articles are the ones the render path gives.
  */
 import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +102,40 @@ describe('the fetch path', () => {
       expect(fast.title).toBe(rendered!.title);
     }
     expect(slow.deadLetters()).toEqual([]);
+  }, 120_000);
+
+  it('fetches a learned site\'s pages while Chromium renders, instead of after it', async () => {
+    const pages = articlesOf(site, template);
+    const p = await pipelineWith({ renderConcurrency: 1 });
+    await p.submit(pages.slice(0, 5).map((x) => ({ url: urlFor(x.path) })));
+    await p.run();
+    const fetchable = pages.slice(5).map((x) => urlFor(x.path)).filter((url) => !inRenderSample(pageIdOf(url), p.config.renderSampleRate)).slice(0, 8);
+    const haveArticles = async () => {
+      for (const url of fetchable) if (!(await p.store.get(keys.article(host, pageIdOf(url))))) return false;
+      return true;
+    };
+    // A page of a site not learned holds its answer, and so the only render slot, until the learned
+    // site's pages submitted after it have their articles (or 20 s have passed).
+    let held: 'until the fetched pages had articles' | 'until the time ran out' | undefined;
+    const slow = createServer(async (_req, res) => {
+      const deadline = Date.now() + 20_000;
+      while (!(await haveArticles()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      held ??= Date.now() < deadline ? 'until the fetched pages had articles' : 'until the time ran out';
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!DOCTYPE html><html><head><title>Slow story</title></head><body><article><h1>Slow story</h1>${'<p>A paragraph of the slow story, long enough to be read as its body text.</p>'.repeat(6)}</article></body></html>`);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const slowUrl = `http://slow.localhost:${(slow.address() as AddressInfo).port}/story.html`;
+      await p.submit([{ url: slowUrl }, ...fetchable.map((url) => ({ url }))]);
+      await p.run();
+      expect(held).toBe('until the fetched pages had articles');
+      for (const url of fetchable) expect((await getJson(p.store, keys.article(host, pageIdOf(url)), (v) => ArticleDocumentSchema.parse(v)))?.path, url).toBe('fetch');
+      expect(await p.store.get(keys.article('slow.localhost', pageIdOf(slowUrl)))).toBeDefined();
+      expect(p.deadLetters()).toEqual([]);
+    } finally {
+      slow.close();
+    }
   }, 120_000);
 
   it('renders a fetched page its rules fail on, and goes on fetching the pages they do not fail on', async () => {

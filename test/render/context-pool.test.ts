@@ -2,6 +2,8 @@
  * Contexts kept between renders (lib/render/context-pool.ts), with real Chromium: a context serves
  * several renders, and nothing a page stored reaches the next page rendered in it.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config/config';
 import { Renderer } from '../../lib/render/browser';
@@ -52,6 +54,31 @@ describe('contexts kept between renders (real Chromium)', () => {
       expect(read).toEqual(['cookie header: none', 'state: cookie=none local=null session=null idb=none caches=none']);
     } finally {
       await renderer.close();
+    }
+  });
+
+  it('renders at most renderConcurrency pages at once; the others wait for a render to end', async () => {
+    // Each page's answer is held 300 ms: renders that ran together would have their requests open together.
+    let open = 0;
+    let most = 0;
+    const held = createServer((req, res) => {
+      most = Math.max(most, ++open);
+      setTimeout(() => {
+        open--;
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(`<!doctype html><title>Held</title><p>Page ${req.url}, answered after a while.</p>`);
+      }, 300);
+    });
+    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+    const renderer = new Renderer(loadConfig({ renderTimeoutMs: 20_000, renderConcurrency: 2 }));
+    try {
+      const origin = `http://127.0.0.1:${(held.address() as AddressInfo).port}`;
+      const results = await Promise.all([1, 2, 3, 4, 5].map((i) => renderer.render({ url: `${origin}/p${i}` })));
+      expect(results.map((r) => r.collected.blocks[0]?.text)).toEqual([1, 2, 3, 4, 5].map((i) => `Page /p${i}, answered after a while.`));
+      expect(most).toBe(2);
+    } finally {
+      await renderer.close();
+      held.close();
     }
   });
 
