@@ -112,8 +112,11 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     // first SPIDER_DRIFT_RELEARN_AFTER such pages are rendered (their render's article replaces this
     // one); the others are not, as their render would teach the relearn nothing more: it extracts
     // them again from their HTML as served (a fallback's article always is, relearnFanOut). The
-    // site's other pages go on being fetched (lib/step/route.ts).
-    const failed = (await ctx.store.list(keys.driftPrefix(site))).length;
+    // site's other pages go on being fetched (lib/step/route.ts). Only on the page's first apply: a
+    // relearn extracting it again (reason "relearned") after it was rendered would render it again,
+    // that render would count as a new page for the next relearn, whose extraction would render it
+    // again: in a 20,000-URL load test, each of the last renders made a relearn and about 37 apply runs.
+    const failed = message.reason === 'rendered' ? (await ctx.store.list(keys.driftPrefix(site))).length : Infinity;
     if (message.url && failed <= ctx.config.driftRelearnAfter) {
       await ctx.queues.render.send({ v: 1, url: message.url, submittedAt: new Date().toISOString(), path: 'render' });
       ctx.logger.info('fetch path: the rules failed on the HTML as served; the page goes to render', { site, pageId });

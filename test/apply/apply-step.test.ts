@@ -203,6 +203,21 @@ describe('applyStep', () => {
     expect(sent).toEqual([{ v: 1, site, force: false }]);
   });
 
+  it('renders a fetched page its rules fail on after its first apply, not after a relearn extracts it again', async () => {
+    const store = new MemoryStore();
+    await store.put(keys.served(site, pageId), snapshot(false));
+    await putJson(store, keys.rules(site), rulesDoc(1, ['div.gone']));
+    const { ctx, sent } = context(store);
+    const fetched: ApplyMessage = { v: 1, site, pageId, reason: 'rendered', path: 'fetch', url };
+    expect((await applyStep(fetched, ctx)).method).toBe('fallback');
+    expect(sent).toContainEqual(expect.objectContaining({ url, path: 'render' }));
+    // the relearn's rules fail on it too: its fallback article stands, and it is not rendered again
+    await putJson(store, keys.rules(site), rulesDoc(2, ['div.still-gone']));
+    sent.length = 0;
+    expect((await applyStep({ ...fetched, reason: 'relearned' }, ctx)).method).toBe('fallback');
+    expect(sent).toEqual([{ v: 1, site, force: false }]);
+  });
+
   it('records no drift when the rules select the article', async () => {
     const store = new MemoryStore();
     await store.put(keys.snapshot(site, pageId), snapshot());
