@@ -75,8 +75,9 @@ export const ConfigSchema = z.object({
   /** Pages the current rules selected nothing on (drift: the site changed its template) that trigger a relearn. */
   driftRelearnAfter: int(1, 1000).default(3),
   /**
-   * Pages whose article older rules made that a relearn extracts again, newest first (pages without an
-   * article, or with the single-page extractor's, always are); `spider relearn` extracts every page.
+   * Pages with an article a relearn may change (the single-page extractor's, then older rules', each
+   * newest first) that it extracts again; pages without an article always are; `spider relearn`
+   * extracts every page.
    */
   relearnReextractMax: int(0, 1_000_000).default(20),
   dbscanEps: num(0, 100).default(0.5),

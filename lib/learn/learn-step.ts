@@ -35,7 +35,7 @@ export type LearnOutcome =
       readonly reapplied: number;
       /** Pages left as they are: their article is what the new rules make. */
       readonly unchanged: number;
-      /** Pages left with the article older rules made, past the newest `relearnReextractMax` (relearnFanOut). */
+      /** Pages left with the article older rules or the fallback made, past `relearnReextractMax` of them (relearnFanOut). */
       readonly keptOlder: number;
     };
 
@@ -200,7 +200,7 @@ export interface FanOut {
   readonly reextract: string[];
   /** Pages whose article rules that extract the same as the new ones already made. */
   readonly unchanged: number;
-  /** Pages whose article older rules made, past the newest `limit` such pages: kept as they are. */
+  /** Pages whose article older rules or the fallback made, past the `limit` extracted again: kept as they are. */
   readonly keptOlder: number;
 }
 
@@ -209,11 +209,12 @@ export interface FanOut {
  * left as it is when its article was made by rules of version `sameExtractionSince` or later (the same
  * selectors and field rules: the same article), or is the fallback's on a page such rules selected
  * nothing on (its drift marker has such a version). Every page without an article yet (its apply may
- * be under way with the old rules) or with the fallback's article made before the site had rules is
- * extracted again; of the pages whose article rules that extract differently made, the newest `limit`
- * (`pages` come newest first). Older ones keep the article rules made for them, which passed the page
- * guard then: new rules, learned from the newest pages, may not know their template any more, and
- * each relearn extracting every page again made the apply runs grow with the site's page count.
+ * be under way with the old rules) is extracted again. Of the others, at most `limit`: the fallback's
+ * articles first, then those rules that extract differently made, each newest first (`pages` come
+ * newest first). The rest keep their article: the fallback's, or the one rules made for them, which
+ * passed the page guard then (new rules, learned from the newest pages, may not know their template
+ * any more). Each relearn extracting every such page again made the apply runs grow with the site's
+ * page count: on a site with a template its rules miss, every relearn extracted all of its pages again.
  */
 export async function relearnFanOut(site: string, pages: readonly { pageId: string }[], rules: RulesDocument, ctx: StepContext, limit = Infinity): Promise<FanOut> {
   const since = sameExtractionSince(rules);
@@ -223,9 +224,9 @@ export async function relearnFanOut(site: string, pages: readonly { pageId: stri
     if (marker) driftedUnder.set(marker.pageId, Math.max(marker.rulesVersion, driftedUnder.get(marker.pageId) ?? 0));
   }
   const reextract: string[] = [];
+  const fallbackMade: string[] = [];
+  const rulesMade: string[] = [];
   let unchanged = 0;
-  let madeByOlderRules = 0;
-  let keptOlder = 0;
   for (const { pageId } of pages) {
     const made = await madeWith(site, pageId, ctx);
     const current =
@@ -233,10 +234,13 @@ export async function relearnFanOut(site: string, pages: readonly { pageId: stri
       ((made.method === 'rules' && made.rulesVersion !== undefined && made.rulesVersion >= since) ||
         (made.method === 'fallback' && (driftedUnder.get(pageId) ?? 0) >= since));
     if (current) unchanged++;
-    else if (made?.method === 'rules' && ++madeByOlderRules > limit) keptOlder++;
-    else reextract.push(pageId);
+    else if (made === undefined) reextract.push(pageId);
+    else (made.method === 'rules' ? rulesMade : fallbackMade).push(pageId);
   }
-  return { reextract, unchanged, keptOlder };
+  // The fallback's articles first: the pages rules had nothing for gain the most from new rules.
+  const bounded = [...fallbackMade, ...rulesMade];
+  reextract.push(...bounded.slice(0, limit));
+  return { reextract, unchanged, keptOlder: Math.max(0, bounded.length - limit) };
 }
 
 /** How the page's stored article was made (its method and rules version), or undefined when it has none or it is unreadable. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema, type Config } from '../../lib/config/config';
-import { extractsDifferently, learnStep } from '../../lib/learn/learn-step';
+import { extractsDifferently, learnStep, relearnFanOut } from '../../lib/learn/learn-step';
 import type { Logger, StepContext } from '../../lib/step/context';
 import type { QueueSender, Queues } from '../../lib/queue/queue';
 import { keys } from '../../lib/store/keys';
@@ -177,6 +177,28 @@ describe('learnStep', () => {
     await differently();
     applied.length = 0;
     expect(await learn(ctx, true)).toMatchObject({ learned: true, reapplied: 9, keptOlder: 0 });
+  });
+
+  it('a relearn\'s bound takes the fallback\'s articles first, and covers them too', async () => {
+    const store = new MemoryStore();
+    for (let i = 0; i < 6; i++) {
+      await addPage(store, i);
+      await tick();
+    }
+    const { ctx } = context(store, { learnPages: 50, relearnReextractMax: 2 });
+    await learn(ctx);
+    // pages 00-02: the fallback's article (rules v1 selected nothing there); pages 03-05: rules v1's
+    for (const i of [0, 1, 2]) {
+      const pageId = `page-0${i}`;
+      await putJson(store, keys.drift('example.com', pageId), { version: 1, site: 'example.com', pageId, rulesVersion: 1, at: new Date().toISOString() });
+      await putJson(store, keys.article('example.com', pageId), { method: 'fallback' });
+    }
+    // rules that extract differently stand as v2; a forced relearn is unbounded, so the bound is seen on fanOut
+    const current = await rulesOf(store);
+    const next = { ...current, rulesVersion: 2, sameExtractionSince: 2, content: { ...current.content, selectors: [...current.content.selectors, 'aside.extra'] } };
+    const pages = ['page-05', 'page-04', 'page-03', 'page-02', 'page-01', 'page-00'].map((pageId) => ({ pageId }));
+    const fanOut = await relearnFanOut('example.com', pages, next, ctx, 2);
+    expect(fanOut).toEqual({ reextract: ['page-02', 'page-01'], unchanged: 0, keptOlder: 4 });
   });
 
   it('field rules scores are provenance: only what apply reads makes rules extract differently', () => {
