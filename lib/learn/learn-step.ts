@@ -62,18 +62,23 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
       // which on a site with more than learnPages pages would be every older page, every time).
       const since = Date.parse(current.learnedAt);
       const known = new Set(current.learnedFrom);
-      const fresh = pages.filter((p) => !known.has(p.pageId) && !(p.lastModified.getTime() < since)).length;
-      const drifted = fresh >= config.relearnAfter ? 0 : await driftCount(site, current.rulesVersion, ctx);
-      // Drift relearns once a page has been rendered since: from the same pages it would learn the same
-      // rules, and the pages the rules failed on keep writing markers against each new version (a loop:
-      // one site of a load test relearned 299 times while its failed pages waited to be rendered).
-      if (fresh < config.relearnAfter && (drifted < config.driftRelearnAfter || fresh === 0)) {
+      const freshPages = pages.filter((p) => !known.has(p.pageId) && !(p.lastModified.getTime() < since));
+      const fresh = freshPages.length;
+      const drift = fresh >= config.relearnAfter ? new Set<string>() : await driftedPages(site, current.rulesVersion, ctx);
+      const drifted = drift.size;
+      // Drift relearns once a page the rules failed on has been rendered since: from the same pages it
+      // would learn the same rules, and the pages the rules failed on keep writing markers against each
+      // new version. A loop: one site of a load test relearned 299 times while its failed pages waited
+      // to be rendered; and with any new page enough, every sampled render of a site whose rules miss a
+      // template relearned it, though the rules worked on that page.
+      const freshFailed = freshPages.filter((p) => drift.has(p.pageId)).length;
+      if (fresh < config.relearnAfter && (drifted < config.driftRelearnAfter || freshFailed === 0)) {
         return {
           learned: false,
           site,
           reason:
             `${fresh} new pages since rules v${current.rulesVersion} (relearning after ${config.relearnAfter}), ` +
-            `${drifted} they selected nothing on (relearning after ${config.driftRelearnAfter}, with a new page to learn from)`,
+            `${drifted} they selected nothing on (relearning after ${config.driftRelearnAfter}, with a new rendered page among them: ${freshFailed})`,
         };
       }
       if (drifted >= config.driftRelearnAfter) logger.info('rules drifted: relearning', { site, rulesVersion: current.rulesVersion, drifted });
@@ -257,13 +262,13 @@ async function madeWith(site: string, pageId: string, ctx: StepContext): Promise
 }
 
 /** Pages the site's rules of this version selected nothing on (apply's drift markers). */
-async function driftCount(site: string, rulesVersion: number, ctx: StepContext): Promise<number> {
-  let n = 0;
+async function driftedPages(site: string, rulesVersion: number, ctx: StepContext): Promise<Set<string>> {
+  const pageIds = new Set<string>();
   for (const obj of await ctx.store.list(keys.driftPrefix(site))) {
     const marker = await readDrift(obj.key, ctx);
-    if (marker?.rulesVersion === rulesVersion) n++;
+    if (marker?.rulesVersion === rulesVersion) pageIds.add(marker.pageId);
   }
-  return n;
+  return pageIds;
 }
 
 /** Drop the markers of older rules versions: they said nothing about the new rules. */

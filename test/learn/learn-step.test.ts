@@ -217,7 +217,7 @@ describe('learnStep', () => {
     expect(extractsDifferently(two, { ...two, content: { ...two.content, selectors: ['div.body > ul > li'] } })).toBe(true);
   });
 
-  it('relearns a site whose rules selected nothing on enough pages (drift) once a page is rendered since, and clears the old markers', async () => {
+  it('relearns a site whose rules selected nothing on enough pages (drift) once a page they failed on is rendered since, and clears the old markers', async () => {
     const store = new MemoryStore();
     for (let i = 0; i < 5; i++) await addPage(store, i);
     const { ctx } = context(store);
@@ -233,6 +233,9 @@ describe('learnStep', () => {
     expect(await learn(ctx)).toMatchObject({ learned: false, reason: expect.stringContaining('0 new pages') });
     await tick();
     await addPage(store, 5);
+    // a page rendered since that the rules worked on says nothing new about the pages they failed on
+    expect(await learn(ctx)).toMatchObject({ learned: false, reason: expect.stringContaining('with a new rendered page among them: 0') });
+    await putJson(store, keys.drift('example.com', 'page-05'), marker('page-05', 1));
     const relearned = await learn(ctx);
     expect(relearned.learned).toBe(true);
     expect((await rulesOf(store)).rulesVersion).toBe(2);
