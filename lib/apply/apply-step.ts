@@ -116,8 +116,8 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     // relearn extracting it again (reason "relearned") after it was rendered would render it again,
     // that render would count as a new page for the next relearn, whose extraction would render it
     // again: in a 20,000-URL load test, each of the last renders made a relearn and about 37 apply runs.
-    const failed = message.reason === 'rendered' ? (await ctx.store.list(keys.driftPrefix(site))).length : Infinity;
-    if (message.url && failed <= ctx.config.driftRelearnAfter) {
+    const firstApply = message.reason === 'rendered';
+    if (message.url && firstApply && (await ctx.store.list(keys.driftPrefix(site))).length <= ctx.config.driftRelearnAfter) {
       await ctx.queues.render.send({ v: 1, url: message.url, submittedAt: new Date().toISOString(), path: 'render' });
       ctx.logger.info('fetch path: the rules failed on the HTML as served; the page goes to render', { site, pageId });
     }

@@ -47,6 +47,7 @@ afterAll(async () => {
 
 const host = `${template}.localhost`;
 const urlFor = (p: string) => `http://${host}:${served.port}${p}`;
+const articleOf = (p: EmbeddedPipeline, url: string) => getJson(p.store, keys.article(host, pageIdOf(url)), (v) => ArticleDocumentSchema.parse(v));
 
 describe('the fetch path', () => {
   it('learned from 5 pages, takes 20 unseen pages over HTTP (all but the render sample) with the articles the render path gives', async () => {
@@ -66,8 +67,6 @@ describe('the fetch path', () => {
     const requestsBefore = served.requests;
     await fast.submit(unseen.map((url) => ({ url })));
     await fast.run();
-    const articleOf = (p: EmbeddedPipeline, url: string) =>
-      getJson(p.store, keys.article(host, pageIdOf(url)), (v) => ArticleDocumentSchema.parse(v));
     const fastArticles = new Map<string, ArticleDocument>();
     for (const url of unseen) {
       const a = await articleOf(fast, url);
@@ -130,7 +129,7 @@ describe('the fetch path', () => {
       await p.submit([{ url: slowUrl }, ...fetchable.map((url) => ({ url }))]);
       await p.run();
       expect(held).toBe('until the fetched pages had articles');
-      for (const url of fetchable) expect((await getJson(p.store, keys.article(host, pageIdOf(url)), (v) => ArticleDocumentSchema.parse(v)))?.path, url).toBe('fetch');
+      for (const url of fetchable) expect((await articleOf(p, url))?.path, url).toBe('fetch');
       expect(await p.store.get(keys.article('slow.localhost', pageIdOf(slowUrl)))).toBeDefined();
       expect(p.deadLetters()).toEqual([]);
     } finally {
@@ -151,9 +150,8 @@ describe('the fetch path', () => {
     (site.files as Map<string, (typeof site.files extends ReadonlyMap<string, infer F> ? F : never)>).set(redesigned, { status: 200, contentType: 'text/html; charset=utf-8', body });
     await p.submit([{ url: urlFor(redesigned) }]);
     await p.run();
-    const articleOf = (url: string) => getJson(p.store, keys.article(host, pageIdOf(url)), (v) => ArticleDocumentSchema.parse(v));
     expect(await p.store.get(keys.drift(host, pageIdOf(urlFor(redesigned))))).toBeDefined();
-    const drifted = await articleOf(urlFor(redesigned));
+    const drifted = await articleOf(p, urlFor(redesigned));
     expect(drifted?.path).toBe('render'); // fetched, the rules selected nothing: rendered, the render's article stands
     expect(drifted?.text).toMatch(/new layout/);
 
@@ -162,7 +160,7 @@ describe('the fetch path', () => {
     await p.submit(unseen.map((url) => ({ url })));
     await p.run();
     expect((await p.store.list(keys.driftPrefix(host))).length).toBe(1);
-    for (const url of unseen) expect((await articleOf(url))?.path, url).toBe('fetch');
+    for (const url of unseen) expect((await articleOf(p, url))?.path, url).toBe('fetch');
 
     // Three more pages of the new layout: the first is rendered (the site's second marker: the relearn
     // has its pages), the others are not; every one has an article with the new layout's text.
@@ -174,7 +172,7 @@ describe('the fetch path', () => {
     }
     const rendered = [];
     for (const x of more) {
-      const a = await articleOf(urlFor(x));
+      const a = await articleOf(p, urlFor(x));
       expect(a?.text, x).toMatch(/new layout/);
       if (await p.store.get(keys.snapshot(host, pageIdOf(urlFor(x))))) rendered.push(x);
     }
