@@ -13,7 +13,7 @@ import type { DriftMarker, RulesDocument } from '../types/rules-document';
 import { clearRulesCache, loadRules } from '../step/rules';
 import { NonRetryableError, describeError } from '../util/errors';
 import { extractWithRules } from './extract-with-rules';
-import { extractFallback, loadFallbackModel } from './fallback';
+import { extractFallback, loadFallbackModel, siteBoilerplate } from './fallback';
 import { guardRulesOutput } from './guard';
 import { preferServed, readabilityTitle, servedSuspicion, snapshotEvidence } from './served-choice';
 import { extractMetadata } from '../html/metadata';
@@ -69,6 +69,8 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
   let meta = extractMetadata(doc, { title: !fromRules.title });
   const baseUrl = meta.spiderUrl ?? (fetched ? message.url : undefined) ?? meta.canonical;
 
+  // where the rules give way, the single-page extractor leaves out what the site shows on every page
+  const boilerplate = siteBoilerplate(rules);
   let method: ArticleDocument['method'] = 'fallback';
   let body: 'served' | undefined;
   let storeMs = 0;
@@ -86,7 +88,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
       });
     }
     // the page-level guard: rules that take a small part of the page's prose, or mostly links, give way
-    const guard = extracted.wordCount > 0 ? guardRulesOutput(doc, extracted, () => extractFallback(doc, { baseUrl, model })) : undefined;
+    const guard = extracted.wordCount > 0 ? guardRulesOutput(doc, extracted, () => extractFallback(doc, { baseUrl, model, boilerplate })) : undefined;
     if (guard?.replace) {
       content = guard.replace.result;
       notArticle = guard.replace.result.notArticle;
@@ -124,7 +126,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
   }
   const evidence = snapshotEvidence(doc);
   if (!content) {
-    const fb = extractFallback(doc, { baseUrl, model });
+    const fb = extractFallback(doc, { baseUrl, model, boilerplate });
     content = fb;
     notArticle = fb.notArticle;
     // The page's own scripts may have taken the article away: the HTML as served, when the evidence says so.
@@ -135,7 +137,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
       storeMs = performance.now() - readStarted;
       if (served) {
         const servedDoc = parseHtml(served.body.toString('utf8'));
-        const fromServed = extractFallback(servedDoc, { baseUrl, model });
+        const fromServed = extractFallback(servedDoc, { baseUrl, model, boilerplate });
         if (preferServed(fb, fromServed)) {
           ctx.logger.info('extracted from the HTML as served', { site, pageId, suspicion, renderedWords: fb.wordCount, servedWords: fromServed.wordCount });
           content = fromServed;

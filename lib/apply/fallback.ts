@@ -12,6 +12,7 @@ import type { ArticleContent } from '../html/content';
 import { extractCombined } from '../fallback/extract';
 import { parseModel, type FallbackModel } from '../fallback/model';
 import type { StepContext } from '../step/context';
+import type { RulesDocument } from '../types/rules-document';
 import { keys } from '../store/keys';
 import type { Store, StoredObject } from '../store/store';
 import { describeError } from '../util/errors';
@@ -22,6 +23,8 @@ export interface FallbackOptions {
   readonly model?: FallbackModel;
   /** The page's title when the caller has it already (lib/html/metadata.ts), to save reading it again. */
   readonly title?: string;
+  /** The site's repeated texts, when it has rules (`siteBoilerplate`): left out of the article. */
+  readonly boilerplate?: ReadonlySet<string>;
 }
 
 export interface FallbackResult extends ArticleContent {
@@ -35,6 +38,17 @@ export interface FallbackResult extends ArticleContent {
 
 export function extractFallback(doc: Document, options: FallbackOptions = {}): FallbackResult {
   return extractCombined(doc, options);
+}
+
+const boilerplateSets = new WeakMap<RulesDocument, ReadonlySet<string>>();
+
+/** The rules document's repeated texts as a set, built once per document (apply caches the documents). */
+export function siteBoilerplate(rules: RulesDocument | undefined): ReadonlySet<string> | undefined {
+  const texts = rules?.content.boilerplate;
+  if (!rules || !texts?.length) return undefined;
+  let set = boilerplateSets.get(rules);
+  if (!set) boilerplateSets.set(rules, (set = new Set(texts)));
+  return set;
 }
 
 export interface LoadFallbackModelOptions {

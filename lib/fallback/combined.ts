@@ -20,8 +20,11 @@
  * 6. Inside the run, blocks no method wants are left out (MSS's cleaning of the extracted block),
  *    and blocks the classifier rates as sure boilerplate far below the run's typical block: its
  *    scale varies with the page, and on a layout it never learned from it rates the whole story low.
+ *    On a page of a learned site, so are blocks whose text the site shows on other pages too (the
+ *    rules document's `boilerplate`): text that repeats across a site's pages is not one article's.
  */
 import { Element, type Document, type Text } from 'domhandler';
+import { normalizeText } from '../text/match';
 import { READABILITY_MARK } from '../types/feature-document';
 import { renderContent, type ArticleContent } from '../html/content';
 import { segmentBlocks, type Block, type Segmentation } from './blocks';
@@ -186,8 +189,13 @@ function domKeeps(a: CombinedAnalysis, i: number): boolean {
   return a.kept[i] && (a.hasReadability ? a.readability[i] >= 0.5 : a.strict[i]);
 }
 
+export interface SelectBlocksOptions {
+  /** Normalised texts (lib/text/match.ts normalizeText) the page's site repeats: left out of the run. */
+  readonly boilerplate?: ReadonlySet<string>;
+}
+
 /** Steps 3-6: the article's blocks. */
-export function selectBlocks(a: CombinedAnalysis): Selection {
+export function selectBlocks(a: CombinedAnalysis, options: SelectBlocksOptions = {}): Selection {
   const { blocks, score } = a;
   const scores = blocks.map((b, i) => (score[i] - THRESHOLD) * b.words);
   let span = maxSubsequence(scores);
@@ -238,8 +246,10 @@ export function selectBlocks(a: CombinedAnalysis): Selection {
   }
   const chosen: Block[] = [];
   const boilerplateBelow = Math.min(CLEAN_PROBABILITY, CLEAN_RELATIVE * runProbability(a, start, end));
+  const repeated = options.boilerplate?.size ? options.boilerplate : undefined;
   for (let i = start; i <= end; i++) {
     if (i !== t && (score[i] < CLEAN_SCORE || a.probability[i] < boilerplateBelow)) continue;
+    if (i !== t && repeated?.has(normalizeText(blocks[i].text))) continue;
     chosen.push(blocks[i]);
   }
   // Cleaning never empties the run (a page of one short paragraph has no neighbours to vouch for it).

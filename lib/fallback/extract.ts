@@ -15,6 +15,8 @@ export interface CombinedOptions {
   readonly model?: FallbackModel;
   /** The article's title when the caller has it (lib/html/metadata.ts); read from the page otherwise. */
   readonly title?: string;
+  /** Normalised texts the page's site repeats (its rules document's `content.boilerplate`): left out. */
+  readonly boilerplate?: ReadonlySet<string>;
 }
 
 export interface CombinedResult {
@@ -30,7 +32,7 @@ export function extractCombined(doc: Document, options: CombinedOptions = {}): C
   const model = options.model ? compileModel(options.model) : defaultCompiledModel();
   const title = options.title ?? pageTitle(doc);
   const a = analyse(doc, model.dragnet, title);
-  const sel = selectBlocks(a);
+  const sel = selectBlocks(a, { boilerplate: options.boilerplate });
   const out = renderBlocks(sel.blocks, a.blocks, options.baseUrl);
   const reason = notArticleReason(a, sel, out);
   return { text: out.text, html: out.html, wordCount: out.wordCount, notArticle: reason !== '', nodes: sel.blocks.length, reason };

@@ -10,13 +10,14 @@
  * else, so the same set of pages gives the same rules in any input order.
  */
 import type { FeatureDocument } from '../types/feature-document';
-import type { ClusterSummary, RulesDocument } from '../types/rules-document';
+import { BOILERPLATE_TEXTS_MAX, BOILERPLATE_TEXT_MAX_LENGTH, type ClusterSummary, type RulesDocument } from '../types/rules-document';
 import { withSiteStableNames } from './names';
 import { cleanDescendants, learnClean } from './clean';
 import { formatSelector } from './consolidate';
 import { generalizeBodySelectors } from './generalize';
 import { chooseContainerText } from './container-text';
 import { chooseHeaderBlocks } from './header';
+import { PageTexts } from './repeated-texts';
 import { buildSelectors, measureSelectors } from './self-check';
 import { selectClusters, type ScoredCluster } from './select';
 import { blockSimilarities } from './tfidf';
@@ -136,6 +137,8 @@ export function learnRules(docs: readonly FeatureDocument[], options: Partial<Le
           ...(headerRules ? cleanDescendants(ordered, header.header, headerRules.steps) : []),
         ]),
       ],
+      // for the single-page extractor on the site's pages the selectors give way on
+      ...boilerplateOf(ordered),
     },
     clusters: [
       ...selection.clusters.slice(0, opts.maxClusterSummaries),
@@ -150,6 +153,12 @@ export function learnRules(docs: readonly FeatureDocument[], options: Partial<Le
       clusters: clustering.clusters,
     },
   };
+}
+
+/** The site's repeated texts (repeated-texts.ts), absent when its pages share none. */
+function boilerplateOf(docs: readonly FeatureDocument[]): { boilerplate?: string[] } {
+  const texts = new PageTexts(docs).repeatedTexts(BOILERPLATE_TEXTS_MAX, BOILERPLATE_TEXT_MAX_LENGTH);
+  return texts.length ? { boilerplate: texts } : {};
 }
 
 function summarize(docs: readonly FeatureDocument[], c: ScoredCluster): ClusterSummary {

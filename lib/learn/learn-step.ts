@@ -182,6 +182,8 @@ export function sameExtractionSince(rules: RulesDocument): number {
  * What apply reads of a rules document: the content rules, and per field its rules' element and text
  * choice, locale and UTC offset. Content, header and clean selectors are sets: apply takes their
  * matches in document order (lib/html/extract-with-rules.ts), so their order changes nothing.
+ * `content.boilerplate` is left out: it moves with every relearn's pages, only the fallback reads it,
+ * and the fallback's articles are the first a relearn extracts again (relearnFanOut).
  */
 function extractionPart(r: Pick<RulesDocument, 'content' | 'fields'>): string {
   const field = (f: FieldRules | undefined) =>

@@ -37,4 +37,16 @@ export class PageTexts {
   repeated(text: string): boolean {
     return this.pages(text) >= 2;
   }
+
+  /**
+   * The repeated texts, normalised: those on the most pages first (then in code-unit order, so the
+   * list is the same for the same pages), at most `max`, none longer than `maxLength`.
+   */
+  repeatedTexts(max: number, maxLength: number): string[] {
+    return [...this.pagesOf]
+      .filter(([text, pages]) => pages.size >= 2 && text.length <= maxLength)
+      .sort(([a, pa], [b, pb]) => pb.size - pa.size || (a < b ? -1 : a > b ? 1 : 0))
+      .slice(0, max)
+      .map(([text]) => text);
+  }
 }

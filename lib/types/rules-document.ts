@@ -8,6 +8,10 @@ import { z } from 'zod';
 
 export const RULES_DOCUMENT_VERSION = 1 as const;
 
+/** Most texts in `content.boilerplate`, and the longest one kept there. */
+export const BOILERPLATE_TEXTS_MAX = 1000;
+export const BOILERPLATE_TEXT_MAX_LENGTH = 1000;
+
 export const ClusterSummarySchema = z.object({
   id: z.number().int(),
   blocks: z.number().int().nonnegative(),
@@ -44,6 +48,13 @@ export const ContentRuleSchema = z.object({
   header: z.array(z.string().min(1).max(2048)).max(20).optional(),
   /** Selectors of nodes removed from inside the content before output. */
   clean: z.array(z.string().min(1).max(2048)).max(200),
+  /**
+   * Texts the site shows on two of the training pages or more (normalised: lib/text/match.ts
+   * normalizeText), those on the most pages first: its template's and its ads', never one article's.
+   * On a page of the site the selectors give way on, the single-page extractor leaves out blocks of
+   * exactly these texts. Absent in documents learned before it.
+   */
+  boilerplate: z.array(z.string().min(1).max(BOILERPLATE_TEXT_MAX_LENGTH)).max(BOILERPLATE_TEXTS_MAX).optional(),
 });
 export type ContentRule = z.infer<typeof ContentRuleSchema>;
 

@@ -10,6 +10,7 @@ import { ArticleDocumentSchema } from '../../lib/types/article-document';
 import type { ApplyMessage } from '../../lib/types/messages';
 import { RULES_DOCUMENT_VERSION, type RulesDocument } from '../../lib/types/rules-document';
 import { isNonRetryable } from '../../lib/util/errors';
+import { normalizeText } from '../../lib/text/match';
 
 const site = 'example.com';
 const pageId = 'abc123';
@@ -201,6 +202,27 @@ describe('applyStep', () => {
     const marker = await store.get(keys.drift(site, pageId));
     expect(JSON.parse(marker!.body.toString('utf8'))).toMatchObject({ version: 1, site, pageId, rulesVersion: 1 });
     expect(sent).toEqual([{ v: 1, site, force: false }]);
+  });
+
+  it("leaves the site's repeated texts out of the fallback's article where the rules give way", async () => {
+    const notice = 'You can follow any responses to this entry through the RSS 2.0 feed, or leave a response from your own site.';
+    const page = snapshot().replace('<div class="related">', `<p>${notice}</p><div class="related">`);
+    const extract = async (content: RulesDocument['content']) => {
+      clearRulesCache();
+      const store = new MemoryStore();
+      await store.put(keys.snapshot(site, pageId), page);
+      await putJson(store, keys.rules(site), { ...rulesDoc(1, []), content });
+      return applyStep(message, context(store).ctx);
+    };
+    // without the site's evidence the notice sits in the article's run and is taken
+    const alone = await extract({ selectors: ['div.gone'], clean: [] });
+    expect(alone.method).toBe('fallback');
+    expect(alone.text).toContain(notice);
+    const withSite = await extract({ selectors: ['div.gone'], clean: [], boilerplate: [normalizeText(notice), 'home'] });
+    expect(withSite.method).toBe('fallback');
+    expect(withSite.text).not.toContain(notice);
+    for (const i of [1, 2, 3, 4]) expect(withSite.text).toContain(long(i));
+    expect(withSite.title).toBe(alone.title);
   });
 
   it('renders a fetched page its rules fail on after its first apply, not after a relearn extracts it again', async () => {

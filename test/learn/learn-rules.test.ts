@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSelector, pathMatches } from '../../lib/learn/consolidate';
 import { DEFAULT_LEARN_OPTIONS, learnRules, type LearnedRules } from '../../lib/learn/learn-rules';
+import { normalizeText } from '../../lib/text/match';
 import { RulesDocumentSchema } from '../../lib/types/rules-document';
 import type { FeatureDocument } from '../../lib/types/feature-document';
 import { makeBlock, makeDoc, newsPage, newsSite, type NewsPage, type Role } from './factory';
@@ -54,6 +55,23 @@ describe('learnRules on a news site', () => {
     for (const end of ['nav.menu > ul > li', 'div.share-bar', 'footer.site-footer > p']) {
       expect(rules.clusters.find((c) => c.selector.endsWith(end))!.score, end).toBe(0);
     }
+  });
+
+  it("lists the site's repeated texts as its boilerplate, those on the most pages first, never one page's text", () => {
+    const pages = newsSite(6);
+    const rules = learnRules(pages.map((p) => p.doc));
+    const boilerplate = rules.content.boilerplate ?? [];
+    const onPages = (text: string) => pages.filter((p) => p.doc.blocks.some((b) => normalizeText(b.text) === text)).length;
+    expect(boilerplate.length).toBeGreaterThan(0);
+    for (const text of boilerplate) expect(onPages(text), text).toBeGreaterThanOrEqual(2);
+    const counts = boilerplate.map(onPages);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    // the nav and footer of every page are in; no body paragraph (each page's own) is
+    const roleTexts = (role: Role) => new Set(pages.flatMap((p) => p.doc.blocks.filter((_, i) => p.roles[i] === role).map((b) => normalizeText(b.text))));
+    for (const text of roleTexts('nav')) expect(boilerplate).toContain(text);
+    const body = roleTexts('body');
+    expect(boilerplate.filter((t) => body.has(t))).toEqual([]);
+    expect(RulesDocumentSchema.shape.content.parse(rules.content)).toEqual(rules.content);
   });
 
   it('learns the header apart: the byline between headline and body, not the share bar nor the headline', () => {
