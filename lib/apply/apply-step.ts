@@ -71,6 +71,8 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
 
   // where the rules give way, the single-page extractor leaves out what the site shows on every page
   const boilerplate = siteBoilerplate(rules);
+  // the title the fallback starts the article at is the metadata's: read above unless the field rules gave one
+  const fallbackTitle = fromRules.title ? undefined : (meta.title ?? '');
   let method: ArticleDocument['method'] = 'fallback';
   let body: 'served' | undefined;
   let storeMs = 0;
@@ -88,7 +90,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
       });
     }
     // the page-level guard: rules that take a small part of the page's prose, or mostly links, give way
-    const guard = extracted.wordCount > 0 ? guardRulesOutput(doc, extracted, () => extractFallback(doc, { baseUrl, model, boilerplate })) : undefined;
+    const guard = extracted.wordCount > 0 ? guardRulesOutput(doc, extracted, () => extractFallback(doc, { baseUrl, model, boilerplate, title: fallbackTitle })) : undefined;
     if (guard?.replace) {
       content = guard.replace.result;
       notArticle = guard.replace.result.notArticle;
@@ -126,7 +128,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
   }
   const evidence = snapshotEvidence(doc);
   if (!content) {
-    const fb = extractFallback(doc, { baseUrl, model, boilerplate });
+    const fb = extractFallback(doc, { baseUrl, model, boilerplate, title: fallbackTitle });
     content = fb;
     notArticle = fb.notArticle;
     // The page's own scripts may have taken the article away: the HTML as served, when the evidence says so.
