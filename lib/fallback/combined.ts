@@ -7,7 +7,8 @@
  *    learned from generated sites, or from the store's learned sites).
  * 2. The DOM heuristic (readability-like.ts) votes twice: with its strict attempt (boilerplate-named
  *    subtrees stripped before scoring) and with the result it keeps (the longest of its attempts).
- * 3. A block's score is q = ¼·strict + ¼·kept + ½·p, and the article is the maximum-sum run of
+ * 3. A block's score is q = ¼·strict + ¼·kept + ½·p (0 inside the readers' comments: inComments),
+ *    and the article is the maximum-sum run of
  *    blocks with (q − 0.4) × words (Pasternack & Roth's token-level MSS, every word of a block
  *    scoring its block's value): a block the heuristic keeps stays unless the classifier is sure it
  *    is boilerplate, one it drops joins only if the classifier is sure it is text and it sits in
@@ -32,6 +33,7 @@ import { dragnetFeatures, tokenWeigher, type DragnetModel } from './dragnet';
 import { logit, sigmoid } from './logistic';
 import { maxSubsequence, type Span } from './mss';
 import { readabilityAttempts, type Region } from './readability-like';
+import { elementTokens } from './tokens';
 import { findTitleBlock, titleBlocks } from './title';
 
 /** Weight of the DOM heuristic's strict attempt, of its kept result, and of the classifier. */
@@ -65,6 +67,8 @@ export interface CombinedAnalysis extends Segmentation {
   readonly readability: number[];
   /** The page carries the in-page Readability's marks. */
   readonly hasReadability: boolean;
+  /** Block inside the readers' comments (inComments): scores 0. */
+  readonly comments: boolean[];
   /** Combined score per block (q). */
   readonly score: number[];
   readonly title: string;
@@ -92,6 +96,31 @@ export function inRegion(blocks: readonly Block[], region: Region | undefined): 
   return blocks.map((b) => test(b.el));
 }
 
+/** Id/class tokens (tokens.ts nameTokens) that name readers' comments: `comments`, `comment-body`, `commentlist`. */
+export const COMMENT_TOKENS: ReadonlySet<string> = new Set(['comment', 'comments', 'commentlist']);
+
+/**
+ * Whether each block is inside the readers' comments: an element whose id or class names them
+ * (COMMENT_TOKENS, whatever else the name says: Readability spares `comments-body` for its "body")
+ * and that does not hold the article's headline (a page may set a flag such as `unfollowComments` on
+ * the element wrapping everything). Without a headline block there is nothing to tell the
+ * article's wrapper from the comments' by: no block is.
+ */
+export function inComments(blocks: readonly Block[], titleBlock: number): boolean[] {
+  if (titleBlock < 0) return blocks.map(() => false);
+  const holdsTitle = new Set<Element>();
+  for (let e: Element | null = blocks[titleBlock].el; e; e = e.parent instanceof Element ? e.parent : null) holdsTitle.add(e);
+  const memo = new Map<Element, boolean>();
+  const test = (el: Element): boolean => {
+    const m = memo.get(el);
+    if (m !== undefined) return m;
+    const v = (!holdsTitle.has(el) && elementTokens(el).some((t) => COMMENT_TOKENS.has(t))) || (el.parent instanceof Element && test(el.parent));
+    memo.set(el, v);
+    return v;
+  };
+  return blocks.map((b) => test(b.el));
+}
+
 /** Steps 1-3 for a page: blocks, probabilities, votes, scores. */
 export function analyse(doc: Document, dragnet: DragnetModel, title: string): CombinedAnalysis {
   const textBlock = new Map<Text, number>();
@@ -105,10 +134,14 @@ export function analyse(doc: Document, dragnet: DragnetModel, title: string): Co
   const strictRegion = inRegion(seg.blocks, attempts[0]);
   const keptRegion = kept === attempts[0] ? strictRegion : inRegion(seg.blocks, kept);
   const w = VOTE_WEIGHTS_WITH_READABILITY;
+  const titleBlock = findTitleBlock(title, seg.blocks);
+  const comments = inComments(seg.blocks, titleBlock);
   const score = probability.map((p, i) =>
-    hasReadability
-      ? w.strict * (strictRegion[i] ? 1 : 0) + w.kept * (keptRegion[i] ? 1 : 0) + w.readability * readability[i] + w.classifier * p
-      : VOTE_WEIGHTS.strict * (strictRegion[i] ? 1 : 0) + VOTE_WEIGHTS.kept * (keptRegion[i] ? 1 : 0) + VOTE_WEIGHTS.classifier * p,
+    comments[i]
+      ? 0
+      : hasReadability
+        ? w.strict * (strictRegion[i] ? 1 : 0) + w.kept * (keptRegion[i] ? 1 : 0) + w.readability * readability[i] + w.classifier * p
+        : VOTE_WEIGHTS.strict * (strictRegion[i] ? 1 : 0) + VOTE_WEIGHTS.kept * (keptRegion[i] ? 1 : 0) + VOTE_WEIGHTS.classifier * p,
   );
   return {
     ...seg,
@@ -119,7 +152,8 @@ export function analyse(doc: Document, dragnet: DragnetModel, title: string): Co
     hasReadability,
     score,
     title,
-    titleBlock: findTitleBlock(title, seg.blocks),
+    comments,
+    titleBlock,
     titleCandidates: titleBlocks(title, seg.blocks),
   };
 }

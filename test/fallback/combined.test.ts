@@ -53,11 +53,32 @@ describe('the combination on generated pages', () => {
     }
   });
 
+  it("leaves out readers' comments under a name that says so, even one Readability spares for its 'body'", () => {
+    const prose = (who: string, i: number) =>
+      `${who} wrote this reply number ${i}, a long comment with opinions about the candidates, the polls in Iowa, the money raised and the weather in the state this winter.`;
+    const story = [1, 2, 3, 4, 5].map((i) => `<p>Paragraph ${i} of the story: the campaign moved to Iowa this week, where the candidates spent the holidays in diners and school gyms.</p>`).join('');
+    const comments = [1, 2, 3, 4, 5, 6]
+      .map((i) => `<div class="comments-body"><b>${i}.</b> ${prose('Reader', i)}<p>${prose('Reader', i + 10)}</p><span class="comments-post">Posted by: Reader ${i} on December 29, 2007</span></div>`)
+      .join('');
+    const page = (htmlClass: string) =>
+      `<html class="${htmlClass}"><head><title>Fight in Iowa | Sound Politics</title></head><body><div id="main"><h1>Fight in Iowa</h1>${story}<span class="posted">Posted by Eric at December 29, 2007</span></div><div class="comments-head">Comments</div>${comments}</body></html>`;
+    for (const htmlClass of ['', 'flag-unfollowComments-on']) {
+      const doc = parseHtml(page(htmlClass));
+      const a = analyse(doc, defaultFallbackModel().dragnet, 'Fight in Iowa');
+      expect(a.comments.filter(Boolean).length).toBeGreaterThanOrEqual(12);
+      const r = extractFallback(parseHtml(page(htmlClass)), { title: 'Fight in Iowa' });
+      for (const i of [1, 2, 3, 4, 5]) expect(r.text, htmlClass).toContain(`Paragraph ${i} of the story`);
+      expect(r.text, htmlClass).not.toContain('wrote this reply');
+    }
+  });
+
   it('scores blocks by the votes and keeps one run', () => {
     const doc = parseHtml(pageHtml(site, articles[0].path, ORIGIN));
     const a = analyse(doc, defaultFallbackModel().dragnet, articles[0].title);
     expect(a.titleBlock).toBeGreaterThanOrEqual(0);
-    a.score.forEach((q, i) => expect(q).toBeCloseTo(0.25 * Number(a.strict[i]) + 0.25 * Number(a.kept[i]) + 0.5 * a.probability[i], 9));
+    // the generated page's comments are under a comment-named element: they score 0
+    expect(a.comments.some(Boolean)).toBe(true);
+    a.score.forEach((q, i) => expect(q).toBeCloseTo(a.comments[i] ? 0 : 0.25 * Number(a.strict[i]) + 0.25 * Number(a.kept[i]) + 0.5 * a.probability[i], 9));
     const sel = selectBlocks(a);
     expect(sel.span.start).toBeLessThanOrEqual(a.titleBlock);
     expect(sel.span.end).toBeGreaterThan(a.titleBlock);

