@@ -34,7 +34,7 @@ import { collectPage, type CollectOptions } from './collector';
 import { withTimeout } from '../util/timeout';
 import { ContextPool, storageOrigin, type Lease } from './context-pool';
 import { READABILITY_TITLE_META, readabilityExpression } from './readability-in-page';
-import { RENDERED_TEXT_META, SERVED_TEXT_META, ServedCapture, renderedTextExpression, servedTextExpression } from './served';
+import { RENDERED_TEXT_META, SERVED_TEXT_META, ServedCapture, renderedTextExpression, servedTextLength as countServedText } from './served';
 
 /**
  * @sparticuz/chromium defaults this project will not run with: the two that weaken the web's security
@@ -530,10 +530,10 @@ export class Renderer {
     // Mozilla Readability on a clone of the document; it marks the elements whose text it keeps, so
     // it runs before the collector (which counts the marks) and the snapshot (which carries them).
     // A page it fails on is still rendered.
-    const readability = (await evaluateIn(cdp, world, readabilityExpression(), READABILITY_TIMEOUT_MS).catch(() => undefined)) as InPageReadability | undefined;
-    const servedTextLength = servedHtml === undefined
-      ? undefined
-      : ((await evaluateIn(cdp, world, servedTextExpression(servedHtml), 10_000).catch(() => undefined)) as number | undefined);
+    const readabilityRun = evaluateIn(cdp, world, readabilityExpression(), READABILITY_TIMEOUT_MS).catch(() => undefined);
+    // the served HTML's text is counted here while the page runs Readability
+    const servedTextLength = servedHtml === undefined ? undefined : countServedText(servedHtml);
+    const readability = (await readabilityRun) as InPageReadability | undefined;
     const renderedTextLength = (await evaluateIn(cdp, world, renderedTextExpression(), 10_000).catch(() => undefined)) as number | undefined;
 
     const collectOptions: CollectOptions = {

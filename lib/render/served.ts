@@ -7,7 +7,9 @@
  * `<meta name="spider:served-text">` and `<meta name="spider:rendered-text">` (SERVED_TEXT_META,
  * RENDERED_TEXT_META), counted alike by `textLength` below.
  */
+import type { ParentNode } from 'domhandler';
 import type { HTTPResponse } from 'puppeteer-core';
+import { elements, isElement, isText, parseHtml } from '../html/parse';
 import { SNAPSHOT_META } from '../types/feature-document';
 
 export const SERVED_TEXT_META = SNAPSHOT_META.servedText;
@@ -41,9 +43,35 @@ export function textLength(doc: Document): number {
   return space && n > 0 ? n - 1 : n;
 }
 
-/** The expression giving the text length of served HTML, parsed in the page (DOMParser runs no script). */
-export function servedTextExpression(html: string): string {
-  return `(() => { const __name = (f) => f; const d = new DOMParser().parseFromString(${JSON.stringify(html)}, 'text/html'); return (${textLength.toString()})(d); })()`;
+const SKIPPED = new Set(['script', 'style', 'noscript', 'template']);
+
+/**
+ * The text length of served HTML as `textLength` counts a document, parsed here (htmlparser2)
+ * rather than in the page: the render counts it while the page runs Readability. In the page,
+ * parsing it with DOMParser took 30 ms a render at the median, a tenth of a render.
+ */
+export function servedTextLength(html: string): number {
+  const doc = parseHtml(html);
+  let root: ParentNode = doc;
+  for (const el of elements(doc)) {
+    if (el.name === 'body') {
+      root = el;
+      break;
+    }
+  }
+  const parts: string[] = [];
+  const walk = (node: ParentNode) => {
+    for (const child of node.children) {
+      if (isText(child)) parts.push(child.data);
+      else if (isElement(child) && !SKIPPED.has(child.name) && !(root === doc && child.name === 'head')) walk(child);
+    }
+  };
+  walk(root);
+  // runs of white space count as one character, none at either end; characters are code points
+  const text = parts.join('').replace(/[ \n\t\r\f]+/g, ' ').replace(/^ | $/g, '');
+  let surrogatePairs = 0;
+  for (const _ of text.matchAll(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)) surrogatePairs++;
+  return text.length - surrogatePairs;
 }
 
 /** The expression giving the rendered document's text length. */
