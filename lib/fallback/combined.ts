@@ -282,8 +282,7 @@ export function selectBlocks(a: CombinedAnalysis, options: SelectBlocksOptions =
   const boilerplateBelow = Math.min(CLEAN_PROBABILITY, CLEAN_RELATIVE * runProbability(a, start, end));
   const repeated = options.boilerplate?.size ? options.boilerplate : undefined;
   for (let i = start; i <= end; i++) {
-    if (i !== t && (score[i] < CLEAN_SCORE || a.probability[i] < boilerplateBelow)) continue;
-    if (i !== t && repeated?.has(normalizeText(blocks[i].text))) continue;
+    if (i !== t && (score[i] < CLEAN_SCORE || a.probability[i] < boilerplateBelow || repeated?.has(normalizeText(blocks[i].text)))) continue;
     chosen.push(blocks[i]);
   }
   // Cleaning never empties the run (a page of one short paragraph has no neighbours to vouch for it).

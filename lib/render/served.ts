@@ -5,9 +5,10 @@
  * overlay, a failed hydration); apply then extracts from the served HTML instead
  * (lib/apply/served-choice.ts). To tell, the snapshot carries the text length of both documents:
  * `<meta name="spider:served-text">` and `<meta name="spider:rendered-text">` (SERVED_TEXT_META,
- * RENDERED_TEXT_META), counted alike by `textLength` below.
+ * RENDERED_TEXT_META), counted alike: the rendered document by `textLength` in the page, the served
+ * HTML by `servedTextLength` here.
  */
-import type { ParentNode } from 'domhandler';
+import type { AnyNode, ParentNode } from 'domhandler';
 import type { HTTPResponse } from 'puppeteer-core';
 import { elements, isElement, isText, parseHtml } from '../html/parse';
 import { SNAPSHOT_META } from '../types/feature-document';
@@ -59,14 +60,16 @@ export function servedTextLength(html: string): number {
       break;
     }
   }
+  // in document order, with a stack: a page may nest its elements far deeper than a call stack goes
   const parts: string[] = [];
-  const walk = (node: ParentNode) => {
-    for (const child of node.children) {
-      if (isText(child)) parts.push(child.data);
-      else if (isElement(child) && !SKIPPED.has(child.name) && !(root === doc && child.name === 'head')) walk(child);
+  const stack: AnyNode[] = [...root.children].reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (isText(node)) parts.push(node.data);
+    else if (isElement(node) && !SKIPPED.has(node.name) && !(root === doc && node.name === 'head')) {
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
     }
-  };
-  walk(root);
+  }
   // runs of white space count as one character, none at either end; characters are code points
   const text = parts.join('').replace(/[ \n\t\r\f]+/g, ' ').replace(/^ | $/g, '');
   let surrogatePairs = 0;

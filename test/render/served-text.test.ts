@@ -21,4 +21,9 @@ describe('the served HTML text length, counted outside the page', () => {
     expect(servedTextLength(odd[0])).toBe('One two three four & five'.length);
     expect(servedTextLength(odd[2])).toBe('Emoji 😀 and CJK 漢字'.length - 1); // the emoji is one character
   });
+
+  it('counts a page nested deeper than a call stack goes', () => {
+    const depth = 100_000;
+    expect(servedTextLength(`<body>${'<div>'.repeat(depth)}deep text${'</div>'.repeat(depth)}</body>`)).toBe('deep text'.length);
+  });
 });
