@@ -74,7 +74,9 @@ describe('the fetch path', () => {
       fastArticles.set(url, a!);
     }
     const fetched = unseen.filter((url) => fastArticles.get(url)!.path === 'fetch');
-    expect(fetched.length / unseen.length).toBeGreaterThanOrEqual(0.9);
+    // Which pages fall in the 5% render sample depends on the URL, and so on the server's port: 20 pages
+    // put 3 or more in the sample in 1 run of 13, 6 or more in 1 of 3,000. Most pages skip the browser.
+    expect(fetched.length / unseen.length).toBeGreaterThanOrEqual(0.75);
     // exactly the pages outside the render sample took the fetch path, and no feature document or snapshot was made for them
     expect(fetched).toEqual(unseen.filter((url) => !inRenderSample(pageIdOf(url), fast.config.renderSampleRate)));
     for (const url of fetched) {
