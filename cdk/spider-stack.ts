@@ -121,8 +121,9 @@ export class SpiderStack extends Stack {
       batchSize: s.renderBatchSize,
       maxConcurrency: s.renderMaxConcurrency,
       // Its brotli-compressed Chromium in bin/ cannot be bundled: install the package beside the bundle.
-      // Readability.js is evaluated in the rendered page from the package's own file (lib/render/readability-in-page.ts).
-      nodeModules: ['@sparticuz/chromium', '@mozilla/readability'],
+      // Readability.js is evaluated in the rendered page from the package's own file, minified with
+      // esbuild's native binary (lib/render/readability-in-page.ts).
+      nodeModules: ['@sparticuz/chromium', '@mozilla/readability', 'esbuild'],
     });
     const learn = new QueueConsumer(this, 'Learn', {
       ...common,

@@ -66,10 +66,12 @@ describe('npx cdk synth', () => {
     expect(existsSync(path.join(chromium, 'bin/chromium.br'))).toBe(true);
     expect(existsSync(path.join(chromium, 'bin/al2023.tar.br'))).toBe(true);
     expect(existsSync(path.join(chromium, 'node_modules')) || existsSync(path.join(dir, 'node_modules/tar-fs'))).toBe(true);
-    // Readability.js, evaluated in the rendered page from the package's own file.
+    // Readability.js, evaluated in the rendered page from the package's own file, minified by esbuild's binary for x86_64 Linux.
     expect(existsSync(path.join(dir, 'node_modules/@mozilla/readability/Readability.js'))).toBe(true);
+    expect(existsSync(path.join(dir, 'node_modules/@esbuild/linux-x64/bin/esbuild'))).toBe(true);
     const bundle = readFileSync(path.join(dir, 'index.mjs'), 'utf8');
     expect(bundle).toMatch(/from\s*["']@sparticuz\/chromium["']/);
+    expect(bundle).toMatch(/from\s*["']esbuild["']/);
     expect(bundle).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
     // Lambda's limit is 250 MB unzipped.
     expect(dirSize(dir)).toBeLessThan(150 * 1024 * 1024);
@@ -83,6 +85,22 @@ describe('npx cdk synth', () => {
       expect(bundle).not.toMatch(/puppeteer|@sparticuz/);
       expect(statSync(path.join(dir, 'index.mjs')).size).toBeLessThan(8 * 1024 * 1024);
     }
+  });
+
+  it("render's shipped esbuild minifies its shipped Readability.js, as the render does once per process", async () => {
+    const script = `
+      const { createRequire } = await import('node:module');
+      const { readFileSync } = await import('node:fs');
+      const require = createRequire(process.argv[1] + '/index.mjs');
+      const shipped = readFileSync(require.resolve('@mozilla/readability/Readability.js'), 'utf8');
+      const minified = require('esbuild').transformSync(shipped, { minify: true, loader: 'js' }).code;
+      console.log(JSON.stringify({ shipped: shipped.length, minified: minified.length, names: /function Readability\\(/.test(minified) }));
+    `;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, assets.Render], { env: { PATH: process.env.PATH, HOME: os.tmpdir() }, timeout: 60_000 });
+    const out = JSON.parse(stdout.trim().split('\n').pop()!);
+    expect(out.names).toBe(true);
+    expect(out.minified).toBeGreaterThan(10_000);
+    expect(out.minified).toBeLessThan(out.shipped / 2);
   });
 
   it('every bundle loads in Node 22 and exports a handler', async () => {

@@ -177,7 +177,8 @@ describe('the fetch path on the emulator: fetch λ → apply λ, no render', () 
 
     const sampled = unseen.filter((url) => inRenderSample(pageIdOf(url), SAMPLE_RATE));
     const fetchable = unseen.filter((url) => !sampled.includes(url));
-    expect(fetchable.length).toBeGreaterThanOrEqual(15);
+    // which pages fall in the 5% sample depends on the random port: no share is asserted, each page is checked below
+    expect(fetchable.length).toBeGreaterThan(0);
     for (const url of fetchable) {
       const article = await articleOf(url);
       expect(article?.path, url).toBe('fetch');

@@ -10,10 +10,13 @@
  *
  * The library's own source is evaluated in the page (in the collector's isolated world), not a copy:
  * it is read from the installed package, which the render Lambda ships beside its bundle
- * (cdk/spider-stack.ts `nodeModules`).
+ * (cdk/spider-stack.ts `nodeModules`), and minified once per process with esbuild (shipped there
+ * too). The page receives and compiles the source on every render: at 33 KB instead of the
+ * package's 90 KB, that took 13 ms instead of 26 at the median of readability-pages' renders.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { transformSync } from 'esbuild';
 import { READABILITY_MARK, SNAPSHOT_META, type InPageReadability } from '../types/feature-document';
 
 export { READABILITY_MARK };
@@ -23,11 +26,13 @@ export const READABILITY_TITLE_META = SNAPSHOT_META.readabilityTitle;
 const INDEX_ATTR = 'data-spider-i';
 
 let source: string | undefined;
-/** Readability.js as shipped by the package (read once). */
+/** Readability.js as shipped by the package, minified (once): the same code in a third of the bytes. */
 export function readabilitySource(): string {
   if (source === undefined) {
     const require = createRequire(import.meta.url);
-    source = readFileSync(require.resolve('@mozilla/readability/Readability.js'), 'utf8');
+    const shipped = readFileSync(require.resolve('@mozilla/readability/Readability.js'), 'utf8');
+    // a script, not a module: its top-level `Readability` keeps its name
+    source = transformSync(shipped, { minify: true, loader: 'js' }).code;
   }
   return source;
 }

@@ -8,67 +8,45 @@
  * RENDERED_TEXT_META), counted alike: the rendered document by `textLength` in the page, the served
  * HTML by `servedTextLength` here.
  */
-import type { AnyNode, ParentNode } from 'domhandler';
 import type { HTTPResponse } from 'puppeteer-core';
-import { elements, isElement, isText, parseHtml } from '../html/parse';
+import { elements, parseHtml } from '../html/parse';
 import { SNAPSHOT_META } from '../types/feature-document';
 
 export const SERVED_TEXT_META = SNAPSHOT_META.servedText;
 export const RENDERED_TEXT_META = SNAPSHOT_META.renderedText;
 
-/**
- * Runs in the page (serialized with Function.prototype.toString). Characters of a document's
- * <body> text, white space collapsed, without scripts, styles, templates and <noscript> (a page
- * rendered with scripts does not show it; one parsed as served does not run them either).
- */
-export function textLength(doc: Document): number {
-  const body = doc.body;
-  if (!body) return 0;
-  const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
-  let n = 0;
-  let space = true;
-  const walker = doc.createTreeWalker(body, 4 /* NodeFilter.SHOW_TEXT */);
-  outer: for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    for (let el = node.parentElement; el && el !== body; el = el.parentElement) if (SKIP.has(el.tagName.toUpperCase())) continue outer;
-    for (const ch of node.nodeValue ?? '') {
-      const isSpace = ch === ' ' || ch === '\n' || ch === '\t' || ch === '\r' || ch === '\f';
-      if (isSpace) {
-        if (!space) n++;
-        space = true;
-      } else {
-        n++;
-        space = false;
-      }
-    }
-  }
-  return space && n > 0 ? n - 1 : n;
+/** The tree `textLength` walks: a DOM node in the page, a domhandler node (lib/html/parse) here. */
+export interface TextTree {
+  readonly nodeType: number;
+  readonly nodeValue?: string | null;
+  readonly tagName?: string;
+  readonly firstChild: TextTree | null;
+  readonly nextSibling: TextTree | null;
+  readonly parentNode: TextTree | null;
 }
 
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template']);
-
 /**
- * The text length of served HTML as `textLength` counts a document, parsed here (htmlparser2)
- * rather than in the page: the render counts it while the page runs Readability. In the page,
- * parsing it with DOMParser took 30 ms a render at the median, a tenth of a render.
+ * Characters of the text under `root` (a document's <body>), white space collapsed, without
+ * scripts, styles, templates and <noscript> (a page rendered with scripts does not show it; one
+ * parsed as served does not run them either), nor the elements named in `alsoSkip`. Runs in the
+ * page (serialized with Function.prototype.toString: nothing from outside its body) on the rendered
+ * document, and here on the served HTML, so both are counted alike.
  */
-export function servedTextLength(html: string): number {
-  const doc = parseHtml(html);
-  let root: ParentNode = doc;
-  for (const el of elements(doc)) {
-    if (el.name === 'body') {
-      root = el;
-      break;
-    }
-  }
-  // in document order, with a stack: a page may nest its elements far deeper than a call stack goes
+export function textLength(root: TextTree | null, alsoSkip: readonly string[] = []): number {
+  if (!root) return 0;
+  const skip = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', ...alsoSkip]);
+  // in document order, a skipped element's subtree passed over whole: no recursion, as a page may
+  // nest its elements far deeper than a call stack goes
   const parts: string[] = [];
-  const stack: AnyNode[] = [...root.children].reverse();
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (isText(node)) parts.push(node.data);
-    else if (isElement(node) && !SKIPPED.has(node.name) && !(root === doc && node.name === 'head')) {
-      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  let node = root.firstChild;
+  while (node) {
+    if (node.nodeType === 3) parts.push(node.nodeValue ?? '');
+    else if (node.nodeType === 1 && node.firstChild && !skip.has(String(node.tagName).toUpperCase())) {
+      node = node.firstChild;
+      continue;
     }
+    while (node && node !== root && !node.nextSibling) node = node.parentNode;
+    node = node && node !== root ? node.nextSibling : null;
   }
   // runs of white space count as one character, none at either end; characters are code points
   const text = parts.join('').replace(/[ \n\t\r\f]+/g, ' ').replace(/^ | $/g, '');
@@ -77,9 +55,21 @@ export function servedTextLength(html: string): number {
   return text.length - surrogatePairs;
 }
 
+/**
+ * The text length of served HTML as the page counts its rendered document, parsed here
+ * (htmlparser2) rather than in the page: the render counts it while the page runs Readability. In
+ * the page, parsing it with DOMParser took 30 ms a render at the median, a tenth of a render.
+ * htmlparser2 makes no <body> the HTML does not have: then the whole document counts, its <head> left out.
+ */
+export function servedTextLength(html: string): number {
+  const doc = parseHtml(html);
+  for (const el of elements(doc)) if (el.name === 'body') return textLength(el as unknown as TextTree);
+  return textLength(doc as unknown as TextTree, ['HEAD']);
+}
+
 /** The expression giving the rendered document's text length. */
 export function renderedTextExpression(): string {
-  return `(() => { const __name = (f) => f; return (${textLength.toString()})(document); })()`;
+  return `(() => { const __name = (f) => f; return (${textLength.toString()})(document.body); })()`;
 }
 
 /**

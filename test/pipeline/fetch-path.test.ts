@@ -74,10 +74,10 @@ describe('the fetch path', () => {
       fastArticles.set(url, a!);
     }
     const fetched = unseen.filter((url) => fastArticles.get(url)!.path === 'fetch');
-    // Which pages fall in the 5% render sample depends on the URL, and so on the server's port: 20 pages
-    // put 3 or more in the sample in 1 run of 13, 6 or more in 1 of 3,000. Most pages skip the browser.
-    expect(fetched.length / unseen.length).toBeGreaterThanOrEqual(0.75);
-    // exactly the pages outside the render sample took the fetch path, and no feature document or snapshot was made for them
+    // Exactly the pages outside the render sample took the fetch path, and no feature document or
+    // snapshot was made for them. Which pages those are depends on the URL, and so on the server's
+    // random port: no share of them is asserted (test/step/route.test.ts holds the sample to its rate).
+    expect(fetched.length).toBeGreaterThan(0);
     expect(fetched).toEqual(unseen.filter((url) => !inRenderSample(pageIdOf(url), fast.config.renderSampleRate)));
     for (const url of fetched) {
       const a = fastArticles.get(url)!;
