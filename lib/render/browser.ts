@@ -567,6 +567,16 @@ export class Renderer {
           meta.setAttribute('content', content);
           head.insertBefore(meta, head.firstChild);
         }
+        // What no extractor reads leaves the snapshot: script code (JSON-LD data stays), style sheets
+        // and comments. The elements stay, so a rule's element positions hold.
+        for (const el of document.querySelectorAll('script, style')) {
+          if (el.localName === 'script' && (el.getAttribute('type') || '').trim().toLowerCase() === 'application/ld+json') continue;
+          if (el.firstChild) el.textContent = '';
+        }
+        const comments = document.createTreeWalker(document, 128 /* NodeFilter.SHOW_COMMENT */);
+        const drop = [];
+        for (let c = comments.nextNode(); c; c = comments.nextNode()) drop.push(c);
+        for (const c of drop) c.remove();
         const dt = document.doctype ? '<!DOCTYPE ' + document.doctype.name + '>' : '';
         const html = document.documentElement.outerHTML;
         return html.length > ${config.maxHtmlBytes} ? null : dt + html;

@@ -30,6 +30,13 @@ describe('Renderer (real Chromium)', () => {
       '/to-about': { status: 302, headers: { location: 'about:blank' }, body: '' },
       '/to-ftp': { status: 302, headers: { location: 'ftp://ftp.example/pub/file.txt' }, body: '' },
       '/to-blank': { body: `<!doctype html><p>Leaving.</p><script>location.replace('about:blank');</script>` },
+      '/lean': {
+        body: `<!doctype html><html><head><title>Lean</title><style>p { color: rgb(0, 0, 200); }</style>
+          <script type="application/ld+json">{"@type":"NewsArticle","headline":"Lean story"}</script>
+          <script type="text/template"><p>template text</p></script></head>
+          <body><!-- a comment --><h1>Lean story</h1><p id="lead">The story's first paragraph, styled blue.</p>
+          <script>document.getElementById('lead').dataset.seen = 'yes';</script><p>The second paragraph.</p></body></html>`,
+      },
       '/deep': { body: `<!doctype html><title>Deep</title><body>${'<div class="n">'.repeat(300)}<p>Deep article text.</p>${'</div>'.repeat(300)}</body>` },
     });
     renderer = new Renderer(loadConfig({ navigationTimeoutMs: 10_000, renderTimeoutMs: 20_000 }));
@@ -53,6 +60,19 @@ describe('Renderer (real Chromium)', () => {
     expect(result.snapshot).toMatch(/^<!DOCTYPE html><html lang="en"><head><meta name="spider:url"/);
     expect(result.status).toBe(200);
     expect(server.hits.get('/style.css')).toBe(1);
+  });
+
+  it('leaves script code, style sheets and comments out of the snapshot, keeping their elements and the JSON-LD', async () => {
+    const result = await renderer.render({ url: `${server.origin}/lean` });
+    const lead = result.collected.blocks.find((b) => b.text.startsWith("The story's first"));
+    expect(lead?.css.color).toBe('rgb(0, 0, 200)'); // the style applied while the page was rendered
+    const snap = result.snapshot;
+    expect(snap).toContain('data-seen="yes"'); // the page's script ran
+    expect(snap).toContain('<script type="application/ld+json">{"@type":"NewsArticle","headline":"Lean story"}</script>');
+    expect(snap).toContain('<style></style>');
+    expect(snap).toContain('<script type="text/template"></script>');
+    expect(snap).toMatch(/<script><\/script><p[^>]*>The second paragraph\.<\/p>/);
+    expect(snap).not.toMatch(/getElementById|color: rgb|template text|<!--/);
   });
 
   it('keeps a page nested deeper than the path cap: every block a valid feature-document block', async () => {
