@@ -567,10 +567,11 @@ export class Renderer {
           meta.setAttribute('content', content);
           head.insertBefore(meta, head.firstChild);
         }
-        // What no extractor reads leaves the snapshot: script code (JSON-LD data stays), style sheets
-        // and comments. The elements stay, so a rule's element positions hold.
-        for (const el of document.querySelectorAll('script, style')) {
-          if (el.localName === 'script' && (el.getAttribute('type') || '').trim().toLowerCase() === 'application/ld+json') continue;
+        // What nothing reads leaves the snapshot: script code (JSON-LD data stays: apply reads it) and
+        // comments. The elements stay, so a rule's element positions hold; style sheets stay too (the
+        // report draws the snapshot with them).
+        for (const el of document.querySelectorAll('script')) {
+          if ((el.getAttribute('type') || '').trim().toLowerCase() === 'application/ld+json') continue;
           if (el.firstChild) el.textContent = '';
         }
         const comments = document.createTreeWalker(document, 128 /* NodeFilter.SHOW_COMMENT */);
