@@ -5,8 +5,8 @@
  * overlay, a failed hydration); apply then extracts from the served HTML instead
  * (lib/apply/served-choice.ts). To tell, the snapshot carries the text length of both documents:
  * `<meta name="spider:served-text">` and `<meta name="spider:rendered-text">` (SERVED_TEXT_META,
- * RENDERED_TEXT_META), counted alike: the rendered document by `textLength` in the page, the served
- * HTML by `servedTextLength` here.
+ * RENDERED_TEXT_META), both counted by `textLength`: in the page on the rendered document, here on
+ * the served HTML's parse (`servedTextLength`).
  */
 import type { HTTPResponse } from 'puppeteer-core';
 import { elements, parseHtml } from '../html/parse';
