@@ -63,7 +63,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
 
   const started = performance.now();
   // the HTML as served, of the fetch path: parsed into the tree a browser builds from it (implied tbody)
-  const doc = fetched ? parseServedHtml(snapshot.body.toString('utf8')) : parseHtml(snapshot.body.toString('utf8'));
+  const doc = fetched ? parseServedHtml(snapshot.body) : parseHtml(snapshot.body);
   // the site's field rules first: the page's metadata title is worked out only where they give none
   const fromRules = rules?.fields ? applyFieldRules(doc, rules.fields) : {};
   let meta = extractMetadata(doc, { title: !fromRules.title });
@@ -138,7 +138,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
       const served = await ctx.store.get(keys.served(site, pageId));
       storeMs = performance.now() - readStarted;
       if (served) {
-        const servedDoc = parseHtml(served.body.toString('utf8'));
+        const servedDoc = parseHtml(served.body);
         const fromServed = extractFallback(servedDoc, { baseUrl, model, boilerplate });
         if (preferServed(fb, fromServed)) {
           ctx.logger.info('extracted from the HTML as served', { site, pageId, suspicion, renderedWords: fb.wordCount, servedWords: fromServed.wordCount });

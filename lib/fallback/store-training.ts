@@ -84,7 +84,7 @@ export async function storePages(store: Store, options: StoreTrainingOptions = {
       if (article.method !== 'rules' || article.notArticle || article.wordCount < minWords) continue;
       const snapshot = await store.get(keys.snapshot(article.site, article.pageId));
       if (!snapshot) continue;
-      return { doc: parseHtml(snapshot.body.toString('utf8')), article: article.text, title: article.title, group: article.site };
+      return { doc: parseHtml(snapshot.body), article: article.text, title: article.title, group: article.site };
     }
     return undefined;
   };

@@ -70,7 +70,7 @@ export async function learnSiteFields(
       if (sources[field] === 'feed') fromFeed++;
       else fromMetadata++;
     }
-    posts.push({ pageId: doc.pageId, page: new FieldPage(parseHtml(snapshot.body.toString('utf8'))), truths });
+    posts.push({ pageId: doc.pageId, page: new FieldPage(parseHtml(snapshot.body)), truths });
   }
   const section = learnFieldRules({ posts, feedEntries: feedEntries.length, fromFeed, fromMetadata }, learnOptions);
   logger?.info('learned field rules', {

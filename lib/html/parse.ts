@@ -3,19 +3,42 @@
  * built (`document.documentElement.outerHTML` after a doctype), so it is well-formed and a fast
  * non-spec tokenizer (htmlparser2) rebuilds the same tree the browser had; no html5 tree builder needed.
  */
-import { parseDocument } from 'htmlparser2';
-import { Element, ProcessingInstruction, Text, type AnyNode, type Document, type ParentNode } from 'domhandler';
+import { Parser, type Options } from 'htmlparser2';
+import { DomHandler, Element, ProcessingInstruction, Text, type AnyNode, type Document, type ParentNode } from 'domhandler';
 
 export type { Document, Element, AnyNode } from 'domhandler';
 
-/** Parse an HTML page into a domhandler Document (tags and attribute names lowercased, entities decoded). */
-export function parseHtml(html: string): Document {
-  const doc = parseDocument(html, {
-    lowerCaseTags: true,
-    lowerCaseAttributeNames: true,
-    decodeEntities: true,
-    recognizeSelfClosing: false,
-  });
+/** Tags and attribute names lowercased, entities decoded, `<x/>` an open tag (as in HTML). */
+const OPTIONS: Options = {
+  lowerCaseTags: true,
+  lowerCaseAttributeNames: true,
+  decodeEntities: true,
+  recognizeSelfClosing: false,
+};
+
+/**
+ * Bytes are decoded this many at a time, each piece parsed as it comes. A page decoded whole
+ * becomes one string of a few hundred KB, which V8 allocates outside its young generation: on
+ * readability-pages' snapshots that took 1.1 ms at the median, as long as the parse itself, against
+ * under 0.1 ms in pieces. The tree is the same: the parser keeps its state across pieces.
+ */
+export const DECODE_CHUNK_BYTES = 16 * 1024;
+
+/**
+ * Parse an HTML page into a domhandler Document. Bytes (a stored object's body) are UTF-8; a page
+ * of them is better given as they are than decoded first (DECODE_CHUNK_BYTES).
+ */
+export function parseHtml(html: string | Uint8Array): Document {
+  const handler = new DomHandler(undefined, OPTIONS);
+  const parser = new Parser(handler, OPTIONS);
+  if (typeof html === 'string') parser.end(html);
+  else {
+    // ignoreBOM: a byte order mark stays in the text, as Buffer#toString leaves it
+    const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+    for (let i = 0; i < html.length; i += DECODE_CHUNK_BYTES) parser.write(decoder.decode(html.subarray(i, i + DECODE_CHUNK_BYTES), { stream: true }));
+    parser.end(decoder.decode());
+  }
+  const doc = handler.root;
   normaliseBody(doc);
   return doc;
 }
@@ -150,7 +173,7 @@ export function textContent(node: AnyNode): string {
  * goes into a `<tbody>` the parser creates: "in table" insertion mode), which a source page usually
  * leaves out and a browser's tree, the one the rules were learned on, always has.
  */
-export function parseServedHtml(html: string): Document {
+export function parseServedHtml(html: string | Uint8Array): Document {
   const doc = parseHtml(html);
   const tables: Element[] = [];
   const walk = (node: ParentNode) => {

@@ -312,8 +312,8 @@ async function checkFetchPath(content: ContentRule, docs: readonly FeatureDocume
     const served = d.served ? await store.get(d.served.key) : undefined;
     pages.push({
       pageId: d.pageId,
-      rendered: parseHtml(snapshot.body.toString('utf8')),
-      served: served ? parseServedHtml(served.body.toString('utf8')) : undefined,
+      rendered: parseHtml(snapshot.body),
+      served: served ? parseServedHtml(served.body) : undefined,
     });
   }
   return fetchPathVerdict(content, pages, minF1, new Date());
@@ -329,7 +329,7 @@ async function pageLabels(docs: readonly FeatureDocument[], store: Store): Promi
   for (const d of docs) {
     const obj = await store.get(d.snapshotKey);
     if (!obj) continue;
-    out.set(d.pageId, extractCombined(parseHtml(obj.body.toString('utf8'))).text);
+    out.set(d.pageId, extractCombined(parseHtml(obj.body)).text);
   }
   return out;
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Element } from 'domhandler';
-import { headAndBody, parseHtml, textContent } from '../../lib/html/parse';
+import { Element, Text, type AnyNode } from 'domhandler';
+import { DECODE_CHUNK_BYTES, headAndBody, parseHtml, textContent } from '../../lib/html/parse';
+
+/** A parsed tree as plain data: elements with their attributes, text, and nothing else of domhandler's. */
+function tree(node: AnyNode): unknown {
+  if (node instanceof Text) return node.data;
+  if (node instanceof Element) return [node.name, node.attribs, node.children.map(tree)];
+  return 'children' in node ? (node.children as AnyNode[]).map(tree) : node.type;
+}
 
 describe('parseHtml', () => {
   it('parses a browser snapshot as is', () => {
@@ -36,5 +43,24 @@ describe('parseHtml', () => {
     const { body } = headAndBody(parseHtml(html));
     const div = body!.children.find((c) => (c as Element).name === 'div') as Element;
     expect(div.children.filter((c) => (c as Element).name === 'p')).toHaveLength(count);
+  });
+
+  it('parses UTF-8 bytes into the tree it builds from their text, whatever straddles the pieces they are decoded in', () => {
+    // every construct below is moved across the first piece's edge one byte at a time: multi-byte
+    // characters (2, 3 and 4 bytes), entities, a comment, a tag and its attribute, script text
+    const tricky = '<p title="caf\u00e9 \u20ac">na\u00efve &amp; &nbsp;\u20ac\ud83d\ude00<!-- a comment --><script>if (a<b) x()</script><b class="x">bold</b></p>';
+    const head = '<!DOCTYPE html><html><head><title>T</title></head><body><div>';
+    const trickyBytes = Buffer.byteLength(tricky);
+    for (let at = 0; at <= trickyBytes; at++) {
+      // the piece's edge falls `at` bytes into the tricky part
+      const html = `${head}${'x'.repeat(DECODE_CHUNK_BYTES - head.length - at)}${tricky}</div></body></html>`;
+      expect(tree(parseHtml(Buffer.from(html, 'utf8')))).toEqual(tree(parseHtml(html)));
+    }
+    // a byte order mark stays, as Buffer#toString leaves it
+    const bom = Buffer.from('\ufeff<p>x</p>', 'utf8');
+    expect(tree(parseHtml(bom))).toEqual(tree(parseHtml(bom.toString('utf8'))));
+    // bytes that are not UTF-8 are replaced as Buffer#toString replaces them
+    const bad = Buffer.concat([Buffer.from('<p>a'), Buffer.from([0xc3, 0x28, 0xff, 0xe2, 0x82]), Buffer.from('b</p>')]);
+    expect(tree(parseHtml(bad))).toEqual(tree(parseHtml(bad.toString('utf8'))));
   });
 });
