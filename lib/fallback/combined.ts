@@ -34,7 +34,7 @@ import { logit, sigmoid } from './logistic';
 import { maxSubsequence, type Span } from './mss';
 import { readabilityAttempts, type Region } from './readability-like';
 import { elementTokens } from './tokens';
-import { findTitleBlock, titleBlocks } from './title';
+import { matchTitle } from './title';
 
 /** Weight of the DOM heuristic's strict attempt, of its kept result, and of the classifier. */
 export const VOTE_WEIGHTS = { strict: 0.25, kept: 0.25, classifier: 0.5 } as const;
@@ -134,7 +134,8 @@ export function analyse(doc: Document, dragnet: DragnetModel, title: string): Co
   const strictRegion = inRegion(seg.blocks, attempts[0]);
   const keptRegion = kept === attempts[0] ? strictRegion : inRegion(seg.blocks, kept);
   const w = VOTE_WEIGHTS_WITH_READABILITY;
-  const titleBlock = findTitleBlock(title, seg.blocks);
+  const titles = matchTitle(title, seg.blocks);
+  const titleBlock = titles.best;
   const comments = inComments(seg.blocks, titleBlock);
   const score = probability.map((p, i) =>
     comments[i]
@@ -154,7 +155,7 @@ export function analyse(doc: Document, dragnet: DragnetModel, title: string): Co
     title,
     comments,
     titleBlock,
-    titleCandidates: titleBlocks(title, seg.blocks),
+    titleCandidates: titles.shown,
   };
 }
 

@@ -19,8 +19,11 @@ export function pageTitle(doc: Document): string {
  * shorter one covers, 0 when the shorter holds less than 60% of the longer's words.
  */
 export function titleMatch(title: string, text: string): number {
-  const a = lowerWords(title);
-  const b = lowerWords(text);
+  return wordsMatch(lowerWords(title), lowerWords(text));
+}
+
+/** titleMatch on the two texts' lowercased words. */
+function wordsMatch(a: readonly string[], b: readonly string[]): number {
   if (a.length === 0 || b.length === 0) return 0;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   if (short.length / long.length < 0.6) return 0;
@@ -43,47 +46,36 @@ export interface HeadingCandidate {
   readonly heading: number;
 }
 
-/** How well each candidate shows the title (0 when it does not): the best over the title's variants. */
-function titleScores(title: string, candidates: readonly HeadingCandidate[], maxWords: number): number[] {
-  const out = new Array<number>(candidates.length).fill(0);
-  if (!title) return out;
-  const variants = titleParts(title);
-  for (let i = 0; i < candidates.length; i++) {
-    const c = candidates[i];
-    if (c.text.length > title.length * 2 + 40) continue;
-    if (lowerWords(c.text).length > maxWords) continue;
-    let m = 0;
-    for (let v = 0; v < variants.length; v++) m = Math.max(m, titleMatch(variants[v], c.text) - (v > 0 ? 0.05 : 0));
-    if (m >= 0.75) out[i] = m;
-  }
-  return out;
+export interface TitleMatches {
+  /** How well each candidate shows the title: its best match over the title's variants, 0 under 0.75. */
+  readonly scores: number[];
+  /** Indices of the candidates that show it (score > 0), in document order: the caller picks by position. */
+  readonly shown: number[];
+  /**
+   * The candidate that shows the title, -1 when none: the best match, headings before other
+   * blocks, higher headings first, earlier first.
+   */
+  readonly best: number;
 }
 
-/**
- * Indices of the candidates that show the title or one of its parts (the site's name is often one:
- * "Blog Name: Post Title"), in document order. The caller picks by position.
- */
-export function titleBlocks(title: string, candidates: readonly HeadingCandidate[], maxWords = 40): number[] {
-  const scores = titleScores(title, candidates, maxWords);
-  return scores.flatMap((m, i) => (m > 0 ? [i] : []));
-}
-
-/**
- * Index of the candidate that shows the title: the best match of at least 0.75, headings before
- * other blocks, higher headings first, earlier first. -1 when none.
- */
-export function findTitleBlock(title: string, candidates: readonly HeadingCandidate[], maxWords = 40): number {
-  if (!title) return -1;
-  const variants = titleParts(title);
+/** The candidates that show the title or one of its parts (the site's name is often one: "Blog Name: Post Title"). */
+export function matchTitle(title: string, candidates: readonly HeadingCandidate[], maxWords = 40): TitleMatches {
+  const scores = new Array<number>(candidates.length).fill(0);
+  const shown: number[] = [];
+  if (!title) return { scores, shown, best: -1 };
+  const variants = titleParts(title).map(lowerWords);
   let best = -1;
   let bestKey = -Infinity;
   for (let i = 0; i < candidates.length; i++) {
     const c = candidates[i];
     if (c.text.length > title.length * 2 + 40) continue;
-    if (lowerWords(c.text).length > maxWords) continue;
+    const words = lowerWords(c.text);
+    if (words.length > maxWords) continue;
     let m = 0;
-    for (let v = 0; v < variants.length; v++) m = Math.max(m, titleMatch(variants[v], c.text) - (v > 0 ? 0.05 : 0));
+    for (let v = 0; v < variants.length; v++) m = Math.max(m, wordsMatch(variants[v], words) - (v > 0 ? 0.05 : 0));
     if (m < 0.75) continue;
+    scores[i] = m;
+    shown.push(i);
     // Exact-ish matches first, then headings (h1 best), then document order.
     const key = m * 100 + (c.heading > 0 ? 20 - c.heading : 0) - i * 1e-6;
     if (key > bestKey) {
@@ -91,5 +83,15 @@ export function findTitleBlock(title: string, candidates: readonly HeadingCandid
       best = i;
     }
   }
-  return best;
+  return { scores, shown, best };
+}
+
+/** Indices of the candidates that show the title or one of its parts, in document order. The caller picks by position. */
+export function titleBlocks(title: string, candidates: readonly HeadingCandidate[], maxWords = 40): number[] {
+  return matchTitle(title, candidates, maxWords).shown;
+}
+
+/** Index of the candidate that shows the title (matchTitle's best), -1 when none. */
+export function findTitleBlock(title: string, candidates: readonly HeadingCandidate[], maxWords = 40): number {
+  return matchTitle(title, candidates, maxWords).best;
 }
