@@ -114,6 +114,12 @@ export interface RendererOptions {
   readonly onEgress?: (event: EgressEvent) => void;
   /** Folder the browser profile is created in (default: the OS temporary folder). */
   readonly profileRoot?: string;
+  /**
+   * Render without the page-level evidence: Mozilla Readability in the page (no marks, no
+   * `readability`) and the rendered and served text counts. Only to measure what they cost a
+   * render (bench/render-cost.ts); the pipeline always renders with them.
+   */
+  readonly withoutPageEvidence?: boolean;
 }
 
 export interface RenderRequest {
@@ -530,11 +536,12 @@ export class Renderer {
     // Mozilla Readability on a clone of the document; it marks the elements whose text it keeps, so
     // it runs before the collector (which counts the marks) and the snapshot (which carries them).
     // A page it fails on is still rendered.
-    const readabilityRun = evaluateIn(cdp, world, readabilityExpression(), READABILITY_TIMEOUT_MS).catch(() => undefined);
+    const evidence = this.options.withoutPageEvidence !== true;
+    const readabilityRun = evidence ? evaluateIn(cdp, world, readabilityExpression(), READABILITY_TIMEOUT_MS).catch(() => undefined) : undefined;
     // the served HTML's text is counted here while the page runs Readability
-    const servedTextLength = servedHtml === undefined ? undefined : countServedText(servedHtml);
+    const servedTextLength = servedHtml === undefined || !evidence ? undefined : countServedText(servedHtml);
     const readability = (await readabilityRun) as InPageReadability | undefined;
-    const renderedTextLength = (await evaluateIn(cdp, world, renderedTextExpression(), 10_000).catch(() => undefined)) as number | undefined;
+    const renderedTextLength = evidence ? ((await evaluateIn(cdp, world, renderedTextExpression(), 10_000).catch(() => undefined)) as number | undefined) : undefined;
 
     const collectOptions: CollectOptions = {
       maxBlocks: config.maxBlocks,
