@@ -47,9 +47,10 @@ export interface HeadingCandidate {
 }
 
 export interface TitleMatches {
-  /** How well each candidate shows the title: its best match over the title's variants, 0 under 0.75. */
-  readonly scores: number[];
-  /** Indices of the candidates that show it (score > 0), in document order: the caller picks by position. */
+  /**
+   * Indices of the candidates that show it, in document order (the caller picks by position): their
+   * best match over the title's variants is at least 0.75.
+   */
   readonly shown: number[];
   /**
    * The candidate that shows the title, -1 when none: the best match, headings before other
@@ -60,9 +61,8 @@ export interface TitleMatches {
 
 /** The candidates that show the title or one of its parts (the site's name is often one: "Blog Name: Post Title"). */
 export function matchTitle(title: string, candidates: readonly HeadingCandidate[], maxWords = 40): TitleMatches {
-  const scores = new Array<number>(candidates.length).fill(0);
   const shown: number[] = [];
-  if (!title) return { scores, shown, best: -1 };
+  if (!title) return { shown, best: -1 };
   const variants = titleParts(title).map(lowerWords);
   let best = -1;
   let bestKey = -Infinity;
@@ -74,7 +74,6 @@ export function matchTitle(title: string, candidates: readonly HeadingCandidate[
     let m = 0;
     for (let v = 0; v < variants.length; v++) m = Math.max(m, wordsMatch(variants[v], words) - (v > 0 ? 0.05 : 0));
     if (m < 0.75) continue;
-    scores[i] = m;
     shown.push(i);
     // Exact-ish matches first, then headings (h1 best), then document order.
     const key = m * 100 + (c.heading > 0 ? 20 - c.heading : 0) - i * 1e-6;
@@ -83,7 +82,7 @@ export function matchTitle(title: string, candidates: readonly HeadingCandidate[
       best = i;
     }
   }
-  return { scores, shown, best };
+  return { shown, best };
 }
 
 /** Indices of the candidates that show the title or one of its parts, in document order. The caller picks by position. */
