@@ -10,6 +10,8 @@
  * a set's render times are steep around their median, so the figures are paired: each page's mean
  * time with and without, the growth of the median (with a bootstrap interval over the pages), and
  * the median of the per-page differences and ratios. The pooled row takes every page of every set.
+ * The seed fixes the order of the renders and the bootstrap's resamples (the sets in the same
+ * order); the times themselves differ from run to run.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -21,11 +21,19 @@ const OPTIONS: Options = {
  * becomes one string of a few hundred KB, which V8 allocates outside its young generation: on
  * readability-pages' snapshots that took 1.1 ms at the median, as long as the parse itself, against
  * under 0.1 ms in pieces. The parser keeps its state across pieces, so the tree is the same (on
- * every snapshot and served page of the datasets); htmlparser2 may read a malformed end tag
- * (`</x&…`) differently when a piece's edge falls inside it: a snapshot never holds one (a browser
- * serialized it), and HTML as served rarely does.
+ * every snapshot and served page of the datasets, and in fuzzing), except at the end of a page cut
+ * inside a tag (endsInsideMarkup).
  */
 export const DECODE_CHUNK_BYTES = 16 * 1024;
+
+/**
+ * A page whose last `<` has no `>` after it ends inside a tag or a comment (a page cut short).
+ * htmlparser2 reads such an end differently when the page came in pieces (the rest of the input,
+ * tens of KB of markup, as text): a page like that is decoded whole.
+ */
+function endsInsideMarkup(bytes: Uint8Array): boolean {
+  return bytes.lastIndexOf(0x3c /* < */) > bytes.lastIndexOf(0x3e /* > */);
+}
 
 /**
  * Parse an HTML page into a domhandler Document. Bytes (a stored object's body) are UTF-8; a page
@@ -38,8 +46,11 @@ export function parseHtml(html: string | Uint8Array): Document {
   else {
     // ignoreBOM: a byte order mark stays in the text, as Buffer#toString leaves it
     const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-    for (let i = 0; i < html.length; i += DECODE_CHUNK_BYTES) parser.write(decoder.decode(html.subarray(i, i + DECODE_CHUNK_BYTES), { stream: true }));
-    parser.end(decoder.decode());
+    if (endsInsideMarkup(html)) parser.end(decoder.decode(html));
+    else {
+      for (let i = 0; i < html.length; i += DECODE_CHUNK_BYTES) parser.write(decoder.decode(html.subarray(i, i + DECODE_CHUNK_BYTES), { stream: true }));
+      parser.end(decoder.decode());
+    }
   }
   const doc = handler.root;
   normaliseBody(doc);

@@ -6,7 +6,9 @@ import { DECODE_CHUNK_BYTES, headAndBody, parseHtml, textContent } from '../../l
 function tree(node: AnyNode): unknown {
   if (node instanceof Text) return node.data;
   if (node instanceof Element) return [node.name, node.attribs, node.children.map(tree)];
-  return 'children' in node ? (node.children as AnyNode[]).map(tree) : node.type;
+  if ('children' in node) return (node.children as AnyNode[]).map(tree);
+  // a comment or a directive (the doctype), with its text
+  return [node.type, 'data' in node ? node.data : undefined];
 }
 
 describe('parseHtml', () => {
@@ -59,6 +61,13 @@ describe('parseHtml', () => {
     // a byte order mark stays, as Buffer#toString leaves it
     const bom = Buffer.from('\ufeff<p>x</p>', 'utf8');
     expect(tree(parseHtml(bom))).toEqual(tree(parseHtml(bom.toString('utf8'))));
+    // a page cut short inside a tag, after its first piece: the same end as its text's
+    for (const cut of ['</p ', '</div class="a', '<div title="a>b', '<!-- a > b']) {
+      const page = `<html><body><p>${'y'.repeat(DECODE_CHUNK_BYTES + 100)}</p>${cut}`;
+      const doc = parseHtml(Buffer.from(page, 'utf8'));
+      expect(tree(doc)).toEqual(tree(parseHtml(page)));
+      expect(textContent(doc).length).toBeLessThan(DECODE_CHUNK_BYTES + 120);
+    }
     // bytes that are not UTF-8 are replaced as Buffer#toString replaces them
     const bad = Buffer.concat([Buffer.from('<p>a'), Buffer.from([0xc3, 0x28, 0xff, 0xe2, 0x82]), Buffer.from('b</p>')]);
     expect(tree(parseHtml(bad))).toEqual(tree(parseHtml(bad.toString('utf8'))));
