@@ -84,13 +84,3 @@ export function matchTitle(title: string, candidates: readonly HeadingCandidate[
   }
   return { shown, best };
 }
-
-/** Indices of the candidates that show the title or one of its parts, in document order. The caller picks by position. */
-export function titleBlocks(title: string, candidates: readonly HeadingCandidate[], maxWords = 40): number[] {
-  return matchTitle(title, candidates, maxWords).shown;
-}
-
-/** Index of the candidate that shows the title (matchTitle's best), -1 when none. */
-export function findTitleBlock(title: string, candidates: readonly HeadingCandidate[], maxWords = 40): number {
-  return matchTitle(title, candidates, maxWords).best;
-}

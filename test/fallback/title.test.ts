@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseHtml } from '../../lib/html/parse';
-import { findTitleBlock, pageTitle, titleBlocks, titleMatch } from '../../lib/fallback/title';
+import { matchTitle, pageTitle, titleMatch } from '../../lib/fallback/title';
 import { titleParts } from '../../lib/text/titles';
 
 describe('title', () => {
@@ -26,10 +26,10 @@ describe('title', () => {
       { text: 'Council approves the budget', heading: 2 },
       { text: 'Related: council approves the budget for 2027 and more', heading: 3 },
     ];
-    expect(findTitleBlock('Council approves the budget', blocks)).toBe(2); // the heading before the plain block
-    expect(findTitleBlock('Daily News | Council approves the budget', blocks)).toBe(0); // parts tie: the higher heading
-    expect(titleBlocks('Daily News | Council approves the budget', blocks)).toEqual([0, 1, 2]); // the caller picks by position
-    expect(findTitleBlock('Something else entirely', blocks)).toBe(-1);
-    expect(findTitleBlock('', blocks)).toBe(-1);
+    expect(matchTitle('Council approves the budget', blocks).best).toBe(2); // the heading before the plain block
+    expect(matchTitle('Daily News | Council approves the budget', blocks).best).toBe(0); // parts tie: the higher heading
+    expect(matchTitle('Daily News | Council approves the budget', blocks).shown).toEqual([0, 1, 2]); // the caller picks by position
+    expect(matchTitle('Something else entirely', blocks).best).toBe(-1);
+    expect(matchTitle('', blocks).best).toBe(-1);
   });
 });
