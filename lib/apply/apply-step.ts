@@ -18,6 +18,7 @@ import { guardRulesOutput } from './guard';
 import { preferServed, readabilityTitle, servedSuspicion, snapshotEvidence } from './served-choice';
 import { extractMetadata } from '../html/metadata';
 import { parseHtml, parseServedHtml } from '../html/parse';
+import { contentRulesFor } from '../html/template-choice';
 
 export { clearRulesCache, loadRules };
 
@@ -79,8 +80,12 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
   let content: { text: string; html: string; wordCount: number; header?: string } | undefined;
   let notArticle: boolean | undefined;
   let textSource: { source: 'fallback'; reason: string } | undefined;
+  let template: number | undefined;
   if (rules) {
-    const extracted = extractWithRules(doc, rules.content, { baseUrl });
+    // a site of several templates: the rules of the one this page is
+    const served = contentRulesFor(doc, rules);
+    template = served.template;
+    const extracted = extractWithRules(doc, served.content, { baseUrl });
     if (extracted.invalidSelectors.length) {
       ctx.logger.warn('rules hold selectors that do not compile; skipped', {
         site,
@@ -178,7 +183,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     wordCount: content.wordCount,
     method,
     path: fetched ? 'fetch' : 'render',
-    ...(method === 'rules' && rules ? { rulesVersion: rules.rulesVersion } : {}),
+    ...(method === 'rules' && rules ? { rulesVersion: rules.rulesVersion, ...(template !== undefined ? { template } : {}) } : {}),
     ...(notArticle ? { notArticle: true } : {}),
     extractedAt: new Date().toISOString(),
     elapsedMs: Math.round(elapsedMs * 100) / 100,
@@ -207,6 +212,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     method,
     path: article.path,
     rulesVersion: article.rulesVersion,
+    template: article.template,
     words: article.wordCount,
     notArticle: article.notArticle,
     ms: article.elapsedMs,

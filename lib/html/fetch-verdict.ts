@@ -5,8 +5,9 @@
  */
 import type { Document } from 'domhandler';
 import { scorePage } from '../metric/metric';
-import type { ContentRule, FetchPathVerdict } from '../types/rules-document';
+import type { FetchPathVerdict, RulesDocument } from '../types/rules-document';
 import { extractWithRules } from './extract-with-rules';
+import { contentRulesFor } from './template-choice';
 
 export interface VerdictPage {
   readonly pageId: string;
@@ -27,15 +28,16 @@ export function tokenF1(predicted: string, reference: string): number {
  * nothing about the served HTML). Works when at least one page was checked, at least half the pages
  * given were, and every checked page's F1 reaches minF1.
  */
-export function fetchPathVerdict(rules: ContentRule, pages: readonly VerdictPage[], minF1: number, checkedAt: Date): FetchPathVerdict {
+export function fetchPathVerdict(rules: Pick<RulesDocument, 'content' | 'templates'>, pages: readonly VerdictPage[], minF1: number, checkedAt: Date): FetchPathVerdict {
   let checked = 0;
   let lowest = 1;
   let worst: string | undefined;
   for (const page of pages) {
-    const rendered = extractWithRules(page.rendered, rules);
+    // each HTML with the rules apply would choose for it (a site of several templates)
+    const rendered = extractWithRules(page.rendered, contentRulesFor(page.rendered, rules).content);
     if (rendered.wordCount === 0) continue;
     checked++;
-    const f1 = page.served ? tokenF1(extractWithRules(page.served, rules).text, rendered.text) : 0;
+    const f1 = page.served ? tokenF1(extractWithRules(page.served, contentRulesFor(page.served, rules).content).text, rendered.text) : 0;
     if (f1 < lowest) {
       lowest = f1;
       worst = page.pageId;

@@ -81,7 +81,8 @@ export function isValidSelector(selector: string): boolean {
   return compileSelector(selector) !== undefined;
 }
 
-function safeMatch(m: Matcher, el: Element): boolean {
+/** A matcher that throws on an odd element (css-select on a malformed tree) does not match it. */
+export function safeMatch(m: Matcher, el: Element): boolean {
   try {
     return m(el);
   } catch {

@@ -5,12 +5,13 @@
  *   blocks → vectors → DBSCAN across all pages (vectorize.ts, dbscan.ts)
  *   clusters → scored, the top one and the ones inside its region (select.ts)
  *   chosen blocks' paths → consolidated selectors (consolidate.ts), self-checked (self-check.ts)
+ *   pages of two layouts or more → the same, per layout (templates.ts)
  *
  * Deterministic: the documents are ordered newest first (renderedAt, then pageId) before anything
  * else, so the same set of pages gives the same rules in any input order.
  */
 import type { FeatureDocument } from '../types/feature-document';
-import { BOILERPLATE_TEXTS_MAX, BOILERPLATE_TEXT_MAX_LENGTH, type ClusterSummary, type RulesDocument } from '../types/rules-document';
+import { BOILERPLATE_TEXTS_MAX, BOILERPLATE_TEXT_MAX_LENGTH, TEMPLATES_MAX, type ClusterSummary, type RulesDocument, type TemplateRule } from '../types/rules-document';
 import { withSiteStableNames } from './names';
 import { cleanDescendants, learnClean } from './clean';
 import { formatSelector } from './consolidate';
@@ -22,6 +23,7 @@ import { buildSelectors, measureSelectors } from './self-check';
 import { selectClusters, type ScoredCluster } from './select';
 import { blockSimilarities } from './tfidf';
 import { clusterBlocks } from './vectorize';
+import { groupByLayout, layoutKinds, layoutSelectors } from './templates';
 import { labelBlocks } from './weak-labels';
 
 export interface LearnOptions {
@@ -57,6 +59,8 @@ export interface LearnOptions {
   readonly maxHeaderSelectors: number;
   /** Most clusters listed in the rules (highest scores first). */
   readonly maxClusterSummaries: number;
+  /** Average layout similarity at which pages are of one template (templates.ts); 0: one template. */
+  readonly templateSimilarity: number;
 }
 
 export const DEFAULT_LEARN_OPTIONS: LearnOptions = {
@@ -76,6 +80,7 @@ export const DEFAULT_LEARN_OPTIONS: LearnOptions = {
   maxSelectors: 200,
   maxHeaderSelectors: 10,
   maxClusterSummaries: 100,
+  templateSimilarity: 0.3,
 };
 
 export type LearnedRules = Omit<RulesDocument, 'version' | 'site' | 'rulesVersion' | 'learnedAt'>;
@@ -86,8 +91,40 @@ export type LearnedRules = Omit<RulesDocument, 'version' | 'site' | 'rulesVersio
  */
 export function learnRules(docs: readonly FeatureDocument[], options: Partial<LearnOptions> = {}, weakLabels?: ReadonlyMap<string, string>): LearnedRules {
   const opts: LearnOptions = { ...DEFAULT_LEARN_OPTIONS, ...stripUndefined(options) };
+  const sorted = [...docs].sort((a, b) => compare(b.renderedAt, a.renderedAt) || compare(a.pageId, b.pageId));
   // names on one page only (post-28, category-politics) would split clusters and selectors per page
-  const ordered = withSiteStableNames(docs).sort((a, b) => compare(b.renderedAt, a.renderedAt) || compare(a.pageId, b.pageId));
+  const ordered = withSiteStableNames(sorted);
+  const learned = learnContent(ordered, opts, weakLabels);
+  const templates = learnTemplates(sorted, ordered, opts, weakLabels);
+  return templates ? { ...learned, templates } : learned;
+}
+
+/**
+ * Each layout's own content rules, when the pages are of two layouts or more that have selectors
+ * of their own (templates.ts); undefined otherwise. A template is learned from its pages alone,
+ * their names made stable among them (a template's own names are on every page of it, however few
+ * of the site's pages it has); its layout selectors come from the site-wide stable names, which
+ * every page of it has.
+ */
+function learnTemplates(sorted: readonly FeatureDocument[], ordered: readonly FeatureDocument[], opts: LearnOptions, weakLabels?: ReadonlyMap<string, string>): TemplateRule[] | undefined {
+  if (!(opts.templateSimilarity > 0)) return undefined;
+  const kinds = layoutKinds(ordered);
+  const groups = groupByLayout(kinds, { minSimilarity: opts.templateSimilarity, maxTemplates: TEMPLATES_MAX });
+  if (groups.length < 2) return undefined;
+  const layouts = layoutSelectors(kinds, groups);
+  const templates: TemplateRule[] = [];
+  groups.forEach((g, gi) => {
+    if (!layouts[gi].length) return;
+    const own = learnContent(withSiteStableNames(g.map((i) => sorted[i])), opts, weakLabels);
+    if (!own.content.selectors.length) return;
+    const { selectors, header, clean } = own.content;
+    templates.push({ layout: layouts[gi], learnedFrom: own.learnedFrom, content: { selectors, ...(header ? { header } : {}), clean }, selfCheck: own.selfCheck });
+  });
+  return templates.length >= 2 ? templates : undefined;
+}
+
+/** The content rules of these pages (ordered newest first, names made stable). */
+function learnContent(ordered: readonly FeatureDocument[], opts: LearnOptions, weakLabels?: ReadonlyMap<string, string>): LearnedRules {
   const weak = weakLabels ? ordered.map((d) => { const t = weakLabels.get(d.pageId); return t === undefined ? undefined : labelBlocks(d, t); }) : undefined;
 
   const { similarity, vectors } = blockSimilarities(ordered);

@@ -110,7 +110,7 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
   });
 
   // Whether these rules give the same article on the HTML as served: pages may then skip the browser.
-  const fetchPath = await checkFetchPath(learned.content, docs, store, config.fetchPathMinF1);
+  const fetchPath = await checkFetchPath(learned, docs, store, config.fetchPathMinF1);
 
   const draft = { ...learned, ...(fields ? { fields } : {}) };
   const rulesVersion = (current?.rulesVersion ?? 0) + 1;
@@ -179,26 +179,28 @@ export function sameExtractionSince(rules: RulesDocument): number {
 }
 
 /**
- * What apply reads of a rules document: the content rules, and per field its rules' element and text
+ * What apply reads of a rules document: the content rules, each template's layout and content rules, and per field its rules' element and text
  * choice, locale and UTC offset. Content, header and clean selectors are sets: apply takes their
  * matches in document order (lib/html/extract-with-rules.ts), so their order changes nothing.
  * `content.boilerplate` is left out: it moves with every relearn's pages, only the fallback reads it,
  * and the fallback's articles are the first a relearn extracts again (relearnFanOut).
  */
-function extractionPart(r: Pick<RulesDocument, 'content' | 'fields'>): string {
+function extractionPart(r: Pick<RulesDocument, 'content' | 'templates' | 'fields'>): string {
   const field = (f: FieldRules | undefined) =>
     f && { rules: f.rules.map((x) => [x.kind, x.value, x.text ?? null]), locale: f.locale ?? null, utcOffsetMinutes: f.utcOffsetMinutes ?? null };
   const set = (selectors: readonly string[] | undefined) => [...new Set(selectors ?? [])].sort();
-  const { selectors, header, clean } = r.content;
-  return JSON.stringify([set(selectors), set(header), set(clean), field(r.fields?.title), field(r.fields?.byline), field(r.fields?.published)]);
+  const content = ({ selectors, header, clean }: Pick<ContentRule, 'selectors' | 'header' | 'clean'>) => [set(selectors), set(header), set(clean)];
+  // a template's layout selectors choose which pages its rules serve: they are part of what it extracts
+  const templates = (r.templates ?? []).map((t) => [set(t.layout), ...content(t.content)]);
+  return JSON.stringify([...content(r.content), templates, field(r.fields?.title), field(r.fields?.byline), field(r.fields?.published)]);
 }
 
 /**
  * Whether two rules documents can extract anything differently: their content selectors, header and
- * clean selectors, or their field rules' elements, locale or UTC offset differ. Scores, support,
- * clusters and the self-check are provenance: apply does not read them.
+ * clean selectors, their templates' layouts and content rules, or their field rules' elements, locale
+ * or UTC offset differ. Scores, support, clusters and the self-check are provenance: apply does not read them.
  */
-export function extractsDifferently(a: Pick<RulesDocument, 'content' | 'fields'>, b: Pick<RulesDocument, 'content' | 'fields'>): boolean {
+export function extractsDifferently(a: Pick<RulesDocument, 'content' | 'templates' | 'fields'>, b: Pick<RulesDocument, 'content' | 'templates' | 'fields'>): boolean {
   return extractionPart(a) !== extractionPart(b);
 }
 
@@ -304,7 +306,7 @@ async function parseRules(obj: StoredObject, key: string, store: Store, logger: 
  * The fetch-path verdict (lib/html/fetch-verdict.ts) on the training pages: each page's rendered
  * snapshot and its HTML as served (render stores it at `served.key`), parsed without a browser.
  */
-async function checkFetchPath(content: ContentRule, docs: readonly FeatureDocument[], store: Store, minF1: number): Promise<FetchPathVerdict> {
+async function checkFetchPath(rules: Pick<RulesDocument, 'content' | 'templates'>, docs: readonly FeatureDocument[], store: Store, minF1: number): Promise<FetchPathVerdict> {
   const pages: VerdictPage[] = [];
   for (const d of docs) {
     const snapshot = await store.get(d.snapshotKey);
@@ -316,7 +318,7 @@ async function checkFetchPath(content: ContentRule, docs: readonly FeatureDocume
       served: served ? parseServedHtml(served.body) : undefined,
     });
   }
-  return fetchPathVerdict(content, pages, minF1, new Date());
+  return fetchPathVerdict(rules, pages, minF1, new Date());
 }
 
 /**

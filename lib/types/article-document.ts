@@ -40,6 +40,8 @@ export const ArticleDocumentSchema = z.object({
    */
   path: z.enum(['render', 'fetch']).optional(),
   rulesVersion: z.number().int().positive().optional(),
+  /** With `rules`: the site's template (its index in the rules document's `templates`) whose rules made it; absent: the rules learned from every page. */
+  template: z.number().int().nonnegative().optional(),
   /** True when the page does not look like an article (home page, listing). */
   notArticle: z.boolean().optional(),
   extractedAt: z.string(),

@@ -130,6 +130,25 @@ export const FetchPathVerdictSchema = z.object({
 });
 export type FetchPathVerdict = z.infer<typeof FetchPathVerdictSchema>;
 
+/** Most templates in a rules document. */
+export const TEMPLATES_MAX = 8;
+
+/**
+ * The content rules of one of the site's templates (lib/learn/templates.ts): learned from the
+ * training pages of one layout alone. Apply serves a page with the template whose layout
+ * selectors it matches best (at least half of them), and with the document's `content` when it
+ * matches none.
+ */
+export const TemplateRuleSchema = z.object({
+  /** Kinds of block (CSS selectors) on at least half of this template's training pages and on no other template's page. */
+  layout: z.array(z.string().min(1).max(2048)).min(1).max(20),
+  /** Its training pages (ids), newest first. */
+  learnedFrom: z.array(z.string()),
+  content: ContentRuleSchema.omit({ boilerplate: true }),
+  selfCheck: SelfCheckSchema,
+});
+export type TemplateRule = z.infer<typeof TemplateRuleSchema>;
+
 export const RulesDocumentSchema = z.object({
   version: z.literal(RULES_DOCUMENT_VERSION),
   site: z.string(),
@@ -144,7 +163,13 @@ export const RulesDocumentSchema = z.object({
   sameExtractionSince: z.number().int().positive().optional(),
   /** Pages the rules were learned from (ids), newest first. */
   learnedFrom: z.array(z.string()),
+  /** The rules learned from every training page: a page of no template below is served with these. */
   content: ContentRuleSchema,
+  /**
+   * When the training pages are of two layouts or more: each layout's own content rules, largest
+   * first. Absent when the pages are of one layout, and in documents learned before it.
+   */
+  templates: z.array(TemplateRuleSchema).max(TEMPLATES_MAX).optional(),
   clusters: z.array(ClusterSummarySchema),
   selfCheck: SelfCheckSchema,
   /** Parameters the learner ran with, so a result can be reproduced. */

@@ -250,6 +250,37 @@ describe('applyStep', () => {
     expect(sent).toEqual([]);
   });
 
+  it("serves a page of one of the site's templates with that template's rules, and says which", async () => {
+    const store = new MemoryStore();
+    await store.put(keys.snapshot(site, pageId), snapshot());
+    const template = (layout: string[], selectors: string[]) => ({
+      layout,
+      learnedFrom: [pageId],
+      content: { selectors, clean: [] },
+      selfCheck: { pages: 2, recall: 1, precision: 1, adjusted: [] },
+    });
+    // the rules of every page take the summary line too; the page's template (the second) does not
+    const rules: RulesDocument = {
+      ...rulesDoc(4, ['div.text > p', 'div.article > p.summary']),
+      templates: [
+        template(['body > div.gallery > figure', 'body > div.gallery > p.credit'], ['body > div.gallery > p']),
+        template(['body > div.article > h1.title', 'body > div.article > div.text > p', 'body > div.article > div.text > div.related > a'], ['body > div.article > div.text > p']),
+      ],
+    };
+    await putJson(store, keys.rules(site), rules);
+    const { ctx } = context(store);
+    const article = await applyStep(message, ctx);
+    expect(article).toMatchObject({ method: 'rules', rulesVersion: 4, template: 1 });
+    expect(article.text.split('\n')).toEqual([long(1), long(2), long(3), long(4)]);
+
+    // a page of neither layout: the rules of every page, no template named
+    clearRulesCache();
+    await putJson(store, keys.rules(site), { ...rules, templates: [rules.templates![0], template(['body > div.post > h2'], ['body > div.post > p'])] });
+    const other = await applyStep(message, ctx);
+    expect(other.template).toBeUndefined();
+    expect(other.text).toContain('A summary line.');
+  });
+
   it('uses the fallback extractor for a site without rules', async () => {
     const store = new MemoryStore();
     await store.put(keys.snapshot(site, pageId), snapshot());

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fetchPathVerdict, tokenF1 } from '../../lib/html/fetch-verdict';
 import { parseHtml } from '../../lib/html/parse';
 
-const rules = { selectors: ['article > p'], clean: [] };
+const rules = { content: { selectors: ['article > p'], clean: [] } };
 const story = (n: number) => `<p>Story ${n} begins with a sentence long enough to count as prose for the reader.</p><p>It goes on for a while, number ${n}.</p>`;
 const page = (body: string) => parseHtml(`<html><body><nav>Home</nav><article>${body}</article></body></html>`);
 
@@ -38,7 +38,7 @@ describe('parseServedHtml', () => {
     const { parseServedHtml } = await import('../../lib/html/parse');
     const html = '<html><body><table class="frame"><tr><td class="article-text"><p>Words of the story here and more words.</p></td></tr></table></body></html>';
     const rendered = parseHtml(html.replace('<tr>', '<tbody><tr>').replace('</tr>', '</tr></tbody>'));
-    const tableRules = { selectors: ['body > table.frame > tbody > tr > td.article-text > p'], clean: [] };
+    const tableRules = { content: { selectors: ['body > table.frame > tbody > tr > td.article-text > p'], clean: [] } };
     expect(fetchPathVerdict(tableRules, [{ pageId: 'a', rendered, served: parseHtml(html) }], 0.99, new Date(0)).works).toBe(false);
     expect(fetchPathVerdict(tableRules, [{ pageId: 'a', rendered, served: parseServedHtml(html) }], 0.99, new Date(0)).works).toBe(true);
   });

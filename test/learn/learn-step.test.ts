@@ -215,6 +215,13 @@ describe('learnStep', () => {
     const two = { ...base, content: { ...base.content, selectors: ['div.body > p', 'div.body > ul > li'] } };
     expect(extractsDifferently(two, { ...two, content: { ...two.content, selectors: ['div.body > ul > li', 'div.body > p'] } })).toBe(false);
     expect(extractsDifferently(two, { ...two, content: { ...two.content, selectors: ['div.body > ul > li'] } })).toBe(true);
+    // a template's layout chooses the pages its rules serve: a change of either extracts differently
+    const template = { layout: ['div.post > h2'], learnedFrom: ['a'], content: { selectors: ['div.post > p'], clean: [] }, selfCheck: { pages: 2, recall: 1, precision: 1, adjusted: [] } };
+    const templated = { ...two, templates: [template] };
+    expect(extractsDifferently(two, templated)).toBe(true);
+    expect(extractsDifferently(templated, { ...two, templates: [{ ...template, learnedFrom: ['b'], selfCheck: { ...template.selfCheck, recall: 0.9 } }] })).toBe(false);
+    expect(extractsDifferently(templated, { ...two, templates: [{ ...template, layout: ['div.post > h3'] }] })).toBe(true);
+    expect(extractsDifferently(templated, { ...two, templates: [{ ...template, content: { selectors: ['div.post > div > p'], clean: [] } }] })).toBe(true);
   });
 
   it('relearns a site whose rules selected nothing on enough pages (drift) once a page they failed on is rendered since, and clears the old markers', async () => {
