@@ -73,6 +73,8 @@ export function subjectTag(selector: string): string | undefined {
   }
   if (lastWasSpace || quote || depth !== 0) return undefined;
   const m = /^[a-z][a-z0-9-]*/i.exec(s.slice(start));
+  // an escape in the tag (`o\:p`, Word's markup) ends the name early: any tag then, not a wrong one
+  if (m && s[start + m[0].length] === '\\') return undefined;
   return m ? m[0].toLowerCase() : undefined;
 }
 

@@ -26,7 +26,7 @@ function layoutIndex(templates: readonly TemplateRule[]): LayoutIndex {
   templates.forEach((template, t) =>
     template.layout.forEach((selector, s) => {
       const m = compileSelector(selector);
-      if (!m) return;
+      if (!m) return; // not evidence either way: left out of the template's count too
       const tag = subjectTag(selector);
       const key = tag === undefined || tag === '*' ? '' : tag;
       let list = byTag.get(key);
@@ -34,7 +34,10 @@ function layoutIndex(templates: readonly TemplateRule[]): LayoutIndex {
       list.push({ m, t, s });
     }),
   );
-  index = { byTag, sizes: templates.map((t) => t.layout.length) };
+  // per template, its layout selectors that compile
+  const sizes = templates.map(() => 0);
+  for (const list of byTag.values()) for (const { t } of list) sizes[t]++;
+  index = { byTag, sizes };
   indexes.set(templates, index);
   return index;
 }
@@ -43,7 +46,7 @@ function layoutIndex(templates: readonly TemplateRule[]): LayoutIndex {
 export function chooseTemplate(doc: Document, templates: readonly TemplateRule[]): number | undefined {
   if (templates.length === 0) return undefined;
   const { byTag, sizes } = layoutIndex(templates);
-  const found = sizes.map((n) => new Array<boolean>(n).fill(false));
+  const found = sizes.map(() => new Set<number>());
   const matched = sizes.map(() => 0);
   let left = sizes.reduce((a, b) => a + b, 0);
   const any = byTag.get('') ?? [];
@@ -54,8 +57,8 @@ export function chooseTemplate(doc: Document, templates: readonly TemplateRule[]
     for (const list of [byTag.get(node.name), any]) {
       if (!list) continue;
       for (const { m, t, s } of list) {
-        if (found[t][s] || !safeMatch(m, node)) continue;
-        found[t][s] = true;
+        if (found[t].has(s) || !safeMatch(m, node)) continue;
+        found[t].add(s);
         matched[t]++;
         left--;
       }

@@ -101,21 +101,24 @@ export function learnRules(docs: readonly FeatureDocument[], options: Partial<Le
 
 /**
  * Each layout's own content rules, when the pages are of two layouts or more that have selectors
- * of their own (templates.ts); undefined otherwise. A template is learned from its pages alone,
- * their names made stable among them (a template's own names are on every page of it, however few
- * of the site's pages it has); its layout selectors come from the site-wide stable names, which
- * every page of it has.
+ * of their own (templates.ts); undefined otherwise. Pages are grouped by their kinds of block with
+ * the site's stable names; a template is then learned from its pages alone, and its layout
+ * selectors taken from them, with the names stable among them: a template's own names are on
+ * every page of it, however few of the site's pages it has (`div#blog` on 3 of 7 pages is not a
+ * site's stable name, and is its blog template's).
  */
 function learnTemplates(sorted: readonly FeatureDocument[], ordered: readonly FeatureDocument[], opts: LearnOptions, weakLabels?: ReadonlyMap<string, string>): TemplateRule[] | undefined {
   if (!(opts.templateSimilarity > 0)) return undefined;
-  const kinds = layoutKinds(ordered);
-  const groups = groupByLayout(kinds, { minSimilarity: opts.templateSimilarity, maxTemplates: TEMPLATES_MAX });
+  const groups = groupByLayout(layoutKinds(ordered), { minSimilarity: opts.templateSimilarity, maxTemplates: TEMPLATES_MAX });
   if (groups.length < 2) return undefined;
-  const layouts = layoutSelectors(kinds, groups);
+  const groupDocs = groups.map((g) => withSiteStableNames(g.map((i) => sorted[i])));
+  const ownKinds: Set<string>[] = [];
+  groups.forEach((g, gi) => layoutKinds(groupDocs[gi]).forEach((k, x) => (ownKinds[g[x]] = k)));
+  const layouts = layoutSelectors(ownKinds, groups, sorted);
   const templates: TemplateRule[] = [];
   groups.forEach((g, gi) => {
     if (!layouts[gi].length) return;
-    const own = learnContent(withSiteStableNames(g.map((i) => sorted[i])), opts, weakLabels);
+    const own = learnContent(groupDocs[gi], opts, weakLabels);
     if (!own.content.selectors.length) return;
     const { selectors, header, clean } = own.content;
     templates.push({ layout: layouts[gi], learnedFrom: own.learnedFrom, content: { selectors, ...(header ? { header } : {}), clean }, selfCheck: own.selfCheck });

@@ -191,7 +191,8 @@ function extractionPart(r: Pick<RulesDocument, 'content' | 'templates' | 'fields
   const set = (selectors: readonly string[] | undefined) => [...new Set(selectors ?? [])].sort();
   const content = ({ selectors, header, clean }: Pick<ContentRule, 'selectors' | 'header' | 'clean'>) => [set(selectors), set(header), set(clean)];
   // a template's layout selectors choose which pages its rules serve: they are part of what it extracts
-  const templates = (r.templates ?? []).map((t) => [set(t.layout), ...content(t.content)]);
+  // in any order: a relearn may find the same templates with their sizes ranked otherwise
+  const templates = (r.templates ?? []).map((t) => JSON.stringify([set(t.layout), ...content(t.content)])).sort();
   return JSON.stringify([...content(r.content), templates, field(r.fields?.title), field(r.fields?.byline), field(r.fields?.published)]);
 }
 

@@ -10,7 +10,7 @@
  * chosen (a page where the learner found no content says nothing about what is content there).
  */
 import type { FeatureDocument, PathStep } from '../types/feature-document';
-import type { SelfCheck } from '../types/rules-document';
+import { SELECTOR_MAX_LENGTH, type SelfCheck } from '../types/rules-document';
 import { formatSelector, intersectPaths, pathMatches, tagSequence, type SelectorStep, type SelectorSteps } from './consolidate';
 import { stepSignature } from './names';
 
@@ -172,7 +172,7 @@ export function buildSelectors(
   chosen: readonly (readonly boolean[])[],
   options: SelfCheckOptions,
 ): CheckedRules {
-  const maxLength = options.maxSelectorLength ?? 2048;
+  const maxLength = options.maxSelectorLength ?? SELECTOR_MAX_LENGTH;
   const pools = new Map<string, Item[]>();
   const chosenBySeq = new Map<string, Item[]>();
   // pages where nothing was chosen say nothing about what is content there: leave them out

@@ -12,8 +12,9 @@
  * least `minSimilarity` alike. Pages of one template share most of their kinds (0.6 to 1 on the
  * benchmark sites), pages of two templates little beyond the site's chrome.
  */
-import type { FeatureDocument } from '../types/feature-document';
-import { formatSelector, intersectPaths } from './consolidate';
+import type { FeatureDocument, PathStep } from '../types/feature-document';
+import { SELECTOR_MAX_LENGTH } from '../types/rules-document';
+import { formatSelector, intersectPaths, namedPath, parseSelector, pathMatches, tagSequence } from './consolidate';
 
 export interface TemplateOptions {
   /** Average Jaccard similarity of two groups' layouts at which they are one template. */
@@ -65,55 +66,70 @@ export function groupByLayout(kinds: readonly ReadonlySet<string>[], options: Pa
   const n = kinds.length;
   const all = [...Array(n).keys()];
   if (n < 2 * opts.minPages) return [all];
-  const sim: number[][] = kinds.map((a, i) => kinds.map((b, j) => (i === j ? 1 : j < i ? 0 : jaccard(a, b))));
-  for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) sim[i][j] = sim[j][i];
-  const linkage = (g: readonly number[], h: readonly number[]) => {
-    let s = 0;
-    for (const i of g) for (const j of h) s += sim[i][j];
-    return s / (g.length * h.length);
-  };
+  const sim: number[][] = kinds.map(() => new Array<number>(n).fill(1));
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) sim[i][j] = sim[j][i] = jaccard(kinds[i], kinds[j]);
 
-  const groups = all.map((i) => [i]);
+  // average linkage: the similarity of two groups is the mean of their pages' pairs; sum[a][b]
+  // holds the sum over the pairs of groups a and b, updated on each merge (Lance and Williams)
+  const members: (number[] | undefined)[] = all.map((i) => [i]);
+  const sum = sim.map((row) => [...row]);
   for (;;) {
     let best = -1;
     let bi = -1;
     let bj = -1;
-    for (let i = 0; i < groups.length; i++) {
-      for (let j = i + 1; j < groups.length; j++) {
-        const s = linkage(groups[i], groups[j]);
+    for (let i = 0; i < n; i++) {
+      const gi = members[i];
+      if (!gi) continue;
+      for (let j = i + 1; j < n; j++) {
+        const gj = members[j];
+        if (!gj) continue;
+        const s = sum[i][j] / (gi.length * gj.length);
         if (s > best) [best, bi, bj] = [s, i, j];
       }
     }
     if (bi < 0 || best < opts.minSimilarity) break;
-    groups[bi] = [...groups[bi], ...groups[bj]].sort((a, b) => a - b);
-    groups.splice(bj, 1);
+    members[bi] = [...members[bi]!, ...members[bj]!].sort((a, b) => a - b);
+    members[bj] = undefined;
+    for (let k = 0; k < n; k++) sum[bi][k] = sum[k][bi] = sum[bi][k] + sum[bj][k];
   }
 
-  groups.sort((a, b) => b.length - a.length || a[0] - b[0]);
+  const bySize = (a: readonly number[], b: readonly number[]) => b.length - a.length || a[0] - b[0];
+  const groups = members.filter((g): g is number[] => g !== undefined).sort(bySize);
   const kept = groups.filter((g) => g.length >= opts.minPages).slice(0, opts.maxTemplates);
   if (kept.length < 2) return [all];
-  // a page of a layout too rare to learn alone is learned with the template most like it
+  // a page of a layout too rare to learn alone is learned with the template most like it, as the
+  // templates were before any such page joined them (so the order of the pages does not matter)
+  const joined = kept.map((g) => [...g]);
   for (const g of groups) {
     if (kept.includes(g)) continue;
     for (const i of g) {
-      let nearest = kept[0];
+      let nearest = 0;
       let most = -1;
-      for (const k of kept) {
-        const s = linkage([i], k);
-        if (s > most) [most, nearest] = [s, k];
-      }
-      nearest.push(i);
+      kept.forEach((k, t) => {
+        const s = k.reduce((acc, j) => acc + sim[i][j], 0) / k.length;
+        if (s > most) [most, nearest] = [s, t];
+      });
+      joined[nearest].push(i);
     }
   }
-  return kept.map((g) => g.sort((a, b) => a - b));
+  return joined.map((g) => g.sort((a, b) => a - b)).sort(bySize);
 }
 
 /**
  * Per group, the selectors that tell its pages from the others': kinds on at least half of its
- * pages and on no page of another group, those on the most of its pages first (ties: by selector),
- * at most `maxLayoutSelectors`. A group whose pages share no kind of their own gets none.
+ * pages that match no element of another group's pages, those on the most of its pages first
+ * (ties: by selector), at most `maxLayoutSelectors`. A kind is tested as apply tests it, as a CSS
+ * selector against every element the other pages' blocks lie in (`pages`: the documents with all
+ * their names, in the order of `kinds`): `body > div` names a block written straight into a
+ * template's wrapper, and matches every other template's wrapper too. A group whose pages share no
+ * kind of their own gets none.
  */
-export function layoutSelectors(kinds: readonly ReadonlySet<string>[], groups: readonly (readonly number[])[], options: Partial<TemplateOptions> = {}): string[][] {
+export function layoutSelectors(
+  kinds: readonly ReadonlySet<string>[],
+  groups: readonly (readonly number[])[],
+  pages: readonly FeatureDocument[],
+  options: Partial<TemplateOptions> = {},
+): string[][] {
   const max = options.maxLayoutSelectors ?? DEFAULT_TEMPLATE_OPTIONS.maxLayoutSelectors;
   const groupOf = new Map<number, number>();
   groups.forEach((g, gi) => g.forEach((i) => groupOf.set(i, gi)));
@@ -128,16 +144,42 @@ export function layoutSelectors(kinds: readonly ReadonlySet<string>[], groups: r
       c[gi]++;
     }
   });
+  const elements = pages.map(elementPaths);
+  const matchesElsewhere = (kind: string, gi: number) => {
+    const steps = parseSelector(kind);
+    if (!steps) return true;
+    const key = steps.map((s) => s.tag).join('>');
+    return groups.some((g, gj) => gj !== gi && g.some((i) => elements[i].get(key)?.some((path) => pathMatches(steps, path))));
+  };
   return groups.map((g, gi) => {
     const own: [string, number][] = [];
-    for (const [k, c] of counts) {
-      if (c[gi] * 2 < g.length) continue;
-      if (c.some((n, gj) => gj !== gi && n > 0)) continue;
-      own.push([k, c[gi]]);
+    for (const [k, c] of counts) if (c[gi] * 2 >= g.length) own.push([k, c[gi]]);
+    own.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const out: string[] = [];
+    for (const [k] of own) {
+      if (out.length >= max) break;
+      // a selector longer than a rules document holds (deep paths of long class lists) is skipped
+      if (k.length <= SELECTOR_MAX_LENGTH && !matchesElsewhere(k, gi)) out.push(k);
     }
-    return own
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-      .slice(0, max)
-      .map(([k]) => k);
+    return out;
   });
+}
+
+/** The elements a page's blocks lie in (every step of their paths), by tag sequence. */
+function elementPaths(doc: FeatureDocument): Map<string, PathStep[][]> {
+  const out = new Map<string, PathStep[][]>();
+  const seen = new Set<string>();
+  for (const b of doc.blocks) {
+    for (let n = 1; n <= b.path.length; n++) {
+      const path = b.path.slice(0, n);
+      const named = namedPath(path);
+      if (seen.has(named)) continue;
+      seen.add(named);
+      const key = tagSequence(path);
+      let list = out.get(key);
+      if (!list) out.set(key, (list = []));
+      list.push(path);
+    }
+  }
+  return out;
 }

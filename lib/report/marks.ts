@@ -1,6 +1,7 @@
 /**
  * What a site's rules take on one stored page, element by element, for the report: the body's
- * elements (apply's outermost matches of the content selectors), the header's (its matches before
+ * elements (apply's outermost matches of the content selectors, of the page's template on a site of
+ * several), the header's (its matches before
  * the body's first element), the parts cleaned out of either, and the elements the field rules read
  * the title, byline and published date from. The same selector code apply runs (lib/html/selector.ts,
  * lib/fields), on the same parse of the snapshot (lib/html/parse.ts).
@@ -14,6 +15,7 @@ import { extractFrom, FIELD_NAMES, type FieldName } from '../fields/extract';
 import { isElement, parseHtml } from '../html/parse';
 import { compileSelector, indexSelectors, matchesAny, selectOutermost } from '../html/selector';
 import { renderContent } from '../html/content';
+import { contentRulesFor } from '../html/template-choice';
 import { localeOrder } from '../text/dates';
 import type { RulesDocument } from '../types/rules-document';
 
@@ -38,10 +40,11 @@ export interface PageMarks {
   readonly invalidSelectors: readonly string[];
 }
 
-export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' | 'fields'>): PageMarks {
+export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' | 'templates' | 'fields'>): PageMarks {
   const doc = parseHtml(snapshot);
   const invalid: string[] = [];
-  const { selectors, header = [], clean: cleanSelectors } = rules.content;
+  // a site of several templates: the rules apply chooses for this page
+  const { selectors, header = [], clean: cleanSelectors } = contentRulesFor(doc, rules).content;
   const content = indexSelectors(selectors, invalid);
   const clean = indexSelectors(cleanSelectors, invalid);
   const marks: Mark[] = [];

@@ -13,7 +13,7 @@ import { readDocument } from '../store/documents';
 import { keys } from '../store/keys';
 import { getText, type Store } from '../store/store';
 import { FeatureDocumentSchema } from '../types/feature-document';
-import type { FieldRules, RulesDocument } from '../types/rules-document';
+import type { FieldRules, RulesDocument, TemplateRule } from '../types/rules-document';
 import { BOX_KINDS, markPage, type BoxKind, type PageMarks } from './marks';
 import { drawPage, launchReportBrowser, type Picture } from './picture';
 
@@ -144,10 +144,11 @@ ${clustersSection(rules)}
 ${selfCheckSection(rules)}
 ${fieldsSection(rules)}
 <h2 id="rules">The rules</h2>
-<h3>Content</h3>
+<h3>Content${rules.templates?.length ? ' (learned from every page: for a page of none of the templates below)' : ''}</h3>
 ${selectorList('content selectors (the body)', rules.content.selectors)}
 ${selectorList('header selectors', rules.content.header ?? [])}
 ${selectorList('clean selectors', rules.content.clean)}
+${(rules.templates ?? []).map(templateSection).join('\n')}
 <details><summary>The rules document (rules/${esc(rules.site)}.json)</summary><pre>${esc(JSON.stringify(rules, null, 2))}</pre></details>
 </body></html>
 `;
@@ -211,6 +212,15 @@ function fieldsSection(rules: RulesDocument): string {
 <table><tr><th>field</th><th>rule</th><th>score</th><th>support</th></tr>
 ${rows.join('\n')}
 </table>`;
+}
+
+/** A template's rules: what tells its pages, and what apply takes on them (docs/rules-document.md#templates). */
+function templateSection(template: TemplateRule, i: number): string {
+  return `<h3>Template ${i} (learned from ${template.learnedFrom.length} page(s))</h3>
+${selectorList('layout selectors (a page matching at least half of them is of this template)', template.layout)}
+${selectorList('content selectors (the body)', template.content.selectors)}
+${selectorList('header selectors', template.content.header ?? [])}
+${selectorList('clean selectors', template.content.clean)}`;
 }
 
 function selectorList(title: string, selectors: readonly string[]): string {

@@ -8,6 +8,9 @@ import { z } from 'zod';
 
 export const RULES_DOCUMENT_VERSION = 1 as const;
 
+/** The longest selector a rules document holds (content, header, clean, layout). */
+export const SELECTOR_MAX_LENGTH = 2048;
+
 /** Most texts in `content.boilerplate`, and the longest one kept there. */
 export const BOILERPLATE_TEXTS_MAX = 1000;
 export const BOILERPLATE_TEXT_MAX_LENGTH = 1000;
@@ -39,15 +42,15 @@ export type SelfCheck = z.infer<typeof SelfCheckSchema>;
 
 export const ContentRuleSchema = z.object({
   /** CSS selectors in order; apply takes every node any of them matches, in document order. */
-  selectors: z.array(z.string().min(1).max(2048)).max(200),
+  selectors: z.array(z.string().min(1).max(SELECTOR_MAX_LENGTH)).max(200),
   /**
    * The article's header: what the page shows between its headline and its body (dek, byline and
    * dateline line, lead picture's caption). Apply gives it as the article's `header`, apart from the
    * body. Absent when the learner found none.
    */
-  header: z.array(z.string().min(1).max(2048)).max(20).optional(),
+  header: z.array(z.string().min(1).max(SELECTOR_MAX_LENGTH)).max(20).optional(),
   /** Selectors of nodes removed from inside the content before output. */
-  clean: z.array(z.string().min(1).max(2048)).max(200),
+  clean: z.array(z.string().min(1).max(SELECTOR_MAX_LENGTH)).max(200),
   /**
    * Texts the site shows on two of the training pages or more (normalised: lib/text/match.ts
    * normalizeText), those on the most pages first: its template's and its ads', never one article's.
@@ -141,7 +144,7 @@ export const TEMPLATES_MAX = 8;
  */
 export const TemplateRuleSchema = z.object({
   /** Kinds of block (CSS selectors) on at least half of this template's training pages and on no other template's page. */
-  layout: z.array(z.string().min(1).max(2048)).min(1).max(20),
+  layout: z.array(z.string().min(1).max(SELECTOR_MAX_LENGTH)).min(1).max(20),
   /** Its training pages (ids), newest first. */
   learnedFrom: z.array(z.string()),
   content: ContentRuleSchema.omit({ boilerplate: true }),

@@ -125,6 +125,8 @@ describe('extractWithRules', () => {
   it('indexes selectors by their subject tag, and matches untagged ones everywhere', () => {
     expect(subjectTag('body > div#main.story > P.lead')).toBe('p');
     expect(subjectTag('body > div#\\31 a.x\\:y > p')).toBe('p');
+    // an escaped character in the tag: any tag, never a cut name (`o` for `o:p`)
+    expect(subjectTag('body > div.w > o\\:p')).toBeUndefined();
     expect(subjectTag('div#\\31 a')).toBe('div');
     expect(subjectTag('article  h2 + p ~ ul')).toBe('ul');
     expect(subjectTag('div[data-x="a > b"] span')).toBe('span');

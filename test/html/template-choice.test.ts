@@ -62,9 +62,22 @@ describe('chooseTemplate', () => {
     expect(extractWithRules(blogPage(), contentRulesFor(blogPage(), rules).content).text).toBe(story);
   });
 
-  it('skips a layout selector that does not compile', () => {
-    const broken = [{ ...templates[0], layout: ['body > div#page > article.story > h1', 'p:unknown-pseudo', 'body > div#page > div.promo > p'] }, templates[1]];
+  it('counts only the layout selectors that compile', () => {
+    // one of three compiles and matches: the page is of that template (1 of 1), not short of half (1 of 3)
+    const broken = [{ ...templates[0], layout: ['body > div#page > article.story > h1', 'p:unknown-pseudo', 'div:has(>'] }, templates[1]];
     expect(chooseTemplate(newsPage(), broken)).toBe(0);
+  });
+
+  it('chooses the first of two templates the page matches as well (the larger)', () => {
+    const twice = [templates[1], { ...templates[1], learnedFrom: ['b3'] }];
+    expect(chooseTemplate(blogPage(), twice)).toBe(0);
+    expect(chooseTemplate(blogPage(), [templates[0], ...twice])).toBe(1);
+  });
+
+  it('matches a layout selector whose tag has an escaped character (Word markup)', () => {
+    const word = parseHtml('<html><body><div class="w"><o:p>Note</o:p></div></body></html>');
+    const template = { ...templates[0], layout: ['body > div.w > o\\:p'] };
+    expect(chooseTemplate(word, [template, templates[1]])).toBe(0);
   });
 });
 

@@ -305,3 +305,33 @@ function cap(s: string): string {
 export function newsSite(n: number, options: NewsPageOptions = {}): NewsPage[] {
   return Array.from({ length: n }, (_, i) => newsPage(i, options));
 }
+
+/**
+ * The news site's page i laid out by another template: the same blocks under other elements and
+ * names (a blog's `section.stream > div.entry > div.entry-text` for the news `main.content >
+ * article.post > div.article-body`), as a site's blog posts beside its news stories.
+ */
+const RENAMED: Record<string, string> = {
+  page: 'blog', wrap: 'layout', content: 'stream', post: 'entry', 'article-body': 'entry-text', headline: 'entry-title',
+  byline: 'entry-meta', 'share-bar': 'entry-share', 'site-header': 'masthead', menu: 'topnav', sidebar: 'rail',
+  widget: 'box', 'site-footer': 'colophon', comments: 'responses', comment: 'response', 'pull-quote': 'aside-quote',
+};
+const RETAGGED: Record<string, string> = { main: 'section', article: 'div', header: 'div', footer: 'div', aside: 'div' };
+
+export function blogPage(i: number): FeatureDocument {
+  const { doc } = newsPage(i);
+  const step = (s: PathStep): PathStep => ({
+    ...s,
+    tag: RETAGGED[s.tag] ?? s.tag,
+    ...(s.id ? { id: RENAMED[s.id] ?? s.id } : {}),
+    classes: s.classes.map((c) => RENAMED[c] ?? c.replace(/^entry-(\d+)$/, 'post-$1')),
+  });
+  return {
+    ...doc,
+    pageId: `blog-${String(i).padStart(2, '0')}`,
+    blocks: doc.blocks.map((b) => {
+      const path = b.path.map(step);
+      return { ...b, path, selector: selectorOf(path) };
+    }),
+  };
+}

@@ -9,7 +9,7 @@ import { putJson } from '../../lib/store/store';
 import type { FeatureDocument } from '../../lib/types/feature-document';
 import type { ApplyMessage } from '../../lib/types/messages';
 import { RulesDocumentSchema, type DriftMarker, type RulesDocument } from '../../lib/types/rules-document';
-import { newsPage } from './factory';
+import { blogPage, newsPage } from './factory';
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -201,6 +201,31 @@ describe('learnStep', () => {
     expect(fanOut).toEqual({ reextract: ['page-02', 'page-01'], unchanged: 0, keptOlder: 4 });
   });
 
+  it('learns a site of two layouts as two templates, each its own, stored valid', async () => {
+    const store = new MemoryStore();
+    for (let i = 0; i < 3; i++) await addPage(store, i);
+    for (let i = 10; i < 13; i++) {
+      const doc = { ...blogPage(i), site: 'example.com' };
+      await putJson(store, keys.features('example.com', doc.pageId), doc);
+    }
+    const { ctx } = context(store, { learnPages: 10 });
+    expect((await learn(ctx, true)).learned).toBe(true);
+    const first = await rulesOf(store);
+    expect(first.templates?.map((t) => t.learnedFrom.length)).toEqual([3, 3]);
+    const [blog, news] = first.templates!;
+    expect(news.learnedFrom.sort()).toEqual(['page-00', 'page-01', 'page-02']);
+    expect(news.content.selectors[0]).toBe('body > div#page.wrap > main.content > article.post > div.article-body > p');
+    expect(blog.content.selectors[0]).toBe('body > div#blog.layout > section.stream > div.entry > div.entry-text > p');
+    // with four news pages, the blog's names are on under half the site's pages: the template keeps them
+    await tick();
+    await addPage(store, 3);
+    expect((await learn(ctx, true)).learned).toBe(true);
+    const second = await rulesOf(store);
+    expect(second.templates?.map((t) => t.learnedFrom.length)).toEqual([4, 3]);
+    expect(second.templates![1].content.selectors[0]).toBe(blog.content.selectors[0]);
+    expect(second.templates![1].layout.every((s) => s.startsWith('body > div#blog.layout') || s.startsWith('body > div.colophon'))).toBe(true);
+  });
+
   it('field rules scores are provenance: only what apply reads makes rules extract differently', () => {
     const base = { content: { selectors: ['div.body > p'], clean: [] }, fields: undefined } as Pick<RulesDocument, 'content' | 'fields'>;
     const rule = { kind: 'class' as const, value: 'headline', selector: '.headline', score: 0.9, support: 9 };
@@ -222,6 +247,9 @@ describe('learnStep', () => {
     expect(extractsDifferently(templated, { ...two, templates: [{ ...template, learnedFrom: ['b'], selfCheck: { ...template.selfCheck, recall: 0.9 } }] })).toBe(false);
     expect(extractsDifferently(templated, { ...two, templates: [{ ...template, layout: ['div.post > h3'] }] })).toBe(true);
     expect(extractsDifferently(templated, { ...two, templates: [{ ...template, content: { selectors: ['div.post > div > p'], clean: [] } }] })).toBe(true);
+    // in any order: a relearn may rank the same templates otherwise
+    const other = { ...template, layout: ['div.story > h1'], content: { selectors: ['div.story > p'], clean: [] } };
+    expect(extractsDifferently({ ...two, templates: [template, other] }, { ...two, templates: [other, template] })).toBe(false);
   });
 
   it('relearns a site whose rules selected nothing on enough pages (drift) once a page they failed on is rendered since, and clears the old markers', async () => {

@@ -2,39 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { learnRules } from '../../lib/learn/learn-rules';
 import { withSiteStableNames } from '../../lib/learn/names';
 import { groupByLayout, jaccard, layoutKinds, layoutSelectors } from '../../lib/learn/templates';
-import type { FeatureDocument, PathStep } from '../../lib/types/feature-document';
+import type { FeatureDocument } from '../../lib/types/feature-document';
 import { RulesDocumentSchema } from '../../lib/types/rules-document';
-import { newsPage, selectorOf } from './factory';
-
-/**
- * The news site's page i laid out by another template: the same blocks under other elements and
- * names (a blog's `section.stream > div.entry > div.entry-text` for the news `main.content >
- * article.post > div.article-body`), as a site's blog posts beside its news stories.
- */
-const RENAMED: Record<string, string> = {
-  page: 'blog', wrap: 'layout', content: 'stream', post: 'entry', 'article-body': 'entry-text', headline: 'entry-title',
-  byline: 'entry-meta', 'share-bar': 'entry-share', 'site-header': 'masthead', menu: 'topnav', sidebar: 'rail',
-  widget: 'box', 'site-footer': 'colophon', comments: 'responses', comment: 'response', 'pull-quote': 'aside-quote',
-};
-const RETAGGED: Record<string, string> = { main: 'section', article: 'div', header: 'div', footer: 'div', aside: 'div' };
-
-function blogPage(i: number): FeatureDocument {
-  const { doc } = newsPage(i);
-  const step = (s: PathStep): PathStep => ({
-    ...s,
-    tag: RETAGGED[s.tag] ?? s.tag,
-    ...(s.id ? { id: RENAMED[s.id] ?? s.id } : {}),
-    classes: s.classes.map((c) => RENAMED[c] ?? c.replace(/^entry-(\d+)$/, 'post-$1')),
-  });
-  return {
-    ...doc,
-    pageId: `blog-${String(i).padStart(2, '0')}`,
-    blocks: doc.blocks.map((b) => {
-      const path = b.path.map(step);
-      return { ...b, path, selector: selectorOf(path) };
-    }),
-  };
-}
+import { blogPage, makeBlock, newsPage } from './factory';
 
 const news = (n: number, from = 0) => Array.from({ length: n }, (_, k) => newsPage(from + k).doc);
 const blog = (n: number, from = 0) => Array.from({ length: n }, (_, k) => blogPage(from + k));
@@ -64,16 +34,48 @@ describe('groupByLayout', () => {
   });
 
   it("gives each template the selectors on its pages and on no other template's", () => {
-    const docs = withSiteStableNames([...news(3), ...blog(3, 10)]);
-    const kinds = layoutKinds(docs);
+    const pages = [...news(3), ...blog(3, 10)];
+    const kinds = layoutKinds(withSiteStableNames(pages));
     const groups = groupByLayout(kinds);
-    const [newsLayout, blogLayout] = layoutSelectors(kinds, groups);
+    const [newsLayout, blogLayout] = layoutSelectors(kinds, groups, pages);
     expect(newsLayout.length).toBe(10);
     expect(blogLayout.length).toBe(10);
     for (const s of newsLayout) expect(kinds.slice(3).some((k) => k.has(s)), s).toBe(false);
     for (const s of blogLayout) expect(kinds.slice(0, 3).some((k) => k.has(s)), s).toBe(false);
     expect(newsLayout).toContain('body > div#page.wrap > main.content > article.post > div.article-body > p');
     expect(blogLayout).toContain('body > div#blog.layout > section.stream > div.entry > div.entry-text > p');
+  });
+
+  it("leaves out a kind that, as a selector, matches an element of another template's pages", () => {
+    // the news pages show a notice written straight into an unnamed div; the blog pages have such a
+    // div too, around a paragraph: `body > div` names the notice's kind and matches the blog's div
+    const withNotice = (d: FeatureDocument) => ({ ...d, blocks: [...d.blocks, makeBlock({ text: 'We use cookies to run this site.', path: 'div:5' })] });
+    const withWrapper = (d: FeatureDocument) => ({ ...d, blocks: [...d.blocks, makeBlock({ text: 'A note from the author.', path: 'div:6 > p:1' })] });
+    const pages = [...news(3).map(withNotice), ...blog(3, 10).map(withWrapper)];
+    const kinds = layoutKinds(withSiteStableNames(pages));
+    expect(kinds[0].has('body > div')).toBe(true);
+    const groups = groupByLayout(kinds);
+    expect(groups).toEqual([[0, 1, 2], [3, 4, 5]]);
+    const [newsLayout, blogLayout] = layoutSelectors(kinds, groups, pages, { maxLayoutSelectors: 100 });
+    expect(newsLayout).not.toContain('body > div');
+    expect(newsLayout.length).toBeGreaterThan(5);
+    // the blog's `body > div > p` matches nothing on the news pages: it stays
+    expect(blogLayout).toContain('body > div > p');
+  });
+
+  it('leaves out a kind whose selector is longer than a rules document holds', () => {
+    // a banner 30 elements deep, each with a long class list (utility-class CSS)
+    const deep = Array.from({ length: 30 }, (_, k) => `div.${'u'.repeat(60)}-${k}:1`).join(' > ');
+    const withBanner = (d: FeatureDocument) => ({ ...d, blocks: [...d.blocks, makeBlock({ text: 'Subscribe today for the full story.', path: deep })] });
+    const pages = [...news(3).map(withBanner), ...blog(3, 10)];
+    const kinds = layoutKinds(withSiteStableNames(pages));
+    const long = [...kinds[0]].find((k) => k.length > 2048);
+    expect(long).toBeDefined();
+    const [newsLayout] = layoutSelectors(kinds, groupByLayout(kinds), pages, { maxLayoutSelectors: 1000 });
+    expect(newsLayout).not.toContain(long);
+    const rules = learnRules(pages);
+    expect(rules.templates).toHaveLength(2);
+    expect(() => RulesDocumentSchema.parse({ version: 1, site: 'news.example', rulesVersion: 1, learnedAt: new Date(0).toISOString(), ...rules })).not.toThrow();
   });
 });
 

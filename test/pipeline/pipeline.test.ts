@@ -66,6 +66,40 @@ describe.each(TEMPLATE_IDS as readonly TemplateId[])('template %s', (template) =
   }, SITE_TIMEOUT_MS);
 });
 
+describe('a site of two templates', () => {
+  it("learns each template from its own pages and extracts unseen pages of both with that template's rules", async () => {
+    const host = 'mixed.localhost';
+    const url = (p: string) => `http://${host}:${served.port}${p}`;
+    const classic = articlesOf(site, 'classic');
+    const blog = articlesOf(site, 'blog');
+    // pages the per-template tests above did not read under this host
+    await pipeline.submit([...classic.slice(0, 3), ...blog.slice(0, 3)].map((p) => ({ url: url(p.path) })));
+    await pipeline.run();
+    const rules = await getJson(pipeline.store, keys.rules(host), (v) => RulesDocumentSchema.parse(v));
+    expect(rules?.templates, 'a template per layout').toHaveLength(2);
+
+    const unseen = [...classic.slice(10, 14), ...blog.slice(10, 14)];
+    await pipeline.submit(unseen.map((p) => ({ url: url(p.path) })));
+    await pipeline.run();
+    const templateOf = new Map<string, number | undefined>();
+    const scores = [];
+    for (const p of unseen) {
+      const article = await getJson(pipeline.store, keys.article(host, pageIdOf(url(p.path))), (v) => ArticleDocumentSchema.parse(v));
+      expect(article?.method).toBe('rules');
+      templateOf.set(p.path, article?.template);
+      scores.push(scorePage(article!.text, truthFor(site, p.path)!.bodyText));
+    }
+    // each page served by its own layout's template: the four of one layout by one, the others by the other
+    const classicTemplates = new Set(classic.slice(10, 14).map((p) => templateOf.get(p.path)));
+    const blogTemplates = new Set(blog.slice(10, 14).map((p) => templateOf.get(p.path)));
+    expect([...classicTemplates, ...blogTemplates].every((t) => t !== undefined)).toBe(true);
+    expect(classicTemplates.size).toBe(1);
+    expect(blogTemplates.size).toBe(1);
+    expect([...classicTemplates][0]).not.toBe([...blogTemplates][0]);
+    expect(aggregate(scores).f1).toBeGreaterThanOrEqual(0.98);
+  }, SITE_TIMEOUT_MS);
+});
+
 describe('a site without rules', () => {
   it('gets a fallback article, and the home page is marked as not an article', async () => {
     const [article] = articlesOf(site, 'classic');
