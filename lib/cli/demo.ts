@@ -86,6 +86,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
         for (const s of rules.content.clean) say(`  ${s}`);
       }
       say(`self-check on the training pages: precision ${rules.selfCheck.precision.toFixed(3)}, recall ${rules.selfCheck.recall.toFixed(3)}`);
+      if (rules.templates?.length) {
+        // the selectors above are the rules of every page; each layout's own rules serve its pages
+        say(`${rules.templates.length} templates, each layout's pages learned on their own (a page is served by the one whose layout it matches):`);
+        rules.templates.forEach((t, i) => say(`  template ${i} (${t.learnedFrom.length} pages): ${t.content.selectors.length} selectors, first ${t.content.selectors[0]}`));
+      }
     } else {
       say(`no rules learned for ${site}`);
     }
