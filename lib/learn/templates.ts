@@ -41,9 +41,9 @@ export function layoutKinds(docs: readonly FeatureDocument[]): Set<string>[] {
     const kinds = new Set<string>();
     for (const b of d.blocks) {
       if (b.path.length === 0) continue;
-      const raw = b.selector;
-      let kind = memo.get(raw);
-      if (kind === undefined) memo.set(raw, (kind = formatSelector(intersectPaths([b.path]))));
+      const named = namedPath(b.path);
+      let kind = memo.get(named);
+      if (kind === undefined) memo.set(named, (kind = formatSelector(intersectPaths([b.path]))));
       kinds.add(kind);
     }
     return kinds;
