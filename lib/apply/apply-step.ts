@@ -83,9 +83,9 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
   let template: number | undefined;
   if (rules) {
     // a site of several templates: the rules of the one this page is
-    const served = contentRulesFor(doc, rules);
-    template = served.template;
-    const extracted = extractWithRules(doc, served.content, { baseUrl });
+    const chosen = contentRulesFor(doc, rules);
+    template = chosen.template;
+    const extracted = extractWithRules(doc, chosen.content, { baseUrl });
     if (extracted.invalidSelectors.length) {
       ctx.logger.warn('rules hold selectors that do not compile; skipped', {
         site,

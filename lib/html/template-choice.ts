@@ -47,7 +47,6 @@ export function chooseTemplate(doc: Document, templates: readonly TemplateRule[]
   if (templates.length === 0) return undefined;
   const { byTag, sizes } = layoutIndex(templates);
   const found = sizes.map(() => new Set<number>());
-  const matched = sizes.map(() => 0);
   let left = sizes.reduce((a, b) => a + b, 0);
   const any = byTag.get('') ?? [];
   const stack: AnyNode[] = [...doc.children].reverse();
@@ -59,7 +58,6 @@ export function chooseTemplate(doc: Document, templates: readonly TemplateRule[]
       for (const { m, t, s } of list) {
         if (found[t].has(s) || !safeMatch(m, node)) continue;
         found[t].add(s);
-        matched[t]++;
         left--;
       }
     }
@@ -68,8 +66,8 @@ export function chooseTemplate(doc: Document, templates: readonly TemplateRule[]
   }
   let best: number | undefined;
   let bestShare = TEMPLATE_MIN_MATCH;
-  matched.forEach((n, t) => {
-    const share = sizes[t] ? n / sizes[t] : 0;
+  found.forEach((matched, t) => {
+    const share = sizes[t] ? matched.size / sizes[t] : 0;
     if (share >= bestShare && (best === undefined || share > bestShare)) [best, bestShare] = [t, share];
   });
   return best;

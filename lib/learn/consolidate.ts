@@ -155,7 +155,7 @@ export function namedPath(path: readonly PathStep[]): string {
 }
 
 /** Group key: length and tag sequence. */
-export function tagSequence(path: readonly PathStep[]): string {
+export function tagSequence(path: readonly Pick<PathStep, 'tag'>[]): string {
   return path.map((s) => s.tag.toLowerCase()).join('>');
 }
 

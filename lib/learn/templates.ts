@@ -148,7 +148,7 @@ export function layoutSelectors(
   const matchesElsewhere = (kind: string, gi: number) => {
     const steps = parseSelector(kind);
     if (!steps) return true;
-    const key = steps.map((s) => s.tag).join('>');
+    const key = tagSequence(steps);
     return groups.some((g, gj) => gj !== gi && g.some((i) => elements[i].get(key)?.some((path) => pathMatches(steps, path))));
   };
   return groups.map((g, gi) => {
