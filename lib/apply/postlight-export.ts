@@ -15,7 +15,9 @@
  * - title, author, date_published: the field rules' CSS selectors, best first (Postlight takes the
  *   first that matches exactly one element). A field without rules is left out: Postlight's generic
  *   extractor fills it in.
- * - dek: the header selectors (dek, byline line, lead caption) when the rules have them.
+ * - dek: the dek selectors when the rules have them, else the header selectors (byline line, lead
+ *   caption, a dek the learner did not tell apart). Apply puts the dek at the head of the body;
+ *   Postlight gives it as a field of its own.
  */
 import type { FieldRules, RulesDocument } from '../types/rules-document';
 
@@ -48,7 +50,8 @@ export function toPostlightExtractor(rules: RulesDocument): PostlightExtractor {
   const titleRules = fieldSelectors(title);
   const authorRules = fieldSelectors(byline);
   const dateRules = fieldSelectors(published);
-  const header = rules.content.header?.length ? { selectors: [rules.content.header.join(', ')] } : undefined;
+  const dekSelectors = rules.content.dek?.length ? rules.content.dek : rules.content.header;
+  const dek = dekSelectors?.length ? { selectors: [dekSelectors.join(', ')] } : undefined;
   const www = `www.${rules.site}`;
   return {
     domain: rules.site,
@@ -56,7 +59,7 @@ export function toPostlightExtractor(rules: RulesDocument): PostlightExtractor {
     ...(titleRules ? { title: titleRules } : {}),
     ...(authorRules ? { author: authorRules } : {}),
     ...(dateRules ? { date_published: dateRules } : {}),
-    ...(header ? { dek: header } : {}),
+    ...(dek ? { dek } : {}),
     content: {
       selectors: rules.content.selectors.length ? [[outermost(rules.content.selectors)]] : [],
       clean: [...rules.content.clean],

@@ -96,6 +96,11 @@ export function titleValues(page: PageMetadata): string[] {
   return [...page.jsonLd.map((j) => j.headline), page.ogTitle, page.twitterTitle, page.metaTitle, page.title].filter((t): t is string => !!t && !!t.trim());
 }
 
+/** Every summary the page gives of itself: JSON-LD descriptions, Open Graph, Twitter, meta description. */
+export function descriptionValues(page: PageMetadata): string[] {
+  return [...page.jsonLd.map((j) => j.description), page.ogDescription, page.twitterDescription, page.description].filter((t): t is string => !!t && !!t.trim());
+}
+
 /** Normalised title values (any source) found on two or more of these pages: the site's, not a post's. */
 export function sharedTitles(pages: readonly PageMetadata[]): Set<string> {
   const seen = new Map<string, number>();

@@ -13,10 +13,15 @@
  * body's are, consolidated and self-checked against every other block (the body's included), and
  * kept apart in the rules (`content.header`): apply gives the header as its own part of the
  * article, so the body's text stays the body.
+ *
+ * One header kind is the article's own text: the dek (standfirst), the publisher's summary of the
+ * article shown under its headline. A header kind whose text restates the page's description (its
+ * metadata's summary of itself) on at least half of its pages that have one is the dek; it is kept as
+ * `content.dek`, and apply puts it at the head of the body.
  */
 import type { FeatureDocument } from '../types/feature-document';
-import { titleValues } from '../fields/sources';
-import { normalizeText, headlineVariants } from '../text/match';
+import { descriptionValues, titleValues } from '../fields/sources';
+import { normalizeText, headlineVariants, restates } from '../text/match';
 import { namedPath } from './consolidate';
 import { PageTexts } from './repeated-texts';
 
@@ -27,15 +32,21 @@ export interface HeaderOptions {
   readonly minPageShare: number;
   /** Longest header block, in words, that may be mostly links (a byline). */
   readonly maxLinkedWords: number;
+  /** Share of a header kind's pages with a description on which its text must restate it, for the kind to be the dek. */
+  readonly minDekShare: number;
 }
 
-export const DEFAULT_HEADER_OPTIONS: HeaderOptions = { maxWords: 60, minPageShare: 0.5, maxLinkedWords: 8 };
+export const DEFAULT_HEADER_OPTIONS: HeaderOptions = { maxWords: 60, minPageShare: 0.5, maxLinkedWords: 8, minDekShare: 0.5 };
 
 export interface HeaderChoice {
-  /** Per document, per block: a header block (never one of the body's chosen blocks). */
+  /** Per document, per block: a header block (never one of the body's chosen blocks, nor a dek). */
   readonly header: boolean[][];
-  /** The header kinds added (paths of tags, ids and classes). */
+  /** The header kinds added (paths of tags, ids and classes), the dek's left out. */
   readonly kinds: string[];
+  /** Per document, per block: a block of the dek, the article's summary under its headline. */
+  readonly dek: boolean[][];
+  /** The header kinds that are the dek. */
+  readonly dekKinds: string[];
   /** Pages on which a headline was found before the body. */
   readonly pagesWithHeadline: number;
 }
@@ -137,10 +148,25 @@ export function chooseHeaderBlocks(
     if (body || elsewhere > k.blocks) continue;
     kinds.push(kind);
   }
-  const out = docs.map((doc) => doc.blocks.map(() => false));
-  const keep = new Set(kinds);
-  own.forEach((found, d) => {
-    for (const h of found) if (keep.has(h.kind)) out[d][h.block] = true;
+  // the dek: a kind whose text restates the page's own summary of itself, on enough of its pages that have one
+  const descriptions = docs.map((doc) => descriptionValues(doc.page));
+  const dekKinds = kinds.filter((kind) => {
+    let described = 0;
+    let restated = 0;
+    for (const [d, found] of own.entries()) {
+      const texts = found.filter((h) => h.kind === kind).map((h) => h.text);
+      if (!texts.length || !descriptions[d].length) continue;
+      described++;
+      if (texts.some((t) => descriptions[d].some((summary) => restates(t, summary)))) restated++;
+    }
+    return restated >= 2 && restated >= options.minDekShare * described;
   });
-  return { header: out, kinds, pagesWithHeadline };
+  const mask = (keep: ReadonlySet<string>) =>
+    own.map((found, d) => {
+      const out = docs[d].blocks.map(() => false);
+      for (const h of found) if (keep.has(h.kind)) out[h.block] = true;
+      return out;
+    });
+  const headerKinds = kinds.filter((k) => !dekKinds.includes(k));
+  return { header: mask(new Set(headerKinds)), kinds: headerKinds, dek: mask(new Set(dekKinds)), dekKinds, pagesWithHeadline };
 }

@@ -120,8 +120,8 @@ function learnTemplates(sorted: readonly FeatureDocument[], ordered: readonly Fe
     if (!layouts[gi].length) return;
     const own = learnContent(groupDocs[gi], opts, weakLabels);
     if (!own.content.selectors.length) return;
-    const { selectors, header, clean } = own.content;
-    templates.push({ layout: layouts[gi], learnedFrom: own.learnedFrom, content: { selectors, ...(header ? { header } : {}), clean }, selfCheck: own.selfCheck });
+    const { selectors, dek, header, clean } = own.content;
+    templates.push({ layout: layouts[gi], learnedFrom: own.learnedFrom, content: { selectors, ...(dek ? { dek } : {}), ...(header ? { header } : {}), clean }, selfCheck: own.selfCheck });
   });
   return templates.length >= 2 ? templates : undefined;
 }
@@ -147,6 +147,10 @@ function learnContent(ordered: readonly FeatureDocument[], opts: LearnOptions, w
   const headerRules = header.kinds.length
     ? buildSelectors(ordered, header.header, { minSelectorPrecision: opts.minSelectorPrecision, maxSelectors: opts.maxHeaderSelectors })
     : undefined;
+  // the header's dek, the article's summary under its headline: the head of the body
+  const dekRules = header.dekKinds.length
+    ? buildSelectors(ordered, header.dek, { minSelectorPrecision: opts.minSelectorPrecision, maxSelectors: opts.maxHeaderSelectors })
+    : undefined;
 
   // the body's other prose children (lists, subheads, quotes) the training pages happened not to show
   const general = generalizeBodySelectors(ordered, selection.chosen, rules.steps);
@@ -162,6 +166,7 @@ function learnContent(ordered: readonly FeatureDocument[], opts: LearnOptions, w
       ...general.added.map((s) => `generalized: ${s}`),
       ...cleaned.dropped.map((s) => `dropped: ${s} (the same text on every page)`),
       ...(headerRules?.selfCheck.adjusted ?? []).map((s) => `header ${s}`),
+      ...(dekRules?.selfCheck.adjusted ?? []).map((s) => `dek ${s}`),
     ],
   };
 
@@ -169,12 +174,14 @@ function learnContent(ordered: readonly FeatureDocument[], opts: LearnOptions, w
     learnedFrom: ordered.map((d) => d.pageId),
     content: {
       selectors: cleaned.steps.map(formatSelector),
+      ...(dekRules?.selectors.length ? { dek: dekRules.selectors } : {}),
       ...(headerRules?.selectors.length ? { header: headerRules.selectors } : {}),
       clean: [
         ...new Set([
           ...cleaned.clean,
           ...cleanDescendants(ordered, selection.chosen, cleaned.steps),
           ...(headerRules ? cleanDescendants(ordered, header.header, headerRules.steps) : []),
+          ...(dekRules ? cleanDescendants(ordered, header.dek, dekRules.steps) : []),
         ]),
       ],
       // for the single-page extractor on the site's pages the selectors give way on

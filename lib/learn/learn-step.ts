@@ -189,7 +189,7 @@ function extractionPart(r: Pick<RulesDocument, 'content' | 'templates' | 'fields
   const field = (f: FieldRules | undefined) =>
     f && { rules: f.rules.map((x) => [x.kind, x.value, x.text ?? null]), locale: f.locale ?? null, utcOffsetMinutes: f.utcOffsetMinutes ?? null };
   const set = (selectors: readonly string[] | undefined) => [...new Set(selectors ?? [])].sort();
-  const content = ({ selectors, header, clean }: Pick<ContentRule, 'selectors' | 'header' | 'clean'>) => [set(selectors), set(header), set(clean)];
+  const content = ({ selectors, dek, header, clean }: Pick<ContentRule, 'selectors' | 'dek' | 'header' | 'clean'>) => [set(selectors), set(dek), set(header), set(clean)];
   // a template's layout selectors choose which pages its rules serve: they are part of what it extracts
   // in any order: a relearn may find the same templates with their sizes ranked otherwise
   const templates = (r.templates ?? []).map((t) => JSON.stringify([set(t.layout), ...content(t.content)])).sort();

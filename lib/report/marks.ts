@@ -1,7 +1,7 @@
 /**
  * What a site's rules take on one stored page, element by element, for the report: the body's
  * elements (apply's outermost matches of the content selectors, of the page's template on a site of
- * several), the header's (its matches before
+ * several, after the dek's matches before the first of them), the header's (its matches before
  * the body's first element), the parts cleaned out of either, and the elements the field rules read
  * the title, byline and published date from. The same selector code apply runs (lib/html/selector.ts,
  * lib/fields), on the same parse of the snapshot (lib/html/parse.ts).
@@ -44,7 +44,7 @@ export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' 
   const doc = parseHtml(snapshot);
   const invalid: string[] = [];
   // a site of several templates: the rules apply chooses for this page
-  const { selectors, header = [], clean: cleanSelectors } = contentRulesFor(doc, rules).content;
+  const { selectors, dek = [], header = [], clean: cleanSelectors } = contentRulesFor(doc, rules).content;
   const content = indexSelectors(selectors, invalid);
   const clean = indexSelectors(cleanSelectors, invalid);
   const marks: Mark[] = [];
@@ -54,11 +54,14 @@ export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' 
   };
 
   const body = selectOutermost(doc, content);
-  const head = header.length && body.length ? selectOutermost(doc, indexSelectors(header, invalid), body[0]) : [];
+  // the dek is the body's head; the header is what else comes before the body (lib/html/extract-with-rules.ts)
+  const lead = dek.length && body.length ? selectOutermost(doc, indexSelectors(dek, invalid), body[0]) : [];
+  const head = header.length && body.length ? selectOutermost(doc, indexSelectors(header, invalid), body[0]).filter((el) => !lead.includes(el)) : [];
+  for (const el of lead) mark('body', el, dek);
   for (const el of body) mark('body', el, selectors);
   for (const el of head) mark('header', el, header);
   if (clean.size > 0) {
-    for (const taken of [...body, ...head]) {
+    for (const taken of [...lead, ...body, ...head]) {
       const removed = matchesAny(clean, taken) ? [taken] : selectOutermost(taken, clean);
       for (const el of removed) mark('clean', el, cleanSelectors);
     }

@@ -146,6 +146,7 @@ ${fieldsSection(rules)}
 <h2 id="rules">The rules</h2>
 <h3>Content${rules.templates?.length ? ' (learned from every page: for a page of none of the templates below)' : ''}</h3>
 ${selectorList('content selectors (the body)', rules.content.selectors)}
+${selectorList('dek selectors (the head of the body)', rules.content.dek ?? [])}
 ${selectorList('header selectors', rules.content.header ?? [])}
 ${selectorList('clean selectors', rules.content.clean)}
 ${(rules.templates ?? []).map(templateSection).join('\n')}
@@ -219,6 +220,7 @@ function templateSection(template: TemplateRule, i: number): string {
   return `<h3>Template ${i} (learned from ${template.learnedFrom.length} page(s))</h3>
 ${selectorList('layout selectors (a page matching at least half of them is of this template)', template.layout)}
 ${selectorList('content selectors (the body)', template.content.selectors)}
+${selectorList('dek selectors (the head of the body)', template.content.dek ?? [])}
 ${selectorList('header selectors', template.content.header ?? [])}
 ${selectorList('clean selectors', template.content.clean)}`;
 }

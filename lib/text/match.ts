@@ -3,6 +3,7 @@
  * match, the author's partial match ("By X", "Posted by X", "Written by X | date"). The text of
  * an element as the matcher sees it is lib/html/element-text.ts.
  */
+import { lowerWords } from './words';
 
 /** White space collapsed, trimmed. */
 export function collapse(s: string): string {
@@ -139,3 +140,19 @@ export function cleanAuthorValue(s: string | undefined): string | undefined {
   const t = stripPrefix(collapse(s)).trim();
   return plausibleName(t) ? t : undefined;
 }
+
+/**
+ * Whether a text restates a summary (a page's description): of the two, the one with fewer distinct
+ * words (at least `minWords`) has at least `minShare` of them in the other. Either may be the other cut
+ * short: a description ending in "…", a dek that is the description's first sentence.
+ */
+export function restates(text: string, summary: string, minWords = 5, minShare = 0.8): boolean {
+  const a = new Set(lowerWords(text));
+  const b = new Set(lowerWords(summary));
+  const [fewer, more] = a.size <= b.size ? [a, b] : [b, a];
+  if (fewer.size < minWords) return false;
+  let shared = 0;
+  for (const w of fewer) if (more.has(w)) shared++;
+  return shared >= minShare * fewer.size;
+}
+

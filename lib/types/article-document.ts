@@ -23,11 +23,11 @@ export const ArticleDocumentSchema = z.object({
   lang: z.string().optional(),
   excerpt: z.string().optional(),
   /**
-   * What the page shows between the headline and the body, one line per element: dek, byline and
+   * What the page shows between the headline and the body, one line per element: byline and
    * dateline line, lead picture's caption. Only from a site's learned rules (`content.header`).
    */
   header: z.string().optional(),
-  /** Plain text of the body, one paragraph per line. */
+  /** Plain text of the body, one paragraph per line; with rules that have a dek (`content.dek`), the dek first. */
   text: z.string(),
   /** Clean HTML of the article body (no scripts, styles, event handlers or attributes but a few). */
   html: z.string(),

@@ -8,7 +8,7 @@ import { z } from 'zod';
 
 export const RULES_DOCUMENT_VERSION = 1 as const;
 
-/** The longest selector a rules document holds (content, header, clean, layout). */
+/** The longest selector a rules document holds (content, dek, header, clean, layout). */
 export const SELECTOR_MAX_LENGTH = 2048;
 
 /** Most texts in `content.boilerplate`, and the longest one kept there. */
@@ -44,9 +44,15 @@ export const ContentRuleSchema = z.object({
   /** CSS selectors in order; apply takes every node any of them matches, in document order. */
   selectors: z.array(z.string().min(1).max(SELECTOR_MAX_LENGTH)).max(200),
   /**
-   * The article's header: what the page shows between its headline and its body (dek, byline and
-   * dateline line, lead picture's caption). Apply gives it as the article's `header`, apart from the
+   * The article's dek (standfirst): its summary under the headline, the header's part that restates
+   * the page's description. Apply puts its matches before the body's first node at the head of the
    * body. Absent when the learner found none.
+   */
+  dek: z.array(z.string().min(1).max(SELECTOR_MAX_LENGTH)).max(20).optional(),
+  /**
+   * The article's header: what the page shows between its headline and its body (byline and
+   * dateline line, lead picture's caption; the dek when it is not `dek`). Apply gives it as the
+   * article's `header`, apart from the body. Absent when the learner found none.
    */
   header: z.array(z.string().min(1).max(SELECTOR_MAX_LENGTH)).max(20).optional(),
   /** Selectors of nodes removed from inside the content before output. */

@@ -37,6 +37,18 @@ describe('extractWithRules', () => {
     expect(extractWithRules(parseHtml(page), { selectors: ['div.body > p'], header: ['div#main', 'footer'], clean: [] }).header).toBeUndefined();
   });
 
+  it('puts the dek selectors\u2019 nodes before the body at the head of the body, and leaves them out of the header', () => {
+    const r = extractWithRules(parseHtml(page), { selectors: ['div.body > p'], dek: ['div.byline'], header: ['div.byline', 'h1.headline'], clean: [] });
+    expect(r.text.split('\n').slice(0, 2)).toEqual(['By Jane', 'First paragraph with a link and bold.']);
+    expect(r.html.indexOf('By Jane')).toBeLessThan(r.html.indexOf('First paragraph'));
+    expect(r.header).toBe('The headline');
+    // a dek match after the body's first node, or holding it, is not the dek
+    for (const dek of [['footer'], ['div#main']]) {
+      const late = extractWithRules(parseHtml(page), { selectors: ['div.body > p'], dek, clean: [] });
+      expect(late.text.startsWith('First paragraph'), dek[0]).toBe(true);
+    }
+  });
+
   it('takes every match in document order, nested matches once, and removes clean selectors', () => {
     const doc = parseHtml(page);
     const r = extractWithRules(doc, {

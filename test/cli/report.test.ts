@@ -98,13 +98,15 @@ async function boxesInReport(file: string): Promise<{ pageId: string; boxes: Dra
 }
 
 describe('spider rules --report', () => {
-  it('writes a page whose boxes land on the blocks the rules take: the body paragraphs, the headline', { timeout: 240_000 }, async () => {
+  it('writes a page whose boxes land on the blocks the rules take: the dek and body paragraphs, the headline', { timeout: 240_000 }, async () => {
     const file = path.join(dataDir, 'report.html');
     const result = await runSpider(dataDir, ['rules', host, '--report', file, '--pages', '2']);
     expect(result.stderr).toMatch(/wrote .*report\.html: 2 page\(s\) drawn/);
     expect(result.code).toBe(0);
     const rules = await getJson(store(), keys.rules(host), (v) => RulesDocumentSchema.parse(v));
     expect(rules?.fields?.title?.rules.length, 'a title rule was learned').toBeGreaterThan(0);
+    // the generated pages' standfirst is their description: the dek
+    expect(rules?.content.dek?.length, 'a dek was learned').toBeGreaterThan(0);
 
     const sections = await boxesInReport(file);
     expect(sections).toHaveLength(2);
@@ -112,7 +114,9 @@ describe('spider rules --report', () => {
       expect(rules!.learnedFrom).toContain(pageId);
       const features = await getJson(store(), keys.features(host, pageId), (v) => FeatureDocumentSchema.parse(v));
       const truth = pages.find((p) => pageIdOf(served.url(p.path)) === pageId)!;
-      const paragraphs = new Set(truth.bodyText.split('\n').map(normal).filter(Boolean));
+      // the dek (standfirst) is the body's head when the rules tell it (docs/rules-document.md#dek)
+      const dek = rules!.content.dek?.length ? [truth.description] : [];
+      const paragraphs = new Set([...dek, ...truth.bodyText.split('\n')].map(normal).filter(Boolean));
       const blocks = features!.blocks.filter((b) => b.words > 0 && b.bbox.width > 0 && b.bbox.height > 0);
       const bodyBlocks = blocks.filter((b) => paragraphs.has(normal(b.text)));
       expect(bodyBlocks.length, 'blocks of the article body found').toBeGreaterThanOrEqual(paragraphs.size * 0.9);

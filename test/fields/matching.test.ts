@@ -11,7 +11,7 @@ import {
   type DateValue,
 } from '../../lib/text/dates';
 import { elementText, ownText } from '../../lib/html/element-text';
-import { extractByline, isTitleOf, normalizeText, sameByline, sameTitle, headlineVariants, cleanAuthorValue } from '../../lib/text/match';
+import { extractByline, isTitleOf, normalizeText, sameByline, sameTitle, headlineVariants, cleanAuthorValue, restates } from '../../lib/text/match';
 import { elements, parseHtml } from '../../lib/html/parse';
 
 describe('titles', () => {
@@ -32,6 +32,20 @@ describe('titles', () => {
     expect(headlineVariants('Labour made its point about the EU – now make the case for it')).toEqual(['labour made its point about the eu - now make the case for it']);
     expect(headlineVariants('US elections: Turnout appears high')).toEqual(['us elections: turnout appears high']);
     expect(isTitleOf("Romney's 'all' proved not enough", headlineVariants("Romney's 'all' proved not enough - CNN.com"))).toBe(true);
+  });
+});
+
+describe('restates', () => {
+  const description = 'Microsoft may line things up behind the scenes, but for users they will stay different.';
+  it('holds when the fewer words of the two are (nearly) all in the other, either cut short', () => {
+    expect(restates('Microsoft may line things up behind the scenes, but for users they\u2019ll stay different.', description)).toBe(true);
+    expect(restates('Microsoft may line things up behind the scenes\u2026', description)).toBe(true);
+    expect(restates(description + ' Here is why, and what it means for developers writing apps today.', description)).toBe(true);
+  });
+  it('fails for another text, and for too few words to tell', () => {
+    expect(restates('By Peter Bright - Dec 5, 2013 2:00 pm UTC', description)).toBe(false);
+    expect(restates('Microsoft', description)).toBe(false);
+    expect(restates('Windows Phone', 'Windows Phone')).toBe(false);
   });
 });
 

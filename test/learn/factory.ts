@@ -91,7 +91,7 @@ export function makeDoc(spec: DocSpec): FeatureDocument {
 // ---------------------------------------------------------------------------------------------
 // A news site
 
-export type Role = 'nav' | 'title' | 'byline' | 'share' | 'body' | 'subhead' | 'quote' | 'comments' | 'sidebar' | 'footer';
+export type Role = 'nav' | 'title' | 'dek' | 'byline' | 'share' | 'body' | 'subhead' | 'quote' | 'comments' | 'sidebar' | 'footer';
 
 interface Topic {
   title: string;
@@ -183,6 +183,8 @@ export interface NewsPageOptions {
   comments?: number;
   /** A "latest stories" box in the sidebar linking the titles of pages 0..n-1 (this one included). */
   latest?: number;
+  /** A dek (p.standfirst) under the headline that restates the page's description. */
+  dek?: boolean;
 }
 
 export interface NewsPage {
@@ -208,10 +210,12 @@ export function newsPage(i: number, options: NewsPageOptions = {}): NewsPage {
   );
   const article = 'div#page.wrap:2 > main.content:1 > article.post:1';
   add('title', 'main', topic.title, `${article} > h1.headline:1`, 60, { 'font-size': '36px', 'font-weight': '700' });
-  add('byline', 'main', `By ${['Jane Doe', 'John Roe', 'Ana Lima'][i % 3]} | ${['March', 'April', 'May'][i % 3]} ${3 + i}`, `${article} > div.byline:2`, 20, { 'font-size': '13px', color: 'rgb(120, 120, 120)' });
-  add('share', 'main', 'Share this article on Facebook Twitter Email', `${article} > div.share-bar:3`, 30, { 'font-size': '12px' });
+  let position = 2;
+  if (options.dek) add('dek', 'main', topic.description, `${article} > p.standfirst:${position++}`, 0, { 'font-size': '20px', color: 'rgb(60, 60, 60)' });
+  add('byline', 'main', `By ${['Jane Doe', 'John Roe', 'Ana Lima'][i % 3]} | ${['March', 'April', 'May'][i % 3]} ${3 + i}`, `${article} > div.byline:${position++}`, 20, { 'font-size': '13px', color: 'rgb(120, 120, 120)' });
+  add('share', 'main', 'Share this article on Facebook Twitter Email', `${article} > div.share-bar:${position++}`, 30, { 'font-size': '12px' });
 
-  const body = `${article} > div.article-body.entry-${1000 + i}:4`;
+  const body = `${article} > div.article-body.entry-${1000 + i}:${position}`;
   let child = 1;
   // the first paragraph restates the description, as news leads do
   add('body', 'main', topic.description + ' ' + paragraph(rand, topic.vocab, 2), `${body} > p:${child++}`, 0, { 'font-size': '18px', 'line-height': '28px', 'font-family': 'Georgia' });

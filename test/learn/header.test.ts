@@ -25,6 +25,25 @@ describe('chooseHeaderBlocks', () => {
     expect(got.header).toEqual(docs.map(() => [false, true, false, false]));
   });
 
+  it('calls a header kind the dek when it restates the page\u2019s description on at least half of its pages that have one', () => {
+    const docs = [1, 2, 3, 4].map((i) => page(i, 'a'));
+    // the byline's kind: it says what two of the four descriptions say, a third has none
+    docs[0].page.description = `By Reporter 1 on November 1, 2012`;
+    docs[1].page.description = `By Reporter 2 on November 2, 2012`;
+    docs[2].page.description = 'The harbour council delayed its vote once more';
+    const chosen = docs.map(() => [false, false, false, true]);
+    const got = chooseHeaderBlocks(docs, chosen);
+    expect(got.dekKinds).toEqual(['main.story>div.a-byline']);
+    expect(got.kinds).toEqual([]);
+    expect(got.dek).toEqual(docs.map(() => [false, true, false, false]));
+    expect(got.header).toEqual(docs.map(() => [false, false, false, false]));
+    // on one page of the three described: the header's
+    docs[1].page.description = 'Something else entirely happened in the harbour';
+    const one = chooseHeaderBlocks(docs, chosen);
+    expect(one.dekKinds).toEqual([]);
+    expect(one.kinds).toEqual(['main.story>div.a-byline']);
+  });
+
   it('takes nothing on pages where no block shows the title', () => {
     const docs = [1, 2, 3].map((i) => page(i, 'a'));
     for (const d of docs) d.page.title = 'Something else entirely';

@@ -87,6 +87,20 @@ describe('learnRules on a news site', () => {
     expect(learnRules(pages.map((p) => p.doc)).content.header).toBeUndefined();
   });
 
+  it('learns the dek apart from the header: the line under the headline that restates the page\u2019s description', () => {
+    const pages = newsSite(6, { dek: true });
+    const rules = learnRules(pages.map((p) => p.doc));
+    expect(rules.content.dek).toEqual(['body > div#page.wrap > main.content > article.post > p.standfirst']);
+    expect(rules.content.header).toEqual(['body > div#page.wrap > main.content > article.post > div.byline']);
+    expectArticleOnly(coverage(rules, pages));
+    // a line that does not say what the description says is the header's, not the dek
+    const withoutDescriptions = newsSite(6, { dek: true });
+    withoutDescriptions.forEach((p, i) => (p.doc.page.description = `Our reporter's notes from week ${i} of the season in full detail`));
+    const plain = learnRules(withoutDescriptions.map((p) => p.doc));
+    expect(plain.content.dek).toBeUndefined();
+    expect(plain.content.header).toContain('body > div#page.wrap > main.content > article.post > p.standfirst');
+  });
+
   it('works the same on pages rendered without their stylesheets', () => {
     const pages = newsSite(6, { stylesheets: false });
     const rules = learnRules(pages.map((p) => p.doc));

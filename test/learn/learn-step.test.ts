@@ -236,6 +236,7 @@ describe('learnStep', () => {
     expect(extractsDifferently(withFields(0.9), withFields(0.7))).toBe(false);
     expect(extractsDifferently(withFields(0.9), withFields(0.9, 'de'))).toBe(true);
     expect(extractsDifferently(base, { ...base, content: { ...base.content, clean: ['p.ad'] } })).toBe(true);
+    expect(extractsDifferently(base, { ...base, content: { ...base.content, dek: ['p.standfirst'] } })).toBe(true);
     // selectors are sets: apply takes their matches in document order
     const two = { ...base, content: { ...base.content, selectors: ['div.body > p', 'div.body > ul > li'] } };
     expect(extractsDifferently(two, { ...two, content: { ...two.content, selectors: ['div.body > ul > li', 'div.body > p'] } })).toBe(false);
