@@ -270,7 +270,8 @@ interface BenchPlan {
 }
 interface SitePlan { site: string; group: Group; train: DatasetEntry[]; scored: DatasetEntry[] }
 type SiteRules = Map<string, { rules?: RulesDocument; learnMs?: number; note?: string }>;
-type OurRun = Run & { method?: 'rules' | 'fallback' };
+/** Ours also keeps the article's header (byline line, lead caption): not scored, dumped beside the text. */
+type OurRun = Run & { method?: 'rules' | 'fallback'; header?: string };
 type PeerRunMap = Map<string, Map<string, { text: string; title: string; ms: number; error?: string }>>;
 
 const urlOf = (e: DatasetEntry) => e.url ?? placeholderUrl(e.id);
@@ -452,7 +453,7 @@ async function extractPages(plan: BenchPlan, rendered: Map<string, RenderedPage>
   }
   const ourRuns = new Map<string, OurRun>();
   let applySeconds = 0;
-  const applyOne = async (e: DatasetEntry): Promise<Run & { method?: 'rules' | 'fallback' }> => {
+  const applyOne = async (e: DatasetEntry): Promise<OurRun> => {
     const r = rendered.get(e.id)!;
     if (!r.snapshot) return { text: '', error: `not rendered: ${r.error}` };
     const started = performance.now();
@@ -463,9 +464,9 @@ async function extractPages(plan: BenchPlan, rendered: Map<string, RenderedPage>
     if (r.served !== undefined) await applyStore.put(servedKey, r.served, { contentType: 'text/html; charset=utf-8' });
     try {
       const article = await applyStep({ v: 1, site: r.site, pageId: r.pageId, reason: 'rendered' }, applyCtx);
-      // the article's body text; its header (dek, byline and dateline, lead caption) is a field of its own,
-      // as the byline is for every peer, and most corpora's gold leaves it out
-      return { text: article.text, title: article.title, method: article.method, notArticle: article.notArticle, ms: article.elapsedMs };
+      // the article's body text, its dek first when the rules tell one; its header (byline and dateline,
+      // lead caption) is a field of its own, as the byline is for every peer, and most corpora's gold leaves it out
+      return { text: article.text, title: article.title, method: article.method, notArticle: article.notArticle, ms: article.elapsedMs, ...(article.header ? { header: article.header } : {}) };
     } catch (error) {
       return { text: '', error: error instanceof Error ? error.message : String(error) };
     } finally {
@@ -754,7 +755,7 @@ async function dump(
   dir: string,
   ids: string[],
   text: (run: { text: string; title?: string }) => string,
-  ours: Map<string, Run>,
+  ours: Map<string, OurRun>,
   peers: Map<string, Map<string, Run>>,
   methods: Map<string, Map<string, Run>>,
   rules: Map<string, { rules?: RulesDocument }>,
@@ -762,7 +763,9 @@ async function dump(
   // What was scored: with title+body scoring, each text starts with its tool's title.
   await mkdir(path.join(dir, 'rules'), { recursive: true });
   for (const id of ids) {
-    await writeFile(path.join(dir, `${id}.ours.txt`), text(ours.get(id)!));
+    const our = ours.get(id)!;
+    await writeFile(path.join(dir, `${id}.ours.txt`), text(our));
+    if (our.header) await writeFile(path.join(dir, `${id}.ours-header.txt`), our.header + '\n');
     for (const [name, runs] of peers) await writeFile(path.join(dir, `${id}.${name}.txt`), text(runs.get(id)!));
     for (const [name, runs] of methods) {
       const run = runs.get(id);

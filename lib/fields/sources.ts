@@ -103,9 +103,18 @@ export function descriptionValues(page: PageMetadata): string[] {
 
 /** Normalised title values (any source) found on two or more of these pages: the site's, not a post's. */
 export function sharedTitles(pages: readonly PageMetadata[]): Set<string> {
+  return sharedValues(pages, titleValues);
+}
+
+/** Normalised description values found on two or more of these pages: the site's tagline, not a post's summary. */
+export function sharedDescriptions(pages: readonly PageMetadata[]): Set<string> {
+  return sharedValues(pages, descriptionValues);
+}
+
+function sharedValues(pages: readonly PageMetadata[], valuesOf: (page: PageMetadata) => string[]): Set<string> {
   const seen = new Map<string, number>();
   for (const page of pages) {
-    const values = new Set(titleValues(page).map(normalizeText));
+    const values = new Set(valuesOf(page).map(normalizeText));
     for (const v of values) if (v) seen.set(v, (seen.get(v) ?? 0) + 1);
   }
   return new Set([...seen].filter(([, n]) => n >= 2).map(([v]) => v));

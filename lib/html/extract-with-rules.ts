@@ -1,17 +1,17 @@
 /**
  * Apply a site's content rules to a parsed page: every node any selector matches, in document
  * order, a match inside an earlier match taken once (with its ancestor), the clean selectors' nodes
- * left out, then text and clean HTML (lib/html/content.ts). The dek selectors' nodes before the body
- * are the body's head (the article's summary under its headline); the header selectors' nodes before
- * the body give the article's header text.
+ * left out, then text and clean HTML (lib/html/content.ts). Before the body's first node, the dek
+ * selectors' nodes are the body's head (the article's summary under its headline) and the header
+ * selectors' nodes give the article's header text.
  */
 import type { Document, Element } from 'domhandler';
-import { indexSelectors, matchesAny, selectOutermost } from './selector';
+import { indexSelectors, isAncestorOrSelf, matchesAny, selectOutermost, type MatcherIndex } from './selector';
 import type { ContentRule } from '../types/rules-document';
 import { renderContent, type ArticleContent } from './content';
 
 export interface RulesExtraction extends ArticleContent {
-  /** The article's header (dek, byline and dateline line, lead caption), when the rules have header selectors and they match. */
+  /** The article's header (byline and dateline line, lead caption), when the rules have header selectors and they match. */
   readonly header?: string;
   /** Nodes taken (outermost matches, the dek's included). */
   readonly nodes: number;
@@ -23,22 +23,49 @@ export interface ExtractOptions {
   readonly baseUrl?: string;
 }
 
-export function extractWithRules(doc: Document, rules: ContentRule, options: ExtractOptions = {}): RulesExtraction {
-  const invalid: string[] = [];
+/** The elements a page's content rules take, before rendering (apply's and the report's one reading of the rules). */
+export interface RuleNodes {
+  /** The content selectors' outermost matches, in document order. */
+  readonly body: Element[];
+  /** The dek selectors' outermost matches before the body's first element. */
+  readonly dek: Element[];
+  /** The header selectors' outermost matches before the body's first element, less those holding or inside a dek element. */
+  readonly header: Element[];
+  /** The clean selectors: elements left out of what the others take. */
+  readonly clean: MatcherIndex;
+}
+
+export function selectRuleNodes(doc: Document, rules: ContentRule, invalid: string[]): RuleNodes {
   const content = indexSelectors(rules.selectors, invalid);
   const clean = indexSelectors(rules.clean, invalid);
   const body = selectOutermost(doc, content);
-  const skip = clean.size === 0 ? undefined : (el: Element) => matchesAny(clean, el);
-  // the dek: its matches before the body's first node (the walk stops there or at a match holding it)
-  const dek = rules.dek?.length && body.length ? selectOutermost(doc, indexSelectors(rules.dek, invalid), body[0]) : [];
-  const nodes = dek.length ? [...dek, ...body] : body;
-  const result = renderContent(nodes, { skip, baseUrl: options.baseUrl });
-  // the header: its matches before the body's first node (the walk stops there or at a match holding it)
-  let header: string | undefined;
-  if (rules.header?.length && body.length) {
-    const headerNodes = selectOutermost(doc, indexSelectors(rules.header, invalid), body[0]).filter((el) => !dek.includes(el));
-    const text = headerNodes.length ? renderContent(headerNodes, { skip, baseUrl: options.baseUrl }).text : '';
-    if (text.trim()) header = text;
-  }
-  return { ...result, ...(header ? { header } : {}), nodes: nodes.length, invalidSelectors: invalid };
+  // before the body's first node: the walk stops there, or at a match holding it
+  const before = (selectors: readonly string[] | undefined) => (selectors?.length && body.length ? selectOutermost(doc, indexSelectors(selectors, invalid), body[0]) : []);
+  const dek = before(rules.dek);
+  // a header element is not the dek's, nor around or inside it: its text would be given twice
+  const header = before(rules.header).filter((h) => !dek.some((d) => isAncestorOrSelf(h, d) || isAncestorOrSelf(d, h)));
+  return { body, dek, header, clean };
+}
+
+export function extractWithRules(doc: Document, rules: ContentRule, options: ExtractOptions = {}): RulesExtraction {
+  const invalid: string[] = [];
+  const nodes = selectRuleNodes(doc, rules, invalid);
+  const skip = nodes.clean.size === 0 ? undefined : (el: Element) => matchesAny(nodes.clean, el);
+  const render = (els: readonly Element[]) => renderContent(els, { skip, baseUrl: options.baseUrl });
+  const body = render(nodes.body);
+  // the dek heads a body that has text: a page whose body selectors take nothing readable gives way as before
+  const dek = body.wordCount > 0 && nodes.dek.length ? render(nodes.dek) : undefined;
+  const result = dek?.wordCount ? joinContent(dek, body) : body;
+  const header = nodes.header.length ? render(nodes.header).text : '';
+  return {
+    ...result,
+    ...(header.trim() ? { header } : {}),
+    nodes: nodes.body.length + (dek?.wordCount ? nodes.dek.length : 0),
+    invalidSelectors: invalid,
+  };
+}
+
+/** Two rendered parts as one, in order. */
+function joinContent(first: ArticleContent, second: ArticleContent): ArticleContent {
+  return { text: `${first.text}\n${second.text}`, html: first.html + second.html, wordCount: first.wordCount + second.wordCount };
 }

@@ -154,7 +154,7 @@ export function selectOutermost(root: Document | Element, index: MatcherIndex, u
 }
 
 /** Whether `a` is `b` or one of its ancestors. */
-function isAncestorOrSelf(a: AnyNode, b: AnyNode): boolean {
+export function isAncestorOrSelf(a: AnyNode, b: AnyNode): boolean {
   for (let n: AnyNode | null = b; n; n = n.parent) if (n === a) return true;
   return false;
 }

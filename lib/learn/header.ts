@@ -20,7 +20,7 @@
  * `content.dek`, and apply puts it at the head of the body.
  */
 import type { FeatureDocument } from '../types/feature-document';
-import { descriptionValues, titleValues } from '../fields/sources';
+import { descriptionValues, sharedDescriptions, titleValues } from '../fields/sources';
 import { normalizeText, headlineVariants, restates } from '../text/match';
 import { namedPath } from './consolidate';
 import { PageTexts } from './repeated-texts';
@@ -148,8 +148,12 @@ export function chooseHeaderBlocks(
     if (body || elsewhere > k.blocks) continue;
     kinds.push(kind);
   }
-  // the dek: a kind whose text restates the page's own summary of itself, on enough of its pages that have one
-  const descriptions = docs.map((doc) => descriptionValues(doc.page));
+  // the dek: a kind whose text restates the page's own summary of itself, on enough of its pages that
+  // have one; a description several pages share is the site's tagline, one that restates the title is the headline's
+  const shared = sharedDescriptions(docs.map((doc) => doc.page));
+  const descriptions = docs.map((doc) =>
+    descriptionValues(doc.page).filter((d) => !shared.has(normalizeText(d)) && !titleValues(doc.page).some((t) => restates(t, d))),
+  );
   const dekKinds = kinds.filter((kind) => {
     let described = 0;
     let restated = 0;

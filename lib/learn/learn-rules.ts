@@ -120,8 +120,9 @@ function learnTemplates(sorted: readonly FeatureDocument[], ordered: readonly Fe
     if (!layouts[gi].length) return;
     const own = learnContent(groupDocs[gi], opts, weakLabels);
     if (!own.content.selectors.length) return;
-    const { selectors, dek, header, clean } = own.content;
-    templates.push({ layout: layouts[gi], learnedFrom: own.learnedFrom, content: { selectors, ...(dek ? { dek } : {}), ...(header ? { header } : {}), clean }, selfCheck: own.selfCheck });
+    // a template's content rules are the site's less the boilerplate, which serves the fallback (site-wide)
+    const { boilerplate: _, ...content } = own.content;
+    templates.push({ layout: layouts[gi], learnedFrom: own.learnedFrom, content, selfCheck: own.selfCheck });
   });
   return templates.length >= 2 ? templates : undefined;
 }

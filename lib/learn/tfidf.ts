@@ -8,6 +8,7 @@
  * every title) gets idf 0 and so adds nothing to any similarity. With a single page there is
  * nothing to contrast, so idf is 1.
  */
+import { descriptionValues, titleValues } from '../fields/sources';
 import type { Block, FeatureDocument, PageMetadata } from '../types/feature-document';
 import { terms } from '../text/terms';
 import { PageTexts } from './repeated-texts';
@@ -88,16 +89,7 @@ export function cosine(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, nu
  * five places does not count five times.
  */
 export function referenceTexts(page: PageMetadata): string[] {
-  const candidates = [
-    page.title,
-    page.metaTitle,
-    page.ogTitle,
-    page.twitterTitle,
-    page.description,
-    page.ogDescription,
-    page.twitterDescription,
-    ...page.jsonLd.flatMap((j) => [j.headline, j.description]),
-  ];
+  const candidates = [...titleValues(page), ...descriptionValues(page)];
   const seen = new Set<string>();
   const out: string[] = [];
   for (const c of candidates) {

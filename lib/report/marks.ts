@@ -13,9 +13,10 @@ import type { Element } from 'domhandler';
 import { FieldPage } from '../fields/page';
 import { extractFrom, FIELD_NAMES, type FieldName } from '../fields/extract';
 import { isElement, parseHtml } from '../html/parse';
-import { compileSelector, indexSelectors, matchesAny, selectOutermost } from '../html/selector';
+import { compileSelector, matchesAny, selectOutermost } from '../html/selector';
 import { renderContent } from '../html/content';
 import { contentRulesFor } from '../html/template-choice';
+import { selectRuleNodes } from '../html/extract-with-rules';
 import { localeOrder } from '../text/dates';
 import type { RulesDocument } from '../types/rules-document';
 
@@ -44,26 +45,22 @@ export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' 
   const doc = parseHtml(snapshot);
   const invalid: string[] = [];
   // a site of several templates: the rules apply chooses for this page
-  const { selectors, dek = [], header = [], clean: cleanSelectors } = contentRulesFor(doc, rules).content;
-  const content = indexSelectors(selectors, invalid);
-  const clean = indexSelectors(cleanSelectors, invalid);
+  const content = contentRulesFor(doc, rules).content;
   const marks: Mark[] = [];
   const mark = (kind: BoxKind, el: Element, candidates: readonly string[]) => {
     const rule = candidates.find((s) => matches(s, el)) ?? candidates[0] ?? '';
     marks.push({ kind, path: elementPath(el), rule, text: shorten(renderContent([el]).text) });
   };
 
-  const body = selectOutermost(doc, content);
-  // the dek is the body's head; the header is what else comes before the body (lib/html/extract-with-rules.ts)
-  const lead = dek.length && body.length ? selectOutermost(doc, indexSelectors(dek, invalid), body[0]) : [];
-  const head = header.length && body.length ? selectOutermost(doc, indexSelectors(header, invalid), body[0]).filter((el) => !lead.includes(el)) : [];
-  for (const el of lead) mark('body', el, dek);
-  for (const el of body) mark('body', el, selectors);
-  for (const el of head) mark('header', el, header);
+  // what apply takes (lib/html/extract-with-rules.ts): the dek is the body's head
+  const { body, dek, header, clean } = selectRuleNodes(doc, content, invalid);
+  for (const el of dek) mark('body', el, content.dek ?? []);
+  for (const el of body) mark('body', el, content.selectors);
+  for (const el of header) mark('header', el, content.header ?? []);
   if (clean.size > 0) {
-    for (const taken of [...lead, ...body, ...head]) {
+    for (const taken of [...dek, ...body, ...header]) {
       const removed = matchesAny(clean, taken) ? [taken] : selectOutermost(taken, clean);
-      for (const el of removed) mark('clean', el, cleanSelectors);
+      for (const el of removed) mark('clean', el, content.clean);
     }
   }
   if (rules.fields) {

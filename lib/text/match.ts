@@ -3,7 +3,7 @@
  * match, the author's partial match ("By X", "Posted by X", "Written by X | date"). The text of
  * an element as the matcher sees it is lib/html/element-text.ts.
  */
-import { lowerWords } from './words';
+import { terms } from './terms';
 
 /** White space collapsed, trimmed. */
 export function collapse(s: string): string {
@@ -143,16 +143,16 @@ export function cleanAuthorValue(s: string | undefined): string | undefined {
 
 /**
  * Whether a text restates a summary (a page's description): of the two, the one with fewer distinct
- * words (at least `minWords`) has at least `minShare` of them in the other. Either may be the other cut
- * short: a description ending in "…", a dek that is the description's first sentence.
+ * terms (words that carry meaning, as TF-IDF counts them: lib/text/terms.ts; at least `minTerms`)
+ * has at least `minShare` of them in the other. Either may be the other cut short: a description
+ * ending in "…", a dek that is the description's first sentence.
  */
-export function restates(text: string, summary: string, minWords = 5, minShare = 0.8): boolean {
-  const a = new Set(lowerWords(text));
-  const b = new Set(lowerWords(summary));
+export function restates(text: string, summary: string, minTerms = 5, minShare = 0.8): boolean {
+  const a = new Set(terms(text));
+  const b = new Set(terms(summary));
   const [fewer, more] = a.size <= b.size ? [a, b] : [b, a];
-  if (fewer.size < minWords) return false;
+  if (fewer.size < minTerms) return false;
   let shared = 0;
-  for (const w of fewer) if (more.has(w)) shared++;
+  for (const t of fewer) if (more.has(t)) shared++;
   return shared >= minShare * fewer.size;
 }
-

@@ -49,6 +49,23 @@ describe('extractWithRules', () => {
     }
   });
 
+  it('gives the dek once: a header match around or inside it is left out, and a body with no text gets no dek', () => {
+    const nested = parseHtml(`<html><body><h1>Headline</h1>
+      <div class="intro"><p class="standfirst">The council delayed the harbour vote again.</p><div class="byline">By Jane</div></div>
+      <div class="body"><p>First paragraph.</p><p class="empty"></p></div></body></html>`);
+    const around = extractWithRules(nested, { selectors: ['div.body > p'], dek: ['p.standfirst'], header: ['div.intro'], clean: [] });
+    expect(around.text).toBe('The council delayed the harbour vote again.\nFirst paragraph.');
+    expect(around.header).toBeUndefined();
+    const inside = extractWithRules(nested, { selectors: ['div.body > p'], dek: ['div.intro'], header: ['div.byline'], clean: [] });
+    expect(inside.text.split('\n')).toEqual(['The council delayed the harbour vote again.', 'By Jane', 'First paragraph.']);
+    expect(inside.header).toBeUndefined();
+    // the body's selectors take nothing readable: no article from the dek alone (apply falls back)
+    const empty = extractWithRules(nested, { selectors: ['p.empty'], dek: ['p.standfirst'], clean: [] });
+    expect(empty.wordCount).toBe(0);
+    expect(empty.text).toBe('');
+    expect(empty.nodes).toBe(1);
+  });
+
   it('takes every match in document order, nested matches once, and removes clean selectors', () => {
     const doc = parseHtml(page);
     const r = extractWithRules(doc, {

@@ -46,6 +46,13 @@ describe('restates', () => {
     expect(restates('By Peter Bright - Dec 5, 2013 2:00 pm UTC', description)).toBe(false);
     expect(restates('Microsoft', description)).toBe(false);
     expect(restates('Windows Phone', 'Windows Phone')).toBe(false);
+    // stop words carry no meaning: they neither count nor match
+    expect(restates('of the and to in a', 'a to of in the and for')).toBe(false);
+  });
+  it('reads unspaced scripts by character pairs, as TF-IDF does', () => {
+    const summary = '\u6771\u4eac\u96fb\u529b\u306f\u6c5a\u67d3\u6c34\u30bf\u30f3\u30af\u4ed8\u8fd1\u306e\u653e\u5c04\u7dda\u91cf\u304c\u6700\u9ad8\u3092\u66f4\u65b0\u3057\u305f\u3068\u767a\u8868\u3057\u305f';
+    expect(restates(summary, summary)).toBe(true);
+    expect(restates('\u660e\u65e5\u306e\u5929\u6c17\u306f\u6674\u308c\u6642\u3005\u66c7\u308a\u3067\u3057\u3087\u3046', summary)).toBe(false);
   });
 });
 

@@ -26,22 +26,36 @@ describe('chooseHeaderBlocks', () => {
   });
 
   it('calls a header kind the dek when it restates the page\u2019s description on at least half of its pages that have one', () => {
-    const docs = [1, 2, 3, 4].map((i) => page(i, 'a'));
-    // the byline's kind: it says what two of the four descriptions say, a third has none
-    docs[0].page.description = `By Reporter 1 on November 1, 2012`;
-    docs[1].page.description = `By Reporter 2 on November 2, 2012`;
-    docs[2].page.description = 'The harbour council delayed its vote once more';
-    const chosen = docs.map(() => [false, false, false, true]);
+    const standfirst = (i: number) => `Council members postponed harbour vote ${i} again over dredging costs and ferry timetables`;
+    const docs = [1, 2, 3, 4].map((i) => {
+      const doc = page(i, 'a');
+      doc.blocks.splice(1, 0, makeBlock({ text: standfirst(i), path: 'main.story > p.a-standfirst' }, 0.5));
+      return doc;
+    });
+    // three of the four pages have a description; it restates the standfirst on two of them
+    docs[0].page.description = standfirst(1);
+    docs[1].page.description = `${standfirst(2).slice(0, 60)}\u2026`;
+    docs[2].page.description = 'A weekly column on sailing, tides and the best harbour walks in the county';
+    const chosen = docs.map(() => [false, false, false, false, true]);
     const got = chooseHeaderBlocks(docs, chosen);
-    expect(got.dekKinds).toEqual(['main.story>div.a-byline']);
-    expect(got.kinds).toEqual([]);
-    expect(got.dek).toEqual(docs.map(() => [false, true, false, false]));
-    expect(got.header).toEqual(docs.map(() => [false, false, false, false]));
-    // on one page of the three described: the header's
-    docs[1].page.description = 'Something else entirely happened in the harbour';
-    const one = chooseHeaderBlocks(docs, chosen);
-    expect(one.dekKinds).toEqual([]);
-    expect(one.kinds).toEqual(['main.story>div.a-byline']);
+    expect(got.dekKinds).toEqual(['main.story>p.a-standfirst']);
+    expect(got.kinds).toEqual(['main.story>div.a-byline']);
+    expect(got.dek).toEqual(docs.map(() => [false, true, false, false, false]));
+    expect(got.header).toEqual(docs.map(() => [false, false, true, false, false]));
+    // restated on one page of the three described: the header's
+    docs[1].page.description = 'Something else entirely happened at the harbour this week, say the ferry operators';
+    expect(chooseHeaderBlocks(docs, chosen).dekKinds).toEqual([]);
+    // a description every page shares is the site's tagline, and one that restates the title is the headline's: neither counts
+    docs[1].page.description = standfirst(2);
+    docs[2].page.description = docs[3].page.description = 'The Daily: harbour news, council votes, ferry timetables and tides, every morning';
+    expect(chooseHeaderBlocks(docs, chosen).dekKinds).toEqual(['main.story>p.a-standfirst']);
+    // (a caption that echoes the headline would otherwise restate a description that is the title)
+    for (const doc of docs) {
+      doc.page.description = doc.page.title;
+      doc.blocks[1].text = `${doc.blocks[0].text}: council members argue on the quay`;
+    }
+    expect(chooseHeaderBlocks(docs, chosen).dekKinds).toEqual([]);
+    expect(chooseHeaderBlocks(docs, chosen).kinds).toContain('main.story>p.a-standfirst');
   });
 
   it('takes nothing on pages where no block shows the title', () => {
