@@ -77,6 +77,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     if (rules) {
       say(`learned rules v${rules.rulesVersion} for ${site} from ${rules.learnedFrom.length} pages (${rules.clusters.length} clusters, ${rules.clusters.filter((c) => c.chosen).length} chosen):`);
       for (const s of rules.content.selectors) say(`  ${s}`);
+      if (rules.content.dek?.length) {
+        say('dek (the standfirst, at the head of the body):');
+        for (const s of rules.content.dek) say(`  ${s}`);
+      }
       if (rules.content.header?.length) {
         say('header (between headline and body):');
         for (const s of rules.content.header) say(`  ${s}`);

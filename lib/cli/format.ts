@@ -50,8 +50,9 @@ export function bodyUnderTitle(article: Pick<ArticleDocument, 'title' | 'text' |
 export type OutputFormat = 'text' | 'markdown' | 'html' | 'json';
 
 /**
- * Between title and body: the header as the page shows it (dek, byline and dateline line) when the
- * site's rules give one, else a line made of the byline and the date.
+ * Between title and body: the header as the page shows it (byline and dateline line, lead caption)
+ * when the site's rules give one, else a line made of the byline and the date. A dek the rules tell
+ * is the body's first line.
  */
 function headLines(article: ArticleDocument): string[] {
   if (article.header) return article.header.split('\n').filter((l) => l.trim());

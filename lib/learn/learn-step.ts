@@ -180,7 +180,7 @@ export function sameExtractionSince(rules: RulesDocument): number {
 
 /**
  * What apply reads of a rules document: the content rules, each template's layout and content rules, and per field its rules' element and text
- * choice, locale and UTC offset. Content, header and clean selectors are sets: apply takes their
+ * choice, locale and UTC offset. Content, dek, header and clean selectors are sets: apply takes their
  * matches in document order (lib/html/extract-with-rules.ts), so their order changes nothing.
  * `content.boilerplate` is left out: it moves with every relearn's pages, only the fallback reads it,
  * and the fallback's articles are the first a relearn extracts again (relearnFanOut).
@@ -197,8 +197,8 @@ function extractionPart(r: Pick<RulesDocument, 'content' | 'templates' | 'fields
 }
 
 /**
- * Whether two rules documents can extract anything differently: their content selectors, header and
- * clean selectors, their templates' layouts and content rules, or their field rules' elements, locale
+ * Whether two rules documents can extract anything differently: their content selectors, dek, header
+ * and clean selectors, their templates' layouts and content rules, or their field rules' elements, locale
  * or UTC offset differ. Scores, support, clusters and the self-check are provenance: apply does not read them.
  */
 export function extractsDifferently(a: Pick<RulesDocument, 'content' | 'templates' | 'fields'>, b: Pick<RulesDocument, 'content' | 'templates' | 'fields'>): boolean {
