@@ -48,6 +48,10 @@ describe.each(templates)('a %s site exported to Postlight Parser', (template) =>
 
     const extractor = toPostlightExtractor(rules!);
     expect(extractor.domain).toBe(host);
+    // Postlight's dek: the rules' dek when they tell one, else their header (Postlight drops a dek
+    // that says what the page's description says, as these pages' deks do, so its text is not compared)
+    const dek = rules!.content.dek?.length ? rules!.content.dek : rules!.content.header;
+    expect(extractor.dek?.selectors).toEqual(dek?.length ? [dek.join(', ')] : undefined);
     // what a user saves and loads: the JSON `spider rules <site> --format postlight` prints
     const loaded = JSON.parse(JSON.stringify(extractor));
     const scores: number[] = [];
