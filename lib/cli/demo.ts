@@ -113,7 +113,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
         if (learnedFrom.has(pageId)) continue;
         const article = await getJson(pipeline.store, keys.article(site, pageId), (v) => ArticleDocumentSchema.parse(v));
         if (article?.method === 'rules') byRules++;
-        scores.push(scorePage(article?.text ?? '', truthFor(generated, page.path)!.bodyText));
+        // the article's text as apply gives it: the dek the page shows (when the rules tell it), then the body
+        const truth = truthFor(generated, page.path)!;
+        scores.push(scorePage(article?.text ?? '', [truth.dek, truth.bodyText].filter(Boolean).join('\n')));
       }
       const a = aggregate(scores);
       perTemplate[template] = { pages: scores.length, rules: byRules, f1: a.f1, precision: a.precision, recall: a.recall };

@@ -117,6 +117,8 @@ export interface TemplateSpec {
   metadata: MetadataLevel;
   /** Shows `leadFigure` above the body; templates without it get their figure inside the body. */
   leadFigure: boolean;
+  /** Shows the article's dek (standfirst) under the headline. */
+  showsDek: boolean;
   /** CSS selector of the element that holds the article body (for tests and debugging). */
   bodySelector: string;
   render(site: SiteModel, article: ArticleModel): string;

@@ -69,6 +69,8 @@ export interface PageTruth {
   wordCount: number;
   /** Standfirst under the headline; also the meta/og/feed description where the template has them. */
   description: string;
+  /** The standfirst as the page shows it under the headline (the description); '' when the template shows none. */
+  dek: string;
   section: string;
   /** Metadata the page carries besides its visible HTML (see `MetadataLevel`). */
   metadata: MetadataLevel;
@@ -195,7 +197,7 @@ export function generateSite(options: SiteOptions): GeneratedSite {
   files.set('/', { status: 200, contentType: HTML, body: renderHome(site, articles) });
   pages.push({
     path: '/', kind: 'home', template: null, title: name, byline: '', published: '', bodyText: '', wordCount: 0,
-    description: `${name}: ${site.tagline}`, section: '', metadata: 'full', inFeed: false, status: 200, contentType: HTML,
+    description: `${name}: ${site.tagline}`, dek: '', section: '', metadata: 'full', inFeed: false, status: 200, contentType: HTML,
   });
 
   const byPath = new Map(articles.map((a) => [a.path, a]));
@@ -208,7 +210,7 @@ export function generateSite(options: SiteOptions): GeneratedSite {
       const bodyText = bodyTextOf(a.blocks);
       pages.push({
         path: a.path, kind: 'article', template: a.template, title: a.headline, byline: a.author.name, published: a.published,
-        bodyText, wordCount: countWords(bodyText), description: a.dek, section: a.section, metadata: spec.metadata,
+        bodyText, wordCount: countWords(bodyText), description: a.dek, dek: spec.showsDek ? a.dek : '', section: a.section, metadata: spec.metadata,
         inFeed: spec.metadata !== 'none', status: 200, contentType: HTML,
       });
     } else {
@@ -216,7 +218,7 @@ export function generateSite(options: SiteOptions): GeneratedSite {
       files.set(d.path, file);
       pages.push({
         path: d.path, kind: 'broken', template: null, title: '', byline: '', published: '', bodyText: '', wordCount: 0,
-        description: '', section: '', metadata: 'none', inFeed: false, status: file.status, contentType: file.contentType, broken: d.broken,
+        description: '', dek: '', section: '', metadata: 'none', inFeed: false, status: file.status, contentType: file.contentType, broken: d.broken,
       });
     }
   }

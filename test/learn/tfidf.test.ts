@@ -41,7 +41,8 @@ describe('referenceTexts', () => {
     doc.page.ogTitle = 'big news';
     doc.page.twitterDescription = 'Told briefly';
     doc.page.jsonLd = [{ headline: 'Big News', description: 'JSON-LD says' }];
-    expect(referenceTexts(doc.page)).toEqual(['Big  News', 'What happened', 'Told briefly', 'JSON-LD says']);
+    // the page's titles (JSON-LD's first) then its descriptions: one of the three spellings of the title
+    expect(referenceTexts(doc.page)).toEqual(['Big News', 'JSON-LD says', 'Told briefly', 'What happened']);
   });
 });
 

@@ -148,6 +148,7 @@ export const blog: TemplateSpec = {
   id: 'blog',
   metadata: 'none',
   leadFigure: false,
+  showsDek: false,
   bodySelector: 'div.post div.entry-content',
   render,
 };

@@ -182,6 +182,7 @@ export const classic: TemplateSpec = {
   id: 'classic',
   metadata: 'full',
   leadFigure: true,
+  showsDek: true,
   bodySelector: 'main#content article.story div.story-body',
   render,
 };

@@ -99,6 +99,7 @@ export const legacy: TemplateSpec = {
   id: 'legacy',
   metadata: 'none',
   leadFigure: false,
+  showsDek: false,
   bodySelector: 'td.article-text',
   render,
 };

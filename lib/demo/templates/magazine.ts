@@ -134,6 +134,7 @@ export const magazine: TemplateSpec = {
   id: 'magazine',
   metadata: 'partial',
   leadFigure: false,
+  showsDek: true,
   bodySelector: 'div.article-shell div.rich-text__inner',
   render,
 };
