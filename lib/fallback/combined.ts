@@ -23,6 +23,8 @@
  *    scale varies with the page, and on a layout it never learned from it rates the whole story low.
  *    On a page of a learned site, so are blocks whose text the site shows on other pages too (the
  *    rules document's `boilerplate`): text that repeats across a site's pages is not one article's.
+ * 7. The output (renderBlocks) runs from the first chosen block to the last: what their shared
+ *    container shows before or after them is left out.
  */
 import { Element, type Document, type Text } from 'domhandler';
 import { normalizeText } from '../text/match';
@@ -292,7 +294,10 @@ export function selectBlocks(a: CombinedAnalysis, options: SelectBlocksOptions =
 
 /**
  * Text and clean HTML of chosen blocks: the smallest element holding them all is rendered, every
- * block-level element that holds blocks but none of the chosen ones left out.
+ * block-level element that holds blocks but none of the chosen ones left out, and so is every element
+ * wholly before the first chosen block or after the last: the article runs from its first block to its
+ * last, and what their shared container shows around them (a dateline in a loose span above the
+ * headline, a share line below the story) lies outside it.
  */
 export function renderBlocks(chosen: readonly Block[], all: readonly Block[], baseUrl?: string): ArticleContent {
   if (chosen.length === 0) return { text: '', html: '', wordCount: 0 };
@@ -307,6 +312,29 @@ export function renderBlocks(chosen: readonly Block[], all: readonly Block[], ba
     return false;
   };
   for (const b of chosen) while (!inside(root, b.el) && root.parent instanceof Element) root = root.parent;
-  const skip = (el: Element) => holds.has(el) && !keep.has(el);
+  // each element's place under the root in document order: where it opens, and its last descendant's
+  const opens = new Map<Element, number>();
+  const closes = new Map<Element, number>();
+  let next = 0;
+  // iteratively: pages nest deeper than the call stack goes
+  const stack: Array<{ el: Element; done: boolean }> = [{ el: root, done: false }];
+  while (stack.length) {
+    const top = stack.pop()!;
+    if (top.done) {
+      closes.set(top.el, next - 1);
+      continue;
+    }
+    opens.set(top.el, next++);
+    stack.push({ el: top.el, done: true });
+    const children = top.el.children;
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i];
+      if (child instanceof Element) stack.push({ el: child, done: false });
+    }
+  }
+  const first = opens.get(chosen[0].el)!;
+  const last = closes.get(chosen[chosen.length - 1].el)!;
+  const outside = (el: Element) => !keep.has(el) && (closes.get(el)! < first || opens.get(el)! > last);
+  const skip = (el: Element) => (holds.has(el) && !keep.has(el)) || outside(el);
   return renderContent([root], { skip, baseUrl });
 }
