@@ -26,7 +26,7 @@
  * 7. The output (renderBlocks) runs from the first chosen block to the last: what their shared
  *    container shows before or after them is left out.
  */
-import { Element, type Document, type Text } from 'domhandler';
+import { Element, type AnyNode, type Document, type Text } from 'domhandler';
 import { normalizeText } from '../text/match';
 import { READABILITY_MARK } from '../types/feature-document';
 import { renderContent, type ArticleContent } from '../html/content';
@@ -312,29 +312,35 @@ export function renderBlocks(chosen: readonly Block[], all: readonly Block[], ba
     return false;
   };
   for (const b of chosen) while (!inside(root, b.el) && root.parent instanceof Element) root = root.parent;
-  // each element's place under the root in document order: where it opens, and its last descendant's
-  const opens = new Map<Element, number>();
-  const closes = new Map<Element, number>();
-  let next = 0;
-  // iteratively: pages nest deeper than the call stack goes
-  const stack: Array<{ el: Element; done: boolean }> = [{ el: root, done: false }];
-  while (stack.length) {
-    const top = stack.pop()!;
-    if (top.done) {
-      closes.set(top.el, next - 1);
-      continue;
+  // what the root shows before the first chosen block and after the last: the earlier siblings of the
+  // first block's element and of each of its ancestors below the root, the later ones of the last's;
+  // an element there is outside the article when it shows text (a lead or closing picture stays)
+  const around = new Set<Element>();
+  const siblings = (from: Element, later: boolean) => {
+    for (let e: Element = from; e !== root && e.parent instanceof Element; e = e.parent) {
+      const children = e.parent.children;
+      const at = children.indexOf(e);
+      for (let i = later ? at + 1 : at - 1; later ? i < children.length : i >= 0; i += later ? 1 : -1) {
+        const sibling = children[i];
+        if (sibling instanceof Element) around.add(sibling);
+      }
     }
-    opens.set(top.el, next++);
-    stack.push({ el: top.el, done: true });
-    const children = top.el.children;
-    for (let i = children.length - 1; i >= 0; i--) {
-      const child = children[i];
-      if (child instanceof Element) stack.push({ el: child, done: false });
-    }
-  }
-  const first = opens.get(chosen[0].el)!;
-  const last = closes.get(chosen[chosen.length - 1].el)!;
-  const outside = (el: Element) => !keep.has(el) && (closes.get(el)! < first || opens.get(el)! > last);
+  };
+  siblings(chosen[0].el, false);
+  siblings(chosen[chosen.length - 1].el, true);
+  const outside = (el: Element) => around.has(el) && !keep.has(el) && showsText(el);
   const skip = (el: Element) => (holds.has(el) && !keep.has(el)) || outside(el);
   return renderContent([root], { skip, baseUrl });
 }
+
+/** Whether an element holds text other than white space (a picture alone does not). */
+function showsText(el: Element): boolean {
+  const stack: AnyNode[] = [...el.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.type === 'text' && /\S/.test((node as Text).data)) return true;
+    if (node instanceof Element && node.name !== 'script' && node.name !== 'style') stack.push(...node.children);
+  }
+  return false;
+}
+

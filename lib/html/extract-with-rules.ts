@@ -15,7 +15,7 @@ export interface RulesExtraction extends ArticleContent {
   readonly header?: string;
   /** Nodes taken (outermost matches, the dek's included). */
   readonly nodes: number;
-  /** Selectors (content or clean) skipped because css-select can't compile them. */
+  /** Selectors (content, dek, header or clean) skipped because css-select can't compile them. */
   readonly invalidSelectors: readonly string[];
 }
 
@@ -29,7 +29,7 @@ export interface RuleNodes {
   readonly body: Element[];
   /** The dek selectors' outermost matches before the body's first element. */
   readonly dek: Element[];
-  /** The header selectors' outermost matches before the body's first element, less those holding or inside a dek element. */
+  /** The header selectors' outermost matches before the body's first element, less the dek's and those inside it (one around it is rendered without it). */
   readonly header: Element[];
   /** The clean selectors: elements left out of what the others take. */
   readonly clean: MatcherIndex;
@@ -42,8 +42,8 @@ export function selectRuleNodes(doc: Document, rules: ContentRule, invalid: stri
   // before the body's first node: the walk stops there, or at a match holding it
   const before = (selectors: readonly string[] | undefined) => (selectors?.length && body.length ? selectOutermost(doc, indexSelectors(selectors, invalid), body[0]) : []);
   const dek = before(rules.dek);
-  // a header element is not the dek's, nor around or inside it: its text would be given twice
-  const header = before(rules.header).filter((h) => !dek.some((d) => isAncestorOrSelf(h, d) || isAncestorOrSelf(d, h)));
+  // a header element is not the dek nor inside it: its text would be given twice
+  const header = before(rules.header).filter((h) => !dek.some((d) => isAncestorOrSelf(d, h)));
   return { body, dek, header, clean };
 }
 
@@ -51,12 +51,14 @@ export function extractWithRules(doc: Document, rules: ContentRule, options: Ext
   const invalid: string[] = [];
   const nodes = selectRuleNodes(doc, rules, invalid);
   const skip = nodes.clean.size === 0 ? undefined : (el: Element) => matchesAny(nodes.clean, el);
-  const render = (els: readonly Element[]) => renderContent(els, { skip, baseUrl: options.baseUrl });
+  const render = (els: readonly Element[], without = skip) => renderContent(els, { skip: without, baseUrl: options.baseUrl });
   const body = render(nodes.body);
   // the dek heads a body that has text: a page whose body selectors take nothing readable gives way as before
   const dek = body.wordCount > 0 && nodes.dek.length ? render(nodes.dek) : undefined;
   const result = dek?.wordCount ? joinContent(dek, body) : body;
-  const header = nodes.header.length ? render(nodes.header).text : '';
+  // a header element around the dek is rendered without it
+  const dekNodes = new Set(nodes.dek);
+  const header = nodes.header.length ? render(nodes.header, dekNodes.size ? (el) => dekNodes.has(el) || (skip?.(el) ?? false) : skip).text : '';
   return {
     ...result,
     ...(header.trim() ? { header } : {}),

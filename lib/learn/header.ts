@@ -21,7 +21,7 @@
  */
 import type { FeatureDocument } from '../types/feature-document';
 import { descriptionValues, sharedDescriptions, titleValues } from '../fields/sources';
-import { normalizeText, headlineVariants, restates } from '../text/match';
+import { normalizeText, headlineVariants, restates, saysTitle } from '../text/match';
 import { namedPath } from './consolidate';
 import { PageTexts } from './repeated-texts';
 
@@ -149,10 +149,10 @@ export function chooseHeaderBlocks(
     kinds.push(kind);
   }
   // the dek: a kind whose text restates the page's own summary of itself, on enough of its pages that
-  // have one; a description several pages share is the site's tagline, one that restates the title is the headline's
+  // have one; a description several pages share is the site's tagline, one that says little more than the title is the headline's
   const shared = sharedDescriptions(docs.map((doc) => doc.page));
   const descriptions = docs.map((doc) =>
-    descriptionValues(doc.page).filter((d) => !shared.has(normalizeText(d)) && !titleValues(doc.page).some((t) => restates(t, d))),
+    descriptionValues(doc.page).filter((d) => !shared.has(normalizeText(d)) && !titleValues(doc.page).some((t) => saysTitle(d, t))),
   );
   const dekKinds = kinds.filter((kind) => {
     let described = 0;

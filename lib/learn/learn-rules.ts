@@ -144,14 +144,13 @@ function learnContent(ordered: readonly FeatureDocument[], opts: LearnOptions, w
     uncertain: selection.uncertain,
   });
   // what the pages show between the headline and the body: dek, byline and dateline, lead caption
-  const header = chooseHeaderBlocks(ordered, selection.chosen);
-  const headerRules = header.kinds.length
-    ? buildSelectors(ordered, header.header, { minSelectorPrecision: opts.minSelectorPrecision, maxSelectors: opts.maxHeaderSelectors })
-    : undefined;
+  const found = chooseHeaderBlocks(ordered, selection.chosen);
+  const headerSelectors = (mask: boolean[][]) => buildSelectors(ordered, mask, { minSelectorPrecision: opts.minSelectorPrecision, maxSelectors: opts.maxHeaderSelectors });
   // the header's dek, the article's summary under its headline: the head of the body
-  const dekRules = header.dekKinds.length
-    ? buildSelectors(ordered, header.dek, { minSelectorPrecision: opts.minSelectorPrecision, maxSelectors: opts.maxHeaderSelectors })
-    : undefined;
+  const dekRules = found.dekKinds.length ? headerSelectors(found.dek) : undefined;
+  // a dek no selector tells apart stays in the header
+  const header = dekRules && !dekRules.selectors.length ? { ...found, header: found.header.map((row, d) => row.map((h, i) => h || found.dek[d][i])), kinds: [...found.kinds, ...found.dekKinds] } : found;
+  const headerRules = header.kinds.length ? headerSelectors(header.header) : undefined;
 
   // the body's other prose children (lists, subheads, quotes) the training pages happened not to show
   const general = generalizeBodySelectors(ordered, selection.chosen, rules.steps);

@@ -52,7 +52,8 @@ export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' 
     marks.push({ kind, path: elementPath(el), rule, text: shorten(renderContent([el]).text) });
   };
 
-  // what apply takes (lib/html/extract-with-rules.ts): the dek is the body's head
+  // what apply takes (lib/html/extract-with-rules.ts): the dek is the body's head (apply leaves it out
+  // on a page whose body has no text, where it falls back)
   const { body, dek, header, clean } = selectRuleNodes(doc, content, invalid);
   for (const el of dek) mark('body', el, content.dek ?? []);
   for (const el of body) mark('body', el, content.selectors);

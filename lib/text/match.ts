@@ -151,8 +151,18 @@ export function restates(text: string, summary: string, minTerms = 5, minShare =
   const a = new Set(terms(text));
   const b = new Set(terms(summary));
   const [fewer, more] = a.size <= b.size ? [a, b] : [b, a];
-  if (fewer.size < minTerms) return false;
+  return fewer.size >= minTerms && termShare(fewer, more) >= minShare;
+}
+
+/** Whether a summary says little more than a title: `minShare` of its terms are the title's. */
+export function saysTitle(summary: string, title: string, minShare = 0.8): boolean {
+  const a = new Set(terms(summary));
+  return a.size > 0 && termShare(a, new Set(terms(title))) >= minShare;
+}
+
+/** Share of the terms of `a` found in `b`. */
+function termShare(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let shared = 0;
-  for (const t of fewer) if (more.has(t)) shared++;
-  return shared >= minShare * fewer.size;
+  for (const t of a) if (b.has(t)) shared++;
+  return a.size ? shared / a.size : 0;
 }

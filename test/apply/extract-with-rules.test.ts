@@ -49,13 +49,13 @@ describe('extractWithRules', () => {
     }
   });
 
-  it('gives the dek once: a header match around or inside it is left out, and a body with no text gets no dek', () => {
+  it('gives the dek once: a header match inside it is left out, one around it is read without it, and a body with no text gets no dek', () => {
     const nested = parseHtml(`<html><body><h1>Headline</h1>
       <div class="intro"><p class="standfirst">The council delayed the harbour vote again.</p><div class="byline">By Jane</div></div>
       <div class="body"><p>First paragraph.</p><p class="empty"></p></div></body></html>`);
     const around = extractWithRules(nested, { selectors: ['div.body > p'], dek: ['p.standfirst'], header: ['div.intro'], clean: [] });
     expect(around.text).toBe('The council delayed the harbour vote again.\nFirst paragraph.');
-    expect(around.header).toBeUndefined();
+    expect(around.header).toBe('By Jane');
     const inside = extractWithRules(nested, { selectors: ['div.body > p'], dek: ['div.intro'], header: ['div.byline'], clean: [] });
     expect(inside.text.split('\n')).toEqual(['The council delayed the harbour vote again.', 'By Jane', 'First paragraph.']);
     expect(inside.header).toBeUndefined();

@@ -113,18 +113,21 @@ describe('the combination on generated pages', () => {
     expect(r.text).not.toMatch(/Privacy|Opinion/);
   });
 
-  it('leaves out what the story\u2019s container shows before its first block and after its last (a loose dateline, a notice)', () => {
+  it('leaves out the text the story\u2019s container shows before its first block and after its last (a loose dateline, a notice)', () => {
     const para = (n: number) => `<p>${`Paragraph ${n} tells how the council weighed the river plan, what the engineers said and why the vote was delayed again. `.repeat(3)}</p>`;
     const links = (label: string) => `<div class="${label}"><h3>${label}</h3><ul>${['Delicious', 'Digg', 'Facebook', 'Twitter', 'Email'].map((x) => `<li><a href="/${x}">${x}</a></li>`).join('')}</ul></div>`;
     const html = `<html><head><title>River plan delayed</title></head><body>
       <nav><ul>${['Home', 'World', 'Sport', 'Culture', 'Opinion'].map((x) => `<li><a href="/${x}">${x}</a></li>`).join('')}</ul></nav>
       <div class="story-body"><span class="story-date"><span>30 May 2013</span> <span>Last updated at 17:56 ET</span></span>${links('Share this page')}
-      <h1>River plan delayed</h1>${[1, 2, 3, 4, 5].map(para).join('')}${links('Related stories')}<span class="notice">The council is not responsible for external sites</span></div>
+      <div class="hero"><img src="/river.jpg" alt="The river"></div><h1>River plan delayed</h1>${[1, 2, 3, 4, 5].map(para).join('')}${links('Related stories')}<span class="notice">The council is not responsible for external sites</span></div>
       <footer><a href="/about">About us</a> <a href="/privacy">Privacy</a></footer></body></html>`;
     const r = extractFallback(parseHtml(html));
     expect(r.text.split('\n')[0]).toBe('River plan delayed');
     expect(r.text).toContain('Paragraph 5 tells');
     expect(r.text).not.toMatch(/Last updated|not responsible|Delicious|Privacy/);
+    // a picture shows no text: the lead picture stays in the HTML
+    expect(r.html).toContain('river.jpg');
+    expect(r.html).not.toContain('Last updated');
   });
 
   it('runs every method on its own (on the page as the render leaves it: with Readability\'s marks)', () => {

@@ -11,7 +11,7 @@ import {
   type DateValue,
 } from '../../lib/text/dates';
 import { elementText, ownText } from '../../lib/html/element-text';
-import { extractByline, isTitleOf, normalizeText, sameByline, sameTitle, headlineVariants, cleanAuthorValue, restates } from '../../lib/text/match';
+import { extractByline, isTitleOf, normalizeText, sameByline, sameTitle, headlineVariants, cleanAuthorValue, restates, saysTitle } from '../../lib/text/match';
 import { elements, parseHtml } from '../../lib/html/parse';
 
 describe('titles', () => {
@@ -48,6 +48,11 @@ describe('restates', () => {
     expect(restates('Windows Phone', 'Windows Phone')).toBe(false);
     // stop words carry no meaning: they neither count nor match
     expect(restates('of the and to in a', 'a to of in the and for')).toBe(false);
+  });
+  it('tells a description that says little more than the title from a summary that says more', () => {
+    const title = 'Apple unveils new iPhone with bigger screen';
+    expect(saysTitle('Apple unveils new iPhone with bigger screen | Tech News', title)).toBe(true);
+    expect(saysTitle('Apple on Tuesday unveiled a new iPhone with a bigger screen, a faster chip and a battery that lasts a day longer', title)).toBe(false);
   });
   it('reads unspaced scripts by character pairs, as TF-IDF does', () => {
     const summary = '\u6771\u4eac\u96fb\u529b\u306f\u6c5a\u67d3\u6c34\u30bf\u30f3\u30af\u4ed8\u8fd1\u306e\u653e\u5c04\u7dda\u91cf\u304c\u6700\u9ad8\u3092\u66f4\u65b0\u3057\u305f\u3068\u767a\u8868\u3057\u305f';
