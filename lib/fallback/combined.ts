@@ -26,10 +26,11 @@
  * 7. The output (renderBlocks) runs from the first chosen block to the last: what their shared
  *    container shows before or after them is left out.
  */
-import { Element, type AnyNode, type Document, type Text } from 'domhandler';
+import { Element, type Document, type Text } from 'domhandler';
 import { normalizeText } from '../text/match';
 import { READABILITY_MARK } from '../types/feature-document';
 import { renderContent, type ArticleContent } from '../html/content';
+import { elementText } from '../html/element-text';
 import { segmentBlocks, type Block, type Segmentation } from './blocks';
 import { dragnetFeatures, tokenWeigher, type DragnetModel } from './dragnet';
 import { logit, sigmoid } from './logistic';
@@ -295,9 +296,9 @@ export function selectBlocks(a: CombinedAnalysis, options: SelectBlocksOptions =
 /**
  * Text and clean HTML of chosen blocks: the smallest element holding them all is rendered, every
  * block-level element that holds blocks but none of the chosen ones left out, and so is every element
- * wholly before the first chosen block or after the last: the article runs from its first block to its
- * last, and what their shared container shows around them (a dateline in a loose span above the
- * headline, a share line below the story) lies outside it.
+ * with text wholly before the first chosen block or after the last: the article runs from its first
+ * block to its last, and what their shared container shows around them (a dateline in a loose span
+ * above the headline, a share line below the story) lies outside it.
  */
 export function renderBlocks(chosen: readonly Block[], all: readonly Block[], baseUrl?: string): ArticleContent {
   if (chosen.length === 0) return { text: '', html: '', wordCount: 0 };
@@ -328,19 +329,7 @@ export function renderBlocks(chosen: readonly Block[], all: readonly Block[], ba
   };
   siblings(chosen[0].el, false);
   siblings(chosen[chosen.length - 1].el, true);
-  const outside = (el: Element) => around.has(el) && !keep.has(el) && showsText(el);
+  const outside = (el: Element) => around.has(el) && !keep.has(el) && elementText(el, 0) !== '';
   const skip = (el: Element) => (holds.has(el) && !keep.has(el)) || outside(el);
   return renderContent([root], { skip, baseUrl });
 }
-
-/** Whether an element holds text other than white space (a picture alone does not). */
-function showsText(el: Element): boolean {
-  const stack: AnyNode[] = [...el.children];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (node.type === 'text' && /\S/.test((node as Text).data)) return true;
-    if (node instanceof Element && node.name !== 'script' && node.name !== 'style') stack.push(...node.children);
-  }
-  return false;
-}
-

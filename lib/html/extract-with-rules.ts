@@ -51,14 +51,14 @@ export function extractWithRules(doc: Document, rules: ContentRule, options: Ext
   const invalid: string[] = [];
   const nodes = selectRuleNodes(doc, rules, invalid);
   const skip = nodes.clean.size === 0 ? undefined : (el: Element) => matchesAny(nodes.clean, el);
-  const render = (els: readonly Element[], without = skip) => renderContent(els, { skip: without, baseUrl: options.baseUrl });
+  const render = (els: readonly Element[], leaveOut = skip) => renderContent(els, { skip: leaveOut, baseUrl: options.baseUrl });
   const body = render(nodes.body);
   // the dek heads a body that has text: a page whose body selectors take nothing readable gives way as before
   const dek = body.wordCount > 0 && nodes.dek.length ? render(nodes.dek) : undefined;
   const result = dek?.wordCount ? joinContent(dek, body) : body;
   // a header element around the dek is rendered without it
-  const dekNodes = new Set(nodes.dek);
-  const header = nodes.header.length ? render(nodes.header, dekNodes.size ? (el) => dekNodes.has(el) || (skip?.(el) ?? false) : skip).text : '';
+  const withoutDek = nodes.dek.length ? (el: Element) => nodes.dek.includes(el) || !!skip?.(el) : skip;
+  const header = nodes.header.length ? render(nodes.header, withoutDek).text : '';
   return {
     ...result,
     ...(header.trim() ? { header } : {}),

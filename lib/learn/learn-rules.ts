@@ -144,13 +144,14 @@ function learnContent(ordered: readonly FeatureDocument[], opts: LearnOptions, w
     uncertain: selection.uncertain,
   });
   // what the pages show between the headline and the body: dek, byline and dateline, lead caption
-  const found = chooseHeaderBlocks(ordered, selection.chosen);
+  const header = chooseHeaderBlocks(ordered, selection.chosen);
   const headerSelectors = (mask: boolean[][]) => buildSelectors(ordered, mask, { minSelectorPrecision: opts.minSelectorPrecision, maxSelectors: opts.maxHeaderSelectors });
   // the header's dek, the article's summary under its headline: the head of the body
-  const dekRules = found.dekKinds.length ? headerSelectors(found.dek) : undefined;
+  const dekRules = header.dekKinds.length ? headerSelectors(header.dek) : undefined;
   // a dek no selector tells apart stays in the header
-  const header = dekRules && !dekRules.selectors.length ? { ...found, header: found.header.map((row, d) => row.map((h, i) => h || found.dek[d][i])), kinds: [...found.kinds, ...found.dekKinds] } : found;
-  const headerRules = header.kinds.length ? headerSelectors(header.header) : undefined;
+  const dekLost = !!dekRules && !dekRules.selectors.length;
+  const headerMask = dekLost ? header.header.map((row, d) => row.map((h, i) => h || header.dek[d][i])) : header.header;
+  const headerRules = header.kinds.length || dekLost ? headerSelectors(headerMask) : undefined;
 
   // the body's other prose children (lists, subheads, quotes) the training pages happened not to show
   const general = generalizeBodySelectors(ordered, selection.chosen, rules.steps);
@@ -180,7 +181,7 @@ function learnContent(ordered: readonly FeatureDocument[], opts: LearnOptions, w
         ...new Set([
           ...cleaned.clean,
           ...cleanDescendants(ordered, selection.chosen, cleaned.steps),
-          ...(headerRules ? cleanDescendants(ordered, header.header, headerRules.steps) : []),
+          ...(headerRules ? cleanDescendants(ordered, headerMask, headerRules.steps) : []),
           ...(dekRules ? cleanDescendants(ordered, header.dek, dekRules.steps) : []),
         ]),
       ],
