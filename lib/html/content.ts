@@ -186,10 +186,16 @@ interface Open {
 }
 
 /**
+ * A root of rendered content: an element, or a run of sibling inline nodes (text written bare into
+ * a container, with the inline elements among it), rendered as one paragraph.
+ */
+export type ContentRoot = Element | readonly AnyNode[];
+
+/**
  * Text and clean HTML of the given roots, in the given order (callers pass them in document order,
  * none inside another).
  */
-export function renderContent(roots: readonly Element[], options: ContentOptions = {}): ArticleContent {
+export function renderContent(roots: readonly ContentRoot[], options: ContentOptions = {}): ArticleContent {
   const skip = options.skip;
   const base = options.baseUrl;
 
@@ -409,8 +415,8 @@ export function renderContent(roots: readonly Element[], options: ContentOptions
   };
 
   for (const root of roots) {
-    const parent = root.parent;
-    if (root.name === 'li' && parent instanceof Element && (parent.name === 'ul' || parent.name === 'ol')) {
+    const parent = root instanceof Element ? root.parent : undefined;
+    if (root instanceof Element && root.name === 'li' && parent instanceof Element && (parent.name === 'ul' || parent.name === 'ol')) {
       if (list?.parent !== parent) {
         closeList();
         list = { parent, mark: html.length, meaning, tag: parent.name };
@@ -421,7 +427,7 @@ export function renderContent(roots: readonly Element[], options: ContentOptions
       closeList();
       frames[0] = { wrap: true, pMark: -1, pMeaning: 0 };
     }
-    const stack: Array<AnyNode | Open> = [root];
+    const stack: Array<AnyNode | Open> = root instanceof Element ? [root] : [...root].reverse();
     while (stack.length) {
       const item = stack.pop()!;
       if (item instanceof Text) emitText(item.data);

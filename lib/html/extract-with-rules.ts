@@ -1,14 +1,16 @@
 /**
  * Apply a site's content rules to a parsed page: every node any selector matches, in document
  * order, a match inside an earlier match taken once (with its ancestor), the clean selectors' nodes
- * left out, then text and clean HTML (lib/html/content.ts). Before the body's first node, the dek
- * selectors' nodes are the body's head (the article's summary under its headline) and the header
- * selectors' nodes give the article's header text.
+ * left out, then text and clean HTML (lib/html/content.ts). Prose written bare into the container
+ * between two of the body's nodes is the body's too (`withBareProse`). Before the body's first
+ * node, the dek selectors' nodes are the body's head (the article's summary under its headline) and
+ * the header selectors' nodes give the article's header text.
  */
-import type { Document, Element } from 'domhandler';
+import { Element, Text, type AnyNode, type Document } from 'domhandler';
 import { indexSelectors, isAncestorOrSelf, matchesAny, selectOutermost, type MatcherIndex } from './selector';
 import type { ContentRule } from '../types/rules-document';
-import { renderContent, type ArticleContent } from './content';
+import { BLOCK_TAGS, SKIP_TAGS, countWords, renderContent, type ArticleContent, type ContentRoot } from './content';
+import { elementText } from './element-text';
 
 export interface RulesExtraction extends ArticleContent {
   /** The article's header (byline and dateline line, lead caption), when the rules have header selectors and they match. */
@@ -51,8 +53,8 @@ export function extractWithRules(doc: Document, rules: ContentRule, options: Ext
   const invalid: string[] = [];
   const nodes = selectRuleNodes(doc, rules, invalid);
   const skip = nodes.clean.size === 0 ? undefined : (el: Element) => matchesAny(nodes.clean, el);
-  const render = (els: readonly Element[], leaveOut = skip) => renderContent(els, { skip: leaveOut, baseUrl: options.baseUrl });
-  const body = render(nodes.body);
+  const render = (roots: readonly ContentRoot[], leaveOut = skip) => renderContent(roots, { skip: leaveOut, baseUrl: options.baseUrl });
+  const body = render(withBareProse(nodes.body));
   // the dek heads a body that has text: a page whose body selectors take nothing readable gives way as before
   const dek = body.wordCount > 0 && nodes.dek.length ? render(nodes.dek) : undefined;
   const result = dek?.wordCount ? joinContent(dek, body) : body;
@@ -70,4 +72,51 @@ export function extractWithRules(doc: Document, rules: ContentRule, options: Ext
 /** Two rendered parts as one, in order. */
 function joinContent(first: ArticleContent, second: ArticleContent): ArticleContent {
   return { text: `${first.text}\n${second.text}`, html: first.html + second.html, wordCount: first.wordCount + second.wordCount };
+}
+
+/**
+ * The body's nodes with the prose written bare into their container between two of them: the
+ * article's paragraphs run on where a page writes one without its element (`<p>…</p><hr>Text
+ * <b>bold</b> more text<hr><p>…</p>`), and the selectors, which name elements, cannot take it. A run
+ * is the inline nodes between two block-level siblings; it is prose when at least half its words are
+ * bare text (a lone `<span class="byline">` is an element the learner judged, not bare prose) and at
+ * most half are links. What lies before the first node or after the last is outside the article.
+ */
+export function withBareProse(body: readonly Element[]): ContentRoot[] {
+  const roots: ContentRoot[] = [];
+  body.forEach((node, i) => {
+    roots.push(node);
+    const next = body[i + 1];
+    if (!next || next.parent !== node.parent) return;
+    let run: AnyNode[] = [];
+    const flush = () => {
+      if (run.length && isBareProse(run)) roots.push(run);
+      run = [];
+    };
+    for (let n = node.next; n && n !== next; n = n.next) {
+      if (n instanceof Text || (n instanceof Element && !BLOCK_TAGS.has(n.name) && !SKIP_TAGS.has(n.name))) run.push(n);
+      else flush();
+    }
+    flush();
+  });
+  return roots;
+}
+
+function isBareProse(run: readonly AnyNode[]): boolean {
+  let words = 0;
+  let bare = 0;
+  let linked = 0;
+  for (const n of run) {
+    const w = countWords(elementText(n));
+    words += w;
+    if (n instanceof Text) bare += w;
+    else linked += linkWords(n);
+  }
+  return words > 0 && bare * 2 >= words && linked * 2 <= words;
+}
+
+function linkWords(n: AnyNode): number {
+  if (!(n instanceof Element)) return 0;
+  if (n.name === 'a') return countWords(elementText(n));
+  return n.children.reduce((sum, c) => sum + linkWords(c), 0);
 }

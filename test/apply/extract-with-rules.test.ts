@@ -175,4 +175,31 @@ describe('extractWithRules', () => {
     expect(r.html).toBe('<p>Lead <a href="/x">Block in link</a> tail</p><p>After rule</p><p>One<br>Two<br></p>');
     expect(r.text.split('\n')).toEqual(['Lead', 'Block in link', 'tail', 'After rule', 'One', 'Two']);
   });
+
+  it('takes prose written bare into the body\u2019s container between two of its nodes, and nothing bare around them', () => {
+    const doc = parseHtml(`<html><body><div class="post">
+      Loose text before the article.
+      <h1>Headline</h1><span class="byline">By Jane Doe</span>
+      <p>First paragraph.</p><hr>
+      <img src="/a.jpg">In the wake of the vote, <b>the council</b> met again and <a href="/m">read the minutes</a>.<br>A second line.
+      <hr><p>Second paragraph.</p>
+      <a href="/1">Related one</a> <a href="/2">Related two</a> and more
+      <p>Third paragraph.</p>
+      Share this story now.
+    </div><div class="other"><p>Elsewhere.</p></div></body></html>`);
+    const r = extractWithRules(doc, { selectors: ['div.post > h1', 'div.post > p', 'div.other > p'], clean: [] });
+    expect(r.text.split('\n')).toEqual([
+      'Headline',
+      'First paragraph.',
+      'In the wake of the vote, the council met again and read the minutes.',
+      'A second line.',
+      'Second paragraph.',
+      'Third paragraph.',
+      'Elsewhere.',
+    ]);
+    expect(r.html).toContain('<p><img src="/a.jpg">In the wake of the vote, <strong>the council</strong> met again and <a href="/m">read the minutes</a>.</p><p>A second line.</p>');
+    // the byline span is an element the learner judged, not bare prose; text before the first node is outside
+    expect(r.text).not.toContain('By Jane');
+    expect(r.text).not.toContain('Loose text');
+  });
 });
