@@ -54,7 +54,9 @@ export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' 
 
   // what apply takes (lib/html/extract-with-rules.ts): the dek is the body's head (apply leaves it out
   // on a page whose body has no text, where it falls back)
-  const { body, dek, header, clean } = selectRuleNodes(doc, content, invalid);
+  const { body, dek: dekMatches, header, clean } = selectRuleNodes(doc, content, invalid);
+  const skip = clean.size > 0 ? (el: Element) => matchesAny(clean, el) : undefined;
+  const dek = dekMatches.length && renderContent(body, { skip }).wordCount > 0 ? dekMatches : [];
   for (const el of dek) mark('body', el, content.dek ?? []);
   for (const el of body) mark('body', el, content.selectors);
   for (const el of header) mark('header', el, content.header ?? []);

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { markPage } from '../../lib/report/marks';
+
+const rules = (selectors: string[]) => ({ content: { selectors, dek: ['p.standfirst'], header: ['div.byline'], clean: ['p.ad'] } });
+const page = `<html><body><h1>Headline</h1><p class="standfirst">The council delayed the harbour vote again.</p>
+  <div class="byline">By Jane</div>
+  <div class="body"><p>First paragraph of the story.</p><p class="ad">Buy now</p></div>
+  <div class="empty"><p class="ad">Only an advert</p></div></body></html>`;
+
+describe('markPage', () => {
+  it('boxes the dek as the body\u2019s head, as apply takes it, and not on a page whose body has no text', () => {
+    const taken = markPage(page, rules(['div.body > p']));
+    expect(taken.marks.filter((m) => m.kind === 'body').map((m) => m.text)).toEqual(['The council delayed the harbour vote again.', 'First paragraph of the story.', 'Buy now']);
+    expect(taken.marks.filter((m) => m.kind === 'header').map((m) => m.text)).toEqual(['By Jane']);
+    expect(taken.marks.filter((m) => m.kind === 'clean').map((m) => m.text)).toEqual(['Buy now']);
+    // the body selectors take only what the clean selectors remove: apply falls back, and takes no dek
+    const empty = markPage(page, rules(['div.empty > p']));
+    expect(empty.marks.filter((m) => m.kind === 'body').map((m) => m.text)).toEqual(['Only an advert']);
+  });
+});
