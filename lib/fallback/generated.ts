@@ -1,6 +1,8 @@
 /**
  * Labelled pages from the project's own generated news sites (lib/demo): the generator's truth
- * says which text is the article body, so every page is a training example for free.
+ * says which text is the article, so every page is a training example for free. The article is the
+ * dek (standfirst) where the template shows one, then the body: what apply's text holds
+ * (docs/rules-document.md#dek).
  */
 import { parseHtml } from '../html/parse';
 import { generateSite, pageHtml, pagesOf, type SiteOptions } from '../demo';
@@ -27,7 +29,7 @@ export function generatedPages(options: GeneratedPagesOptions): LabelledPage[] {
     const site = generateSite(siteOptions);
     for (const p of pagesOf(site)) {
       if (p.kind === 'article') {
-        out.push({ doc: parseHtml(pageHtml(site, p.path, ORIGIN)), article: p.bodyText, title: p.title, group: p.template ?? 'article' });
+        out.push({ doc: parseHtml(pageHtml(site, p.path, ORIGIN)), article: p.dek ? `${p.dek}\n${p.bodyText}` : p.bodyText, title: p.title, group: p.template ?? 'article' });
       } else if (p.kind === 'home' && options.homePages !== false) {
         out.push({ doc: parseHtml(pageHtml(site, p.path, ORIGIN)), article: '', group: 'home' });
       }
