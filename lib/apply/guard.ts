@@ -23,9 +23,10 @@
  * What the page "plainly holds" is counted from the parsed snapshot apply has anyway; any other
  * page-level measure (an in-page Readability result) can replace `pageProseWords`.
  */
-import type { AnyNode, Document, Element } from 'domhandler';
+import type { AnyNode, Document } from 'domhandler';
 import { countWords, isHidden, SKIP_TAGS } from '../html/content';
 import { elements, isElement, isText } from '../html/parse';
+import { isProse, PROSE_MAX_LINK_SHARE, PROSE_MIN_WORDS, wordsOf } from '../html/prose';
 import { scorePage } from '../metric/metric';
 import { READABILITY_MARK } from '../types/feature-document';
 
@@ -50,8 +51,8 @@ export const DEFAULT_GUARD_OPTIONS: GuardOptions = {
   minShare: 0.3,
   maxLinkShare: 0.5,
   minGain: 2,
-  minParagraphWords: 8,
-  maxParagraphLinkShare: 0.3,
+  minParagraphWords: PROSE_MIN_WORDS,
+  maxParagraphLinkShare: PROSE_MAX_LINK_SHARE,
   maxReadabilityGain: 1.25,
   minContainment: 0.8,
 };
@@ -84,30 +85,10 @@ export function pageProseWords(doc: Document, options: GuardOptions = DEFAULT_GU
   let total = 0;
   for (const el of elements(doc)) {
     if (el.name !== 'p' || isHidden(el)) continue;
-    const { words, linkWords } = wordsOf(el);
-    if (words >= options.minParagraphWords && linkWords <= options.maxParagraphLinkShare * words) total += words;
+    const counts = wordsOf([el]);
+    if (isProse(counts, options.minParagraphWords, options.maxParagraphLinkShare)) total += counts.words;
   }
   return total;
-}
-
-/** Words under the element, and those inside links (script, style and the like skipped). */
-function wordsOf(root: Element): { words: number; linkWords: number } {
-  let words = 0;
-  let linkWords = 0;
-  const stack: Array<[AnyNode, boolean]> = [[root, false]];
-  while (stack.length) {
-    const [node, inLink] = stack.pop()!;
-    if (isText(node)) {
-      const n = countWords(node.data);
-      words += n;
-      if (inLink) linkWords += n;
-    } else if (isElement(node)) {
-      if (SKIP_TAGS.has(node.name)) continue;
-      const link = inLink || node.name === 'a';
-      for (let i = node.children.length - 1; i >= 0; i--) stack.push([node.children[i], link]);
-    }
-  }
-  return { words, linkWords };
 }
 
 const ANCHOR = /<a\b[^>]*>([\s\S]*?)<\/a>/gi;

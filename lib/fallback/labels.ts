@@ -11,7 +11,7 @@ import { lowerWords } from './tokens';
 
 export interface LabelledPage {
   readonly doc: Document;
-  /** Article body text, one paragraph per line ('' for a page that holds no article). */
+  /** The article's text (dek and body), one paragraph per line ('' for a page that holds no article). */
   readonly article: string;
   /** The article's title, when known: its block is left out of training (title.ts finds it). */
   readonly title?: string;

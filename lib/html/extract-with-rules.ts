@@ -6,11 +6,12 @@
  * node, the dek selectors' nodes are the body's head (the article's summary under its headline) and
  * the header selectors' nodes give the article's header text.
  */
-import { Element, Text, type AnyNode, type Document } from 'domhandler';
+import type { AnyNode, Document, Element } from 'domhandler';
 import { indexSelectors, isAncestorOrSelf, matchesAny, selectOutermost, type MatcherIndex } from './selector';
 import type { ContentRule } from '../types/rules-document';
-import { BLOCK_TAGS, SKIP_TAGS, countWords, renderContent, type ArticleContent, type ContentRoot } from './content';
-import { elementText } from './element-text';
+import { BLOCK_TAGS, isHidden, renderContent, type ArticleContent, type ContentRoot } from './content';
+import { isElement } from './parse';
+import { PROSE_MIN_WORDS, wordsOf } from './prose';
 
 export interface RulesExtraction extends ArticleContent {
   /** The article's header (byline and dateline line, lead caption), when the rules have header selectors and they match. */
@@ -52,21 +53,31 @@ export function selectRuleNodes(doc: Document, rules: ContentRule, invalid: stri
 export function extractWithRules(doc: Document, rules: ContentRule, options: ExtractOptions = {}): RulesExtraction {
   const invalid: string[] = [];
   const nodes = selectRuleNodes(doc, rules, invalid);
-  const skip = nodes.clean.size === 0 ? undefined : (el: Element) => matchesAny(nodes.clean, el);
-  const render = (roots: readonly ContentRoot[], leaveOut = skip) => renderContent(roots, { skip: leaveOut, baseUrl: options.baseUrl });
-  const body = render(withBareProse(nodes.body));
-  // the dek heads a body that has text: a page whose body selectors take nothing readable gives way as before
-  const dek = body.wordCount > 0 && nodes.dek.length ? render(nodes.dek) : undefined;
-  const result = dek?.wordCount ? joinContent(dek, body) : body;
+  const { body, dek, skip } = renderRuleBody(nodes, options);
+  const result = dek ? joinContent(dek, body) : body;
   // a header element around the dek is rendered without it
   const withoutDek = nodes.dek.length ? (el: Element) => nodes.dek.includes(el) || !!skip?.(el) : skip;
-  const header = nodes.header.length ? render(nodes.header, withoutDek).text : '';
+  const header = nodes.header.length ? renderContent(nodes.header, { skip: withoutDek, baseUrl: options.baseUrl }).text : '';
   return {
     ...result,
     ...(header.trim() ? { header } : {}),
-    nodes: nodes.body.length + (dek?.wordCount ? nodes.dek.length : 0),
+    nodes: nodes.body.length + (dek ? nodes.dek.length : 0),
     invalidSelectors: invalid,
   };
+}
+
+/**
+ * The article's body as apply serves it from the rules' nodes (apply's and the report's one
+ * reading): the body's nodes and the prose written bare between them, the clean selectors' elements
+ * left out; and the dek, when it has text and the body has text too (a page whose body selectors
+ * take nothing readable gives way to the fallback as before). `skip`: the elements left out.
+ */
+export function renderRuleBody(nodes: RuleNodes, options: ExtractOptions = {}): { body: ArticleContent; dek?: ArticleContent; skip?: (el: Element) => boolean } {
+  const skip = nodes.clean.size === 0 ? undefined : (el: Element) => matchesAny(nodes.clean, el);
+  const render = (roots: readonly ContentRoot[]) => renderContent(roots, { skip, baseUrl: options.baseUrl });
+  const body = render(withBareProse(nodes.body, skip));
+  const dek = body.wordCount > 0 && nodes.dek.length ? render(nodes.dek) : undefined;
+  return { body, ...(dek?.wordCount ? { dek } : {}), ...(skip ? { skip } : {}) };
 }
 
 /** Two rendered parts as one, in order. */
@@ -77,46 +88,35 @@ function joinContent(first: ArticleContent, second: ArticleContent): ArticleCont
 /**
  * The body's nodes with the prose written bare into their container between two of them: the
  * article's paragraphs run on where a page writes one without its element (`<p>…</p><hr>Text
- * <b>bold</b> more text<hr><p>…</p>`), and the selectors, which name elements, cannot take it. A run
- * is the inline nodes between two block-level siblings; it is prose when at least half its words are
- * bare text (a lone `<span class="byline">` is an element the learner judged, not bare prose) and at
- * most half are links. What lies before the first node or after the last is outside the article.
+ * <b>bold</b> more text<hr><p>…</p>`), and the selectors, which name elements, cannot take it.
+ *
+ * A run is the text and inline elements between two block-level siblings (comments and scripts
+ * inside it do not end it). It is taken between two block-level body nodes of one container when it
+ * has a paragraph's words (lib/html/prose.ts: 8 or more) and at least half of them are bare text:
+ * a lone `<span class="byline">` is an element the learner judged, not bare prose; a bare label
+ * ("Advertisement", "Share this") is too short to be a paragraph; at most half the words are in
+ * links. Words are counted as rendered (hidden and cleaned elements left out). What lies before the
+ * first node or after the last is outside the article.
  */
-export function withBareProse(body: readonly Element[]): ContentRoot[] {
+export function withBareProse(body: readonly Element[], skip?: (el: Element) => boolean): ContentRoot[] {
+  const leftOut = (el: Element) => isHidden(el) || !!skip?.(el);
   const roots: ContentRoot[] = [];
   body.forEach((node, i) => {
     roots.push(node);
     const next = body[i + 1];
-    if (!next || next.parent !== node.parent) return;
+    if (!next || next.parent !== node.parent || !BLOCK_TAGS.has(node.name) || !BLOCK_TAGS.has(next.name)) return;
     let run: AnyNode[] = [];
     const flush = () => {
-      if (run.length && isBareProse(run)) roots.push(run);
+      const counts = run.length ? wordsOf(run, leftOut) : undefined;
+      // a paragraph's words; half of them bare, so at most half in links: a sentence with its link is prose
+      if (counts && counts.words >= PROSE_MIN_WORDS && counts.bareWords * 2 >= counts.words) roots.push(run);
       run = [];
     };
     for (let n = node.next; n && n !== next; n = n.next) {
-      if (n instanceof Text || (n instanceof Element && !BLOCK_TAGS.has(n.name) && !SKIP_TAGS.has(n.name))) run.push(n);
-      else flush();
+      if (isElement(n) && BLOCK_TAGS.has(n.name)) flush();
+      else run.push(n);
     }
     flush();
   });
   return roots;
-}
-
-function isBareProse(run: readonly AnyNode[]): boolean {
-  let words = 0;
-  let bare = 0;
-  let linked = 0;
-  for (const n of run) {
-    const w = countWords(elementText(n));
-    words += w;
-    if (n instanceof Text) bare += w;
-    else linked += linkWords(n);
-  }
-  return words > 0 && bare * 2 >= words && linked * 2 <= words;
-}
-
-function linkWords(n: AnyNode): number {
-  if (!(n instanceof Element)) return 0;
-  if (n.name === 'a') return countWords(elementText(n));
-  return n.children.reduce((sum, c) => sum + linkWords(c), 0);
 }

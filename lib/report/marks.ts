@@ -16,7 +16,7 @@ import { isElement, parseHtml } from '../html/parse';
 import { compileSelector, matchesAny, selectOutermost } from '../html/selector';
 import { renderContent } from '../html/content';
 import { contentRulesFor } from '../html/template-choice';
-import { selectRuleNodes } from '../html/extract-with-rules';
+import { renderRuleBody, selectRuleNodes } from '../html/extract-with-rules';
 import { localeOrder } from '../text/dates';
 import type { RulesDocument } from '../types/rules-document';
 
@@ -52,11 +52,10 @@ export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' 
     marks.push({ kind, path: elementPath(el), rule, text: shorten(renderContent([el]).text) });
   };
 
-  // what apply takes (lib/html/extract-with-rules.ts): the dek is the body's head (apply leaves it out
-  // on a page whose body has no text, where it falls back)
-  const { body, dek: dekMatches, header, clean } = selectRuleNodes(doc, content, invalid);
-  const skip = clean.size > 0 ? (el: Element) => matchesAny(clean, el) : undefined;
-  const dek = dekMatches.length && renderContent(body, { skip }).wordCount > 0 ? dekMatches : [];
+  // what apply takes (lib/html/extract-with-rules.ts): the dek is the body's head, where apply takes it
+  const nodes = selectRuleNodes(doc, content, invalid);
+  const { body, header, clean } = nodes;
+  const dek = renderRuleBody(nodes).dek ? nodes.dek : [];
   for (const el of dek) mark('body', el, content.dek ?? []);
   for (const el of body) mark('body', el, content.selectors);
   for (const el of header) mark('header', el, content.header ?? []);

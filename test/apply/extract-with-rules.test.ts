@@ -202,4 +202,24 @@ describe('extractWithRules', () => {
     expect(r.text).not.toContain('By Jane');
     expect(r.text).not.toContain('Loose text');
   });
+
+  it('takes bare prose only as rendered prose, whole, and only between block-level body nodes', () => {
+    const doc = parseHtml(`<html><body><div class="post">
+      <p>First paragraph.</p>Advertisement<p>Second paragraph.</p>
+      Some bare prose written <!-- a comment --> into the container <script>var x = 1;</script>between paragraphs.
+      <p>Third paragraph.</p>Bare words that read as prose and run on here <span class="ad">buy buy buy buy buy buy buy buy buy buy</span>
+      <p>Fourth paragraph.</p>
+      <p class="faq"><a class="q">Question one</a> the answer written out in a few words <a class="q">Question two</a></p>
+    </div></body></html>`);
+    const r = extractWithRules(doc, { selectors: ['div.post > p', 'p.faq > a.q'], clean: ['span.ad'] });
+    expect(r.text.split('\n')).toEqual([
+      'First paragraph.',
+      'Second paragraph.',
+      'Some bare prose written into the container between paragraphs.',
+      'Third paragraph.',
+      'Bare words that read as prose and run on here',
+      'Fourth paragraph.',
+      'Question one the answer written out in a few words Question two',
+    ]);
+  });
 });

@@ -17,4 +17,11 @@ describe('markPage', () => {
     const empty = markPage(page, rules(['div.empty > p']));
     expect(empty.marks.filter((m) => m.kind === 'body').map((m) => m.text)).toEqual(['Only an advert']);
   });
+
+  it('boxes the dek where the body\u2019s text is prose written bare between its elements, as apply takes it', () => {
+    const bare = `<html><body><p class="standfirst">The council delayed the harbour vote again.</p>
+      <div class="post"><p class="x"></p>Bare prose of the body that runs on for a good many words.<p class="x"></p></div></body></html>`;
+    const marks = markPage(bare, rules(['div.post > p.x']));
+    expect(marks.marks.filter((m) => m.kind === 'body').map((m) => m.text)[0]).toBe('The council delayed the harbour vote again.');
+  });
 });
