@@ -5,7 +5,7 @@
  */
 import { Element, type AnyNode, type Document } from 'domhandler';
 import { toIsoDate } from '../text/dates';
-import { titleCuts, titlePieces } from '../text/titles';
+import { titleCuts, titlePieces, withoutDecoration } from '../text/titles';
 import { textContent } from './parse';
 import { ARTICLE_TYPE } from './schema-types';
 
@@ -231,7 +231,7 @@ const squash = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '').toLowerCase();
  * kept part on a tie); without any, the title stays whole.
  */
 export function cleanTitle(title: string, headings: readonly string[], siteName?: string, host?: string, pageText?: () => string): string {
-  const t = clean(title);
+  const t = withoutDecoration(clean(title));
   const site = siteName ? norm(siteName) : undefined;
   const words = (s: string) => s.split(' ').filter(Boolean).length;
   const cuts = titleCuts(t).flatMap(({ before, after }) => [{ keep: before, cut: after }, { keep: after, cut: before }]);
@@ -270,7 +270,7 @@ export function cleanTitle(title: string, headings: readonly string[], siteName?
     if (score <= 0) continue;
     if (!best || score > best.score || (score === best.score && keep.length > best.keep.length)) best = { keep, score };
   }
-  return best ? clean(best.keep) : t;
+  return best ? withoutDecoration(clean(best.keep)) : t;
 }
 
 function cleanByline(s: string | undefined): string | undefined {

@@ -7,8 +7,19 @@
  */
 import { lowerWords } from './words';
 
-/** A separator in a title as written: a run of | - – — : « » · / \ • ~ between spaces, or a colon before a space. */
-export const TITLE_SEPARATOR = /\s+[|\-–—:«»·\/\\•~]+\s+|:\s+/;
+/**
+ * A separator in a title as written: a run of | - – — : « » · / \ • ~ between spaces, a colon before
+ * a space, or a | : « » after a space and glued to the site's name ("Post :Blog").
+ */
+export const TITLE_SEPARATOR = /\s+[|\-–—:«»·\/\\•~]+\s+|:\s+|\s+[|:«»]+(?=[^\s|:«»])/;
+
+/** A separator with nothing on one side: the title's decoration ("» Post", "Post |"), no part of it. */
+const DECORATION = /^[|\-–—:«»·\/\\•~]+\s+|\s+[|\-–—:«»·\/\\•~]+$/g;
+
+/** The title without a separator at its start or end ("» Just For Fun" → "Just For Fun"). */
+export function withoutDecoration(title: string): string {
+  return title.replace(DECORATION, '');
+}
 
 /** Each way of cutting a title in two at one of its separators: what lies before it and after it, untrimmed. */
 export function titleCuts(title: string): Array<{ readonly before: string; readonly after: string }> {

@@ -1,7 +1,7 @@
 /** The one title splitter (lib/text/titles.ts), as the metadata's title and the fallback read titles. */
 import { describe, expect, it } from 'vitest';
 import { cleanTitle } from '../../lib/html/metadata';
-import { titleCuts, titleParts, titlePieces } from '../../lib/text/titles';
+import { titleCuts, titleParts, titlePieces, withoutDecoration } from '../../lib/text/titles';
 
 describe('title splitter', () => {
   it('cuts at each separator between spaces, and at a colon before a space', () => {
@@ -22,5 +22,16 @@ describe('title splitter', () => {
   it("the metadata's title is cut with the same separators as the fallback's (a WordPress « Blog suffix too)", () => {
     expect(cleanTitle('Who will win the election? « Healthcare Economist', [], 'Healthcare Economist')).toBe('Who will win the election?');
     expect(cleanTitle('Council approves the budget | Daily News', ['Council approves the budget'])).toBe('Council approves the budget');
+  });
+
+  it('cuts at a separator glued to the name after it, and drops a separator at either end', () => {
+    expect(titlePieces('Just For Fun :zenhabits')).toEqual(['Just For Fun', 'zenhabits']);
+    expect(titlePieces('Council approves the budget |Daily News')).toEqual(['Council approves the budget', 'Daily News']);
+    expect(titlePieces('Ratio of 3:1 wins')).toEqual(['Ratio of 3:1 wins']);
+    expect(withoutDecoration('» Just For Fun')).toBe('Just For Fun');
+    expect(withoutDecoration('Council approves the budget |')).toBe('Council approves the budget');
+    expect(withoutDecoration('-10 degrees tonight')).toBe('-10 degrees tonight');
+    // the site's name cut off by the page's heading and its host, the decoration dropped
+    expect(cleanTitle('» Just For Fun :zenhabits', ['zenhabits', 'Just For Fun'], undefined, 'zenhabits.net')).toBe('Just For Fun');
   });
 });
