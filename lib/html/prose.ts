@@ -6,6 +6,20 @@
 import type { AnyNode, Element } from 'domhandler';
 import { countWords, SKIP_TAGS } from './content';
 import { isElement, isText } from './parse';
+import { unspacedLetters } from '../text/terms';
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * Words of a text for telling prose: `countWords`'s, except that in scripts written without spaces
+ * every two letters count as a word (as the TF-IDF terms' character pairs, lib/text/terms.ts), so a
+ * Chinese sentence is not one "word" per clause.
+ */
+export function proseWords(text: string): number {
+  if (!NON_ASCII.test(text)) return countWords(text);
+  const unspaced = unspacedLetters(text);
+  return unspaced.count === 0 ? countWords(text) : countWords(unspaced.rest) + Math.ceil(unspaced.count / 2);
+}
 
 /** A paragraph of prose has at least this many words... */
 export const PROSE_MIN_WORDS = 8;
@@ -13,7 +27,7 @@ export const PROSE_MIN_WORDS = 8;
 export const PROSE_MAX_LINK_SHARE = 0.3;
 
 export interface WordCounts {
-  /** Words of the text under the nodes (script, style and the like skipped). */
+  /** Words of the text under the nodes (`proseWords`; script, style and the like skipped). */
   readonly words: number;
   /** Those inside links. */
   readonly linkWords: number;
@@ -30,7 +44,7 @@ export function wordsOf(nodes: readonly AnyNode[], skip?: (el: Element) => boole
   while (stack.length) {
     const [node, inLink, bare] = stack.pop()!;
     if (isText(node)) {
-      const n = countWords(node.data);
+      const n = proseWords(node.data);
       words += n;
       if (inLink) linkWords += n;
       if (bare) bareWords += n;

@@ -25,6 +25,17 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 
 /** Letters of scripts written without spaces between words. */
 const NO_SPACE_CHAR = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]/u;
+const NO_SPACE_CHARS = new RegExp(NO_SPACE_CHAR.source, 'gu');
+
+/** The letters of scripts written without spaces (Chinese, Japanese, Thai…) a text holds: their count, and the text without them. */
+export function unspacedLetters(text: string): { readonly count: number; readonly rest: string } {
+  let count = 0;
+  const rest = text.replace(NO_SPACE_CHARS, () => {
+    count++;
+    return ' ';
+  });
+  return { count, rest };
+}
 /** A word: letters, marks and digits, with inner apostrophes (don't, o'brien). */
 const WORD_RUN = /[\p{L}\p{M}\p{N}]+(?:'[\p{L}\p{M}\p{N}]+)*/gu;
 const ASCII_WORD = /^[a-z]+$/;

@@ -9,16 +9,23 @@ import { lowerWords } from './words';
 
 /**
  * A separator in a title as written: a run of | - – — : « » · / \ • ~ between spaces, a colon before
- * a space, or a | : « » after a space and glued to the site's name ("Post :Blog").
+ * a space, or a | or : after a space glued to a short last part ("Post :Blog": the site's name, three
+ * words at most, not a number: "won 3 :1" is a score).
  */
-export const TITLE_SEPARATOR = /\s+[|\-–—:«»·\/\\•~]+\s+|:\s+|\s+[|:«»]+(?=[^\s|:«»])/;
+export const TITLE_SEPARATOR = /\s+[|\-–—:«»·\/\\•~]+\s+|:\s+|\s+[|:]+(?=[^\s\d|:«»][^\s|:«»]*(?:\s[^\s|:«»]+){0,2}$)/;
 
-/** A separator with nothing on one side: the title's decoration ("» Post", "Post |"), no part of it. */
-const DECORATION = /^[|\-–—:«»·\/\\•~]+\s+|\s+[|\-–—:«»·\/\\•~]+$/g;
+/** A separator with nothing on one side: the title's decoration ("| Post", "Post |"), no part of it. */
+const DECORATION = /^[|:·•–—]+\s+|\s+[|:·•–—]+$/g;
+/** A guillemet at the start or the end, with a space inside it. */
+const END_GUILLEMET = /^[«»]+\s+|\s+[«»]+$/g;
 
-/** The title without a separator at its start or end ("» Just For Fun" → "Just For Fun"). */
+/**
+ * The title without a separator at its start or end ("» Just For Fun" → "Just For Fun"). A guillemet
+ * there is decoration only when it is the title's one guillemet: « and » around a quotation are a pair.
+ */
 export function withoutDecoration(title: string): string {
-  return title.replace(DECORATION, '');
+  const t = title.replace(DECORATION, '');
+  return (t.match(/[«»]/g)?.length ?? 0) === 1 ? t.replace(END_GUILLEMET, '') : t;
 }
 
 /** Each way of cutting a title in two at one of its separators: what lies before it and after it, untrimmed. */

@@ -222,4 +222,10 @@ describe('extractWithRules', () => {
       'Question one the answer written out in a few words Question two',
     ]);
   });
+
+  it('counts bare prose in scripts written without spaces by their letters, two to a word', () => {
+    const doc = parseHtml(`<html><body><div class="post"><p>第一段文字。</p>今天上午，市政府召开新闻发布会，宣布了新的交通政策。<p>第二段文字。</p>广告<p>第三段文字。</p></div></body></html>`);
+    const r = extractWithRules(doc, { selectors: ['div.post > p'], clean: [] });
+    expect(r.text.split('\n')).toEqual(['第一段文字。', '今天上午，市政府召开新闻发布会，宣布了新的交通政策。', '第二段文字。', '第三段文字。']);
+  });
 });

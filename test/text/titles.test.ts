@@ -28,9 +28,16 @@ describe('title splitter', () => {
     expect(titlePieces('Just For Fun :zenhabits')).toEqual(['Just For Fun', 'zenhabits']);
     expect(titlePieces('Council approves the budget |Daily News')).toEqual(['Council approves the budget', 'Daily News']);
     expect(titlePieces('Ratio of 3:1 wins')).toEqual(['Ratio of 3:1 wins']);
+    // a score is no separator, nor is one before a long tail; guillemets after a space open a quotation
+    expect(titlePieces('Bayern beat Dortmund 3 :1 in the cup final')).toEqual(['Bayern beat Dortmund 3 :1 in the cup final']);
+    expect(titlePieces('Why «Le Monde» is changing its paywall')).toEqual(['Why «Le Monde» is changing its paywall']);
     expect(withoutDecoration('» Just For Fun')).toBe('Just For Fun');
     expect(withoutDecoration('Council approves the budget |')).toBe('Council approves the budget');
     expect(withoutDecoration('-10 degrees tonight')).toBe('-10 degrees tonight');
+    expect(withoutDecoration('~ 50 people came')).toBe('~ 50 people came');
+    // a pair of guillemets is a quotation, not decoration
+    expect(withoutDecoration('« Je ne regrette rien », dit le ministre')).toBe('« Je ne regrette rien », dit le ministre');
+    expect(withoutDecoration('Le ministre : « Je ne regrette rien »')).toBe('Le ministre : « Je ne regrette rien »');
     // the site's name cut off by the page's heading and its host, the decoration dropped
     expect(cleanTitle('» Just For Fun :zenhabits', ['zenhabits', 'Just For Fun'], undefined, 'zenhabits.net')).toBe('Just For Fun');
   });
