@@ -7,7 +7,7 @@ import { applyFieldRules, chooseFields } from '../fields/apply-fields';
 import type { StepContext } from '../step/context';
 import { keys } from '../store/keys';
 import { getJson, putJson, storedUrl } from '../store/store';
-import { ARTICLE_DOCUMENT_VERSION, ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
+import { ARTICLE_DOCUMENT_VERSION, ArticleDocumentSchema, EXTRACTION_VERSION, type ArticleDocument } from '../types/article-document';
 import type { ApplyMessage } from '../types/messages';
 import type { DriftMarker, RulesDocument } from '../types/rules-document';
 import { clearRulesCache, loadRules } from '../step/rules';
@@ -182,6 +182,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     html: content.html,
     wordCount: content.wordCount,
     method,
+    extraction: EXTRACTION_VERSION,
     path: fetched ? 'fetch' : 'render',
     ...(method === 'rules' && rules ? { rulesVersion: rules.rulesVersion, ...(template !== undefined ? { template } : {}) } : {}),
     ...(notArticle ? { notArticle: true } : {}),

@@ -9,6 +9,7 @@ import { PreconditionFailedError, putJson, storedUrl, type Store, type StoredObj
 import { extractCombined } from '../fallback/extract';
 import { parseHtml, parseServedHtml } from '../html/parse';
 import { FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
+import { EXTRACTION_VERSION } from '../types/article-document';
 import { describeBadDocument, parseDocument, quarantine, readDocument, type BadDocument } from '../store/documents';
 import type { LearnMessage } from '../types/messages';
 import {
@@ -239,8 +240,10 @@ export async function relearnFanOut(site: string, pages: readonly { pageId: stri
   let unchanged = 0;
   for (const { pageId } of pages) {
     const made = await madeWith(site, pageId, ctx);
+    // made by the current extraction code, and by these rules' extraction (or the fallback, where they select nothing)
     const current =
       made !== undefined &&
+      made.extraction >= EXTRACTION_VERSION &&
       ((made.method === 'rules' && made.rulesVersion !== undefined && made.rulesVersion >= since) ||
         (made.method === 'fallback' && (driftedUnder.get(pageId) ?? 0) >= since));
     if (current) unchanged++;
@@ -253,14 +256,15 @@ export async function relearnFanOut(site: string, pages: readonly { pageId: stri
   return { reextract, unchanged, keptOlder: Math.max(0, bounded.length - limit) };
 }
 
-/** How the page's stored article was made (its method and rules version), or undefined when it has none or it is unreadable. */
-async function madeWith(site: string, pageId: string, ctx: StepContext): Promise<{ method: string; rulesVersion?: number } | undefined> {
+/** How the page's stored article was made (its method, rules version and extraction version), or undefined when it has none or it is unreadable. */
+async function madeWith(site: string, pageId: string, ctx: StepContext): Promise<{ method: string; rulesVersion?: number; extraction: number } | undefined> {
   const obj = await ctx.store.get(keys.article(site, pageId));
   if (!obj) return undefined;
   try {
-    const doc = JSON.parse(obj.body.toString('utf8')) as { method?: unknown; rulesVersion?: unknown };
+    const doc = JSON.parse(obj.body.toString('utf8')) as { method?: unknown; rulesVersion?: unknown; extraction?: unknown };
     if (typeof doc.method !== 'string') return undefined;
-    return { method: doc.method, ...(typeof doc.rulesVersion === 'number' ? { rulesVersion: doc.rulesVersion } : {}) };
+    const extraction = typeof doc.extraction === 'number' ? doc.extraction : 1;
+    return { method: doc.method, extraction, ...(typeof doc.rulesVersion === 'number' ? { rulesVersion: doc.rulesVersion } : {}) };
   } catch {
     return undefined;
   }

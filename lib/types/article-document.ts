@@ -7,6 +7,15 @@ import { z } from 'zod';
 
 export const ARTICLE_DOCUMENT_VERSION = 1 as const;
 
+/**
+ * The version of apply's extraction code: raised when the same rules (or the single-page extractor)
+ * give another article for the same page. A relearn extracts again the articles an older extraction
+ * made (docs/rules-document.md, "Relearn: what is extracted again").
+ * 1: articles without the field. 2: the prose written bare between the body's elements, the
+ * single-page extractor's model trained with the dek, titles without their decoration.
+ */
+export const EXTRACTION_VERSION = 2;
+
 /** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);
 export type FieldSource = z.infer<typeof FieldSourceSchema>;
@@ -40,6 +49,8 @@ export const ArticleDocumentSchema = z.object({
    */
   path: z.enum(['render', 'fetch']).optional(),
   rulesVersion: z.number().int().positive().optional(),
+  /** The version of apply's extraction code that made it (EXTRACTION_VERSION); absent in documents written before it: 1. */
+  extraction: z.number().int().positive().optional(),
   /** With `rules`: the site's template (its index in the rules document's `templates`) whose rules made it; absent: the rules learned from every page. */
   template: z.number().int().nonnegative().optional(),
   /** True when the page does not look like an article (home page, listing). */

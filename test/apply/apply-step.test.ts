@@ -6,7 +6,7 @@ import type { QueueSender, Queues } from '../../lib/queue/queue';
 import { keys } from '../../lib/store/keys';
 import { MemoryStore } from '../../lib/store/memory-store';
 import { putJson, type Store, type StoredObject } from '../../lib/store/store';
-import { ArticleDocumentSchema } from '../../lib/types/article-document';
+import { ArticleDocumentSchema, EXTRACTION_VERSION } from '../../lib/types/article-document';
 import type { ApplyMessage } from '../../lib/types/messages';
 import { RULES_DOCUMENT_VERSION, type RulesDocument } from '../../lib/types/rules-document';
 import { isNonRetryable } from '../../lib/util/errors';
@@ -193,6 +193,8 @@ describe('applyStep', () => {
     const article = await applyStep(message, ctx);
     expect(article.method).toBe('fallback');
     expect(article.rulesVersion).toBeUndefined();
+    // the extraction code's version: a relearn extracts again what an older one made
+    expect(article.extraction).toBe(EXTRACTION_VERSION);
     expect(article.text).toContain(long(1));
     expect(logs.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
       'rules hold selectors that do not compile; skipped',
