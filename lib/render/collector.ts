@@ -217,6 +217,7 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
   }
 
   // Page metadata.
+  // meta names are matched whatever their case (`<meta name="Description">`), as browsers and lib/html/metadata.ts read them
   const meta = (selector: string) => clean(doc.querySelector(selector)?.getAttribute('content')) || undefined;
   const jsonLd: CollectedPage['page']['jsonLd'] = [];
   const asStrings = (v: unknown): string[] => {
@@ -269,15 +270,15 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
     });
   const page: CollectedPage['page'] = { title: clean(doc.title), jsonLd, feeds };
   const optional: Record<string, string | undefined> = {
-    metaTitle: meta('meta[name="title"]'),
-    ogTitle: meta('meta[property="og:title"]'),
-    twitterTitle: meta('meta[name="twitter:title"]') ?? meta('meta[property="twitter:title"]'),
-    description: meta('meta[name="description"]'),
-    ogDescription: meta('meta[property="og:description"]'),
-    twitterDescription: meta('meta[name="twitter:description"]') ?? meta('meta[property="twitter:description"]'),
-    author: meta('meta[name="author"]') ?? meta('meta[property="article:author"]'),
-    published: meta('meta[property="article:published_time"]') ?? meta('meta[name="date"]') ?? meta('meta[itemprop="datePublished"]'),
-    siteName: meta('meta[property="og:site_name"]'),
+    metaTitle: meta('meta[name="title" i]'),
+    ogTitle: meta('meta[property="og:title" i]'),
+    twitterTitle: meta('meta[name="twitter:title" i]') ?? meta('meta[property="twitter:title" i]'),
+    description: meta('meta[name="description" i]'),
+    ogDescription: meta('meta[property="og:description" i]'),
+    twitterDescription: meta('meta[name="twitter:description" i]') ?? meta('meta[property="twitter:description" i]'),
+    author: meta('meta[name="author" i]') ?? meta('meta[property="article:author" i]'),
+    published: meta('meta[property="article:published_time" i]') ?? meta('meta[name="date" i]') ?? meta('meta[itemprop="datePublished" i]'),
+    siteName: meta('meta[property="og:site_name" i]'),
     canonical: (doc.querySelector('link[rel="canonical"]') as HTMLLinkElement | null)?.href || undefined,
     lang: clean(doc.documentElement?.getAttribute('lang')) || undefined,
   };

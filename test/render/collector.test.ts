@@ -77,6 +77,12 @@ describe('collectPage', () => {
     expect(page.page.feeds[0].title).toBe('Feed');
   });
 
+  it('reads meta names whatever their case, as browsers do', () => {
+    const upper = new JSDOM(`<!doctype html><html><head><title>T</title><META NAME="Description" CONTENT="What happened, told in one line">
+      <meta name="AUTHOR" content="Jane Doe"><meta property="OG:TITLE" content="A Headline"></head><body><p>Text.</p></body></html>`);
+    expect(collectPage(upper.window.document, seam, OPTIONS).page).toMatchObject({ description: 'What happened, told in one line', author: 'Jane Doe', ogTitle: 'A Headline' });
+  });
+
   it('stops at the block cap', () => {
     expect(collectPage(window.document, seam, { ...OPTIONS, maxBlocks: 2 }).blocks).toHaveLength(2);
   });

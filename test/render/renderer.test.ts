@@ -31,7 +31,7 @@ describe('Renderer (real Chromium)', () => {
       '/to-ftp': { status: 302, headers: { location: 'ftp://ftp.example/pub/file.txt' }, body: '' },
       '/to-blank': { body: `<!doctype html><p>Leaving.</p><script>location.replace('about:blank');</script>` },
       '/lean': {
-        body: `<!doctype html><html><head><title>Lean</title><style>p { color: rgb(0, 0, 200); }</style>
+        body: `<!doctype html><html><head><title>Lean</title><meta name="Description" content="A lean story, told in one line."><style>p { color: rgb(0, 0, 200); }</style>
           <script type="application/ld+json">{"@type":"NewsArticle","headline":"Lean story"}</script>
           <script type="text/template"><p>template text</p></script></head>
           <body><!-- a comment --><h1>Lean story</h1><p id="lead">The story's first paragraph, styled blue.</p>
@@ -65,6 +65,7 @@ describe('Renderer (real Chromium)', () => {
   it('leaves script code and comments out of the snapshot, keeping the elements, the JSON-LD and the style sheets', async () => {
     const result = await renderer.render({ url: `${server.origin}/lean` });
     const lead = result.collected.blocks.find((b) => b.text.startsWith("The story's first"));
+    expect(result.collected.page.description).toBe('A lean story, told in one line.'); // a meta name read whatever its case
     expect(lead?.css.color).toBe('rgb(0, 0, 200)'); // the style applied while the page was rendered
     const snap = result.snapshot;
     expect(snap).toContain('data-seen="yes"'); // the page's script ran
