@@ -34,10 +34,11 @@ const TITLE_SEPARATOR = /\s+(?:[|\-\u00b7•"]|::)\s+/;
 
 /**
  * The normalised forms a title value may be written as on the page: the value, and the value without
- * one or two short site or section names (at most 4 words each, no more than the rest) after or before
- * separators.
+ * short site or section names (at most 4 words each, no more than the rest) after or before
+ * separators, however many the site strings together.
  * "Pure Space Shuttle Porn | Autopia | Wired.com" is also "pure space shuttle porn | autopia" and
- * "pure space shuttle porn".
+ * "pure space shuttle porn"; "Headline - Presidential Politics | Political News - FOXNews.com" is
+ * also "headline".
  */
 export function headlineVariants(value: string): string[] {
   const full = normalizeText(value);
@@ -50,7 +51,7 @@ export function headlineVariants(value: string): string[] {
   const join = (from: number, to: number) => parts.slice(from, to).map((p, k) => (k === 0 ? p : seps[from + k - 1] + p)).join('');
   // What is cut must be short (names), and no longer than what is kept (the headline).
   const cuttable = (cut: string[], kept: string) => cut.every((p) => words(p) <= 4) && words(kept) >= 2 && words(kept) >= words(cut.join(' '));
-  for (let cut = 1; cut <= 2 && cut < parts.length; cut++) {
+  for (let cut = 1; cut < parts.length; cut++) {
     const head = normalizeText(join(0, parts.length - cut));
     if (cuttable(parts.slice(parts.length - cut), head)) out.add(head);
     const tail = normalizeText(join(cut, parts.length));

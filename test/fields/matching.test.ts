@@ -28,6 +28,12 @@ describe('titles', () => {
     expect(headlineVariants("Romney's 'all' proved not enough - CNN.com")).toContain("romney's 'all' proved not enough");
     expect(headlineVariants('Who will win the election? « Healthcare Economist')).toContain('who will win the election?');
     expect(headlineVariants('Site Name | The headline of the post')).toContain('the headline of the post');
+    // however many short section and site names the site strings together
+    expect(headlineVariants('Lawmakers Defend Earmarks in Spending Bill - Presidential Politics | Political News - FOXNews.com')).toContain(
+      'lawmakers defend earmarks in spending bill',
+    );
+    // what is cut is never more than what is kept
+    expect(headlineVariants('Big win - Sports News | Local Sports - Daily Site')).not.toContain('big win');
     // Not a site name: a long part after a dash belongs to the headline.
     expect(headlineVariants('Labour made its point about the EU – now make the case for it')).toEqual(['labour made its point about the eu - now make the case for it']);
     expect(headlineVariants('US elections: Turnout appears high')).toEqual(['us elections: turnout appears high']);
