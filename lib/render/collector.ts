@@ -217,8 +217,15 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
   }
 
   // Page metadata.
-  // meta names are matched whatever their case (`<meta name="Description">`), as browsers and lib/html/metadata.ts read them
-  const meta = (selector: string) => clean(doc.querySelector(selector)?.getAttribute('content')) || undefined;
+  // meta names are matched whatever their case (`<meta name="Description">`), and an empty one is passed
+  // over, as lib/html/metadata.ts reads them: the first with content
+  const meta = (selector: string) => {
+    for (const el of Array.from(doc.querySelectorAll(selector))) {
+      const v = clean(el.getAttribute('content'));
+      if (v) return v;
+    }
+    return undefined;
+  };
   const jsonLd: CollectedPage['page']['jsonLd'] = [];
   const asStrings = (v: unknown): string[] => {
     if (v == null) return [];

@@ -29,13 +29,16 @@ export function normalizeText(s: string): string {
     .trim();
 }
 
+/** Most site and section names cut off a title ("Headline - Section | Subsection - Site" has three). */
+const MAX_TITLE_NAMES = 5;
+
 /** Separators between a headline and a site or section name in a normalised title ("headline - cnn.com", "headline | site", « as "). */
 const TITLE_SEPARATOR = /\s+(?:[|\-\u00b7•"]|::)\s+/;
 
 /**
  * The normalised forms a title value may be written as on the page: the value, and the value without
- * short site or section names (at most 4 words each, no more than the rest) after or before
- * separators, however many the site strings together.
+ * short site or section names (at most 4 words each, together no more words than the rest) after or
+ * before separators, up to five of them.
  * "Pure Space Shuttle Porn | Autopia | Wired.com" is also "pure space shuttle porn | autopia" and
  * "pure space shuttle porn"; "Headline - Presidential Politics | Political News - FOXNews.com" is
  * also "headline".
@@ -49,13 +52,15 @@ export function headlineVariants(value: string): string[] {
   const parts = pieces.filter((_, k) => k % 2 === 0);
   const seps = pieces.filter((_, k) => k % 2 === 1);
   const join = (from: number, to: number) => parts.slice(from, to).map((p, k) => (k === 0 ? p : seps[from + k - 1] + p)).join('');
-  // What is cut must be short (names), and no longer than what is kept (the headline).
-  const cuttable = (cut: string[], kept: string) => cut.every((p) => words(p) <= 4) && words(kept) >= 2 && words(kept) >= words(cut.join(' '));
-  for (let cut = 1; cut < parts.length; cut++) {
-    const head = normalizeText(join(0, parts.length - cut));
-    if (cuttable(parts.slice(parts.length - cut), head)) out.add(head);
-    const tail = normalizeText(join(cut, parts.length));
-    if (cuttable(parts.slice(0, cut), tail)) out.add(tail);
+  const wordsOf = (from: number, to: number) => parts.slice(from, to).reduce((n, p) => n + words(p), 0);
+  // What is cut must be short (names), and no more words than what is kept (the headline), separators not counted.
+  const cuttable = (cutFrom: number, cutTo: number, keptFrom: number, keptTo: number) =>
+    parts.slice(cutFrom, cutTo).every((p) => words(p) <= 4) && wordsOf(keptFrom, keptTo) >= 2 && wordsOf(keptFrom, keptTo) >= wordsOf(cutFrom, cutTo);
+  // a few names at most: a longer run of short parts is no title's site and sections (and would cost a join each)
+  const maxCut = Math.min(parts.length - 1, MAX_TITLE_NAMES);
+  for (let cut = 1; cut <= maxCut; cut++) {
+    if (cuttable(parts.length - cut, parts.length, 0, parts.length - cut)) out.add(normalizeText(join(0, parts.length - cut)));
+    if (cuttable(0, cut, cut, parts.length)) out.add(normalizeText(join(cut, parts.length)));
   }
   return [...out];
 }

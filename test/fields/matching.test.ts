@@ -32,8 +32,11 @@ describe('titles', () => {
     expect(headlineVariants('Lawmakers Defend Earmarks in Spending Bill - Presidential Politics | Political News - FOXNews.com')).toContain(
       'lawmakers defend earmarks in spending bill',
     );
-    // what is cut is never more than what is kept
+    // what is cut is never more words than what is kept, separators not counted; five names at most
     expect(headlineVariants('Big win - Sports News | Local Sports - Daily Site')).not.toContain('big win');
+    expect(headlineVariants('Paris | France | Europe | World | News')).not.toContain('paris | france');
+    const long = Array.from({ length: 2000 }, (_, i) => `part ${i}`).join(' - ');
+    expect(headlineVariants(long).length).toBeLessThanOrEqual(11);
     // Not a site name: a long part after a dash belongs to the headline.
     expect(headlineVariants('Labour made its point about the EU – now make the case for it')).toEqual(['labour made its point about the eu - now make the case for it']);
     expect(headlineVariants('US elections: Turnout appears high')).toEqual(['us elections: turnout appears high']);

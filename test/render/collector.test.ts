@@ -81,6 +81,9 @@ describe('collectPage', () => {
     const upper = new JSDOM(`<!doctype html><html><head><title>T</title><META NAME="Description" CONTENT="What happened, told in one line">
       <meta name="AUTHOR" content="Jane Doe"><meta property="OG:TITLE" content="A Headline"></head><body><p>Text.</p></body></html>`);
     expect(collectPage(upper.window.document, seam, OPTIONS).page).toMatchObject({ description: 'What happened, told in one line', author: 'Jane Doe', ogTitle: 'A Headline' });
+    // an empty one is passed over, whatever its case
+    const empty = new JSDOM(`<!doctype html><html><head><meta name="Description" content=" "><meta name="description" content="The real summary"></head><body></body></html>`);
+    expect(collectPage(empty.window.document, seam, OPTIONS).page.description).toBe('The real summary');
   });
 
   it('stops at the block cap', () => {
