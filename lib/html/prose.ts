@@ -8,17 +8,14 @@ import { countWords, SKIP_TAGS } from './content';
 import { isElement, isText } from './parse';
 import { unspacedLetters } from '../text/terms';
 
-const NON_ASCII = /[^\x00-\x7f]/;
-
 /**
  * Words of a text for telling prose: `countWords`'s, except that in scripts written without spaces
  * every two letters count as a word (as the TF-IDF terms' character pairs, lib/text/terms.ts), so a
  * Chinese sentence is not one "word" per clause.
  */
 export function proseWords(text: string): number {
-  if (!NON_ASCII.test(text)) return countWords(text);
   const unspaced = unspacedLetters(text);
-  return unspaced.count === 0 ? countWords(text) : countWords(unspaced.rest) + Math.ceil(unspaced.count / 2);
+  return countWords(unspaced.rest) + Math.ceil(unspaced.count / 2);
 }
 
 /** A paragraph of prose has at least this many words... */
