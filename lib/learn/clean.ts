@@ -11,12 +11,16 @@
  *   out, of one kind (tag path) on two pages or more, named (an id or class below the selector) and
  *   saying what they say on other pages too, are cleaned (the author's links "View Profile · Email ·
  *   RSS" inside a byline, "HIDE CAPTION" inside a story's container; not a dateline, which the
- *   learner may leave out but a reader reads), unless that selector would take a chosen block too.
+ *   learner may leave out but a reader reads), unless that selector would take a chosen block too;
+ * - so are such blocks that are all links (`isLinkList`) whatever they say: a box of related
+ *   stories' headlines inside the story's container leads away from the article, though each page
+ *   links other stories.
  */
 import type { FeatureDocument } from '../types/feature-document';
 import { normalizeText } from '../text/match';
 import { formatSelector, intersectPaths, pathMatches, tagSequence, type SelectorSteps } from './consolidate';
 import { PageTexts } from './repeated-texts';
+import { isLinkList } from './tfidf';
 
 export interface Cleaned {
   /** The selectors left, in order. */
@@ -75,7 +79,7 @@ export function cleanDescendants(docs: readonly FeatureDocument[], chosen: reado
   const out = new Set<string>();
   for (const s of selectors) {
     const inside = (path: FeatureDocument['blocks'][number]['path']) => path.length > s.length && pathMatches(s, path.slice(0, s.length));
-    const left = new Map<string, { paths: FeatureDocument['blocks'][number]['path'][]; pages: Set<number>; texts: string[] }>();
+    const left = new Map<string, { paths: FeatureDocument['blocks'][number]['path'][]; pages: Set<number>; texts: string[]; links: number }>();
     const leftOut = new Set<string>();
     const kept: FeatureDocument['blocks'][number]['path'][] = [];
     docs.forEach((doc, d) => {
@@ -85,7 +89,8 @@ export function cleanDescendants(docs: readonly FeatureDocument[], chosen: reado
         if (chosen[d][i]) return void kept.push(b.path);
         const key = tagSequence(b.path);
         let g = left.get(key);
-        if (!g) left.set(key, (g = { paths: [], pages: new Set(), texts: [] }));
+        if (!g) left.set(key, (g = { paths: [], pages: new Set(), texts: [], links: 0 }));
+        if (isLinkList(b)) g.links++;
         g.paths.push(b.path);
         g.pages.add(d);
         g.texts.push(b.text);
@@ -96,7 +101,8 @@ export function cleanDescendants(docs: readonly FeatureDocument[], chosen: reado
     const texts = new PageTexts(docs, (d, i) => leftOut.has(`${d}:${i}`));
     for (const g of left.values()) {
       if (g.pages.size < 2) continue;
-      if (g.texts.filter((t) => texts.repeated(t)).length < 0.8 * g.texts.length) continue;
+      const links = g.links === g.texts.length;
+      if (!links && g.texts.filter((t) => texts.repeated(t)).length < 0.8 * g.texts.length) continue;
       const below = intersectPaths(g.paths).slice(s.length);
       if (!below.some((step) => step.id || step.classes.length > 0)) continue;
       const steps = [...s, ...below];

@@ -63,4 +63,19 @@ describe('cleanDescendants', () => {
     pages[0].chosen[1] = true;
     expect(cleanDescendants(pages.map((p) => p.doc), pages.map((p) => p.chosen), [parseSelector(`body > ${byline}`)!])).toEqual([]);
   });
+
+  it('cleans a box of links inside a taken element though its headlines differ from page to page, not a caption', () => {
+    const story = 'div#main > div.story';
+    const pages = [1, 2, 3].map((i) => {
+      const blocks = [
+        makeBlock({ text: `The council voted ${i} times on the harbour plan before it passed.`, path: `${story} > p:1` }, 0),
+        makeBlock({ text: `Mayor ${i} says the vote was close`, path: `${story} > div#related:2 > ul:1 > li:1`, link: true }, 1),
+        makeBlock({ text: `Harbour plan ${i} explained`, path: `${story} > div#related:2 > ul:1 > li:2`, link: true }, 2),
+        makeBlock({ text: `The harbour at dawn, photographed on day ${i}.`, path: `${story} > div.caption:3` }, 3),
+      ];
+      return { doc: makeDoc({ pageId: `p${i}`, blocks }), chosen: [true, false, false, false] };
+    });
+    const got = cleanDescendants(pages.map((p) => p.doc), pages.map((p) => p.chosen), [parseSelector(`body > ${story}`)!]);
+    expect(got).toEqual([`body > ${story} > div#related > ul > li`]);
+  });
 });
