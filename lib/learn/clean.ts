@@ -12,15 +12,18 @@
  *   saying what they say on other pages too, are cleaned (the author's links "View Profile · Email ·
  *   RSS" inside a byline, "HIDE CAPTION" inside a story's container; not a dateline, which the
  *   learner may leave out but a reader reads), unless that selector would take a chosen block too;
- * - so are such blocks that are all links (`isLinkList`) whatever they say: a box of related
- *   stories' headlines inside the story's container leads away from the article, though each page
- *   links other stories.
+ * - so are such blocks that are all links (`isLinkList`) whatever they say, where the page-level
+ *   extractor's labels (weak-labels.ts) left most of their words out too, on the pages where they
+ *   found the article the learner found: a box of related stories'
+ *   headlines inside the story's container leads away from the article, though each page links
+ *   other stories (a link roundup's list, which the page-level extractor keeps, stays).
  */
 import type { FeatureDocument } from '../types/feature-document';
 import { normalizeText } from '../text/match';
 import { formatSelector, intersectPaths, pathMatches, tagSequence, type SelectorSteps } from './consolidate';
 import { PageTexts } from './repeated-texts';
 import { isLinkList } from './tfidf';
+import { LABEL_AGREEMENT, type WeakLabels } from './weak-labels';
 
 export interface Cleaned {
   /** The selectors left, in order. */
@@ -74,12 +77,32 @@ export function learnClean(docs: readonly FeatureDocument[], chosen: readonly (r
   return { steps, dropped, clean: [...clean] };
 }
 
-/** Clean selectors for the left-out blocks inside the elements the selectors take whole. */
-export function cleanDescendants(docs: readonly FeatureDocument[], chosen: readonly (readonly boolean[])[], selectors: readonly SelectorSteps[]): string[] {
+/**
+ * Clean selectors for the left-out blocks inside the elements the selectors take whole. `labels`:
+ * the page-level extractor's, judging on the pages where they kept most of the chosen blocks' words.
+ */
+export function cleanDescendants(
+  docs: readonly FeatureDocument[],
+  chosen: readonly (readonly boolean[])[],
+  selectors: readonly SelectorSteps[],
+  labels?: WeakLabels,
+): string[] {
   const out = new Set<string>();
+  const judging = docs.map((doc, d) => {
+    const label = labels?.[d];
+    if (!label) return undefined;
+    let words = 0;
+    let kept = 0;
+    doc.blocks.forEach((b, i) => {
+      if (!chosen[d]?.[i]) return;
+      words += b.words;
+      if (label[i]) kept += b.words;
+    });
+    return words > 0 && kept >= LABEL_AGREEMENT * words ? label : undefined;
+  });
   for (const s of selectors) {
     const inside = (path: FeatureDocument['blocks'][number]['path']) => path.length > s.length && pathMatches(s, path.slice(0, s.length));
-    const left = new Map<string, { paths: FeatureDocument['blocks'][number]['path'][]; pages: Set<number>; texts: string[]; links: number }>();
+    const left = new Map<string, { paths: FeatureDocument['blocks'][number]['path'][]; pages: Set<number>; texts: string[]; links: number; labelled: number; kept: number }>();
     const leftOut = new Set<string>();
     const kept: FeatureDocument['blocks'][number]['path'][] = [];
     docs.forEach((doc, d) => {
@@ -89,8 +112,13 @@ export function cleanDescendants(docs: readonly FeatureDocument[], chosen: reado
         if (chosen[d][i]) return void kept.push(b.path);
         const key = tagSequence(b.path);
         let g = left.get(key);
-        if (!g) left.set(key, (g = { paths: [], pages: new Set(), texts: [], links: 0 }));
+        if (!g) left.set(key, (g = { paths: [], pages: new Set(), texts: [], links: 0, labelled: 0, kept: 0 }));
         if (isLinkList(b)) g.links++;
+        const label = judging[d];
+        if (label) {
+          g.labelled += b.words;
+          if (label[i]) g.kept += b.words;
+        }
         g.paths.push(b.path);
         g.pages.add(d);
         g.texts.push(b.text);
@@ -101,7 +129,8 @@ export function cleanDescendants(docs: readonly FeatureDocument[], chosen: reado
     const texts = new PageTexts(docs, (d, i) => leftOut.has(`${d}:${i}`));
     for (const g of left.values()) {
       if (g.pages.size < 2) continue;
-      const links = g.links === g.texts.length;
+      // a box of links the page-level extractor left out too (a roundup post's links it keeps)
+      const links = g.links === g.texts.length && g.labelled > 0 && g.kept < LABEL_AGREEMENT * g.labelled;
       if (!links && g.texts.filter((t) => texts.repeated(t)).length < 0.8 * g.texts.length) continue;
       const below = intersectPaths(g.paths).slice(s.length);
       if (!below.some((step) => step.id || step.classes.length > 0)) continue;

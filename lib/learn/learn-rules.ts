@@ -180,9 +180,9 @@ function learnContent(ordered: readonly FeatureDocument[], opts: LearnOptions, w
       clean: [
         ...new Set([
           ...cleaned.clean,
-          ...cleanDescendants(ordered, selection.chosen, cleaned.steps),
-          ...(headerRules ? cleanDescendants(ordered, headerMask, headerRules.steps) : []),
-          ...(dekRules ? cleanDescendants(ordered, header.dek, dekRules.steps) : []),
+          ...cleanDescendants(ordered, selection.chosen, cleaned.steps, weak),
+          ...(headerRules ? cleanDescendants(ordered, headerMask, headerRules.steps, weak) : []),
+          ...(dekRules ? cleanDescendants(ordered, header.dek, dekRules.steps, weak) : []),
         ]),
       ],
       // for the single-page extractor on the site's pages the selectors give way on

@@ -23,7 +23,7 @@ import type { Block, BoundingBox, FeatureDocument, PathStep } from '../types/fea
 import { NOISE } from './dbscan';
 import { namedLikeBoilerplate } from './names';
 import { PageTexts } from './repeated-texts';
-import type { WeakLabels } from './weak-labels';
+import { LABEL_AGREEMENT, type WeakLabels } from './weak-labels';
 import { isLinkList, sumVectors, type TermVector } from './tfidf';
 
 export interface BlockRef {
@@ -79,7 +79,8 @@ export interface SelectOptions {
   readonly secondaryTopShare?: number;
   /**
    * With weak labels (weak-labels.ts): share of words a page's label must keep of the top clusters'
-   * for the page to judge, and of a cluster's words inside for the cluster to stay (default 0.5).
+   * for the page to judge, and of a cluster's words inside for the cluster to stay (default
+   * LABEL_AGREEMENT, 0.5).
    */
   readonly minLabelAgreement?: number;
   /**
@@ -313,7 +314,7 @@ class RegionEvidence {
       if (this.labels[ref.doc]?.[ref.block]) w[0] += n;
       words.set(ref.doc, w);
     }
-    for (const [d, [kept, total]] of words) if (total > 0 && kept >= (this.options.minLabelAgreement ?? 0.5) * total) this.labelled.add(d);
+    for (const [d, [kept, total]] of words) if (total > 0 && kept >= (this.options.minLabelAgreement ?? LABEL_AGREEMENT) * total) this.labelled.add(d);
   }
 
   /**
@@ -331,7 +332,7 @@ class RegionEvidence {
       if (this.labels[ref.doc]?.[ref.block]) kept += n;
     }
     if (total === 0) return undefined;
-    return kept < (this.options.minLabelAgreement ?? 0.5) * total;
+    return kept < (this.options.minLabelAgreement ?? LABEL_AGREEMENT) * total;
   }
 
   /** Regions and article vectors for the pages of these blocks that have none yet. */

@@ -11,6 +11,12 @@
 import type { FeatureDocument } from '../types/feature-document';
 import { normalizeText } from '../text/match';
 
+/**
+ * Share of words the labels must keep: of a page's article as the learner found it, for the page's
+ * label to judge (it found the same article); of a kind of block's, for that kind to count as kept.
+ */
+export const LABEL_AGREEMENT = 0.5;
+
 /** Per page, per block: the page-level extractor kept the block's text; undefined for a page without a label. */
 export type WeakLabels = ReadonlyArray<readonly boolean[] | undefined>;
 

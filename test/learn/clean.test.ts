@@ -75,7 +75,13 @@ describe('cleanDescendants', () => {
       ];
       return { doc: makeDoc({ pageId: `p${i}`, blocks }), chosen: [true, false, false, false] };
     });
-    const got = cleanDescendants(pages.map((p) => p.doc), pages.map((p) => p.chosen), [parseSelector(`body > ${story}`)!]);
-    expect(got).toEqual([`body > ${story} > div#related > ul > li`]);
+    const clean = (labels?: boolean[][]) => cleanDescendants(pages.map((p) => p.doc), pages.map((p) => p.chosen), [parseSelector(`body > ${story}`)!], labels);
+    // the page-level extractor kept the paragraph and the caption, not the links
+    expect(clean(pages.map(() => [true, false, false, true]))).toEqual([`body > ${story} > div#related > ul > li`]);
+    // a list of links it kept (a roundup post's), or no label to judge by: the links stay
+    expect(clean(pages.map(() => [true, true, true, true]))).toEqual([]);
+    expect(clean()).toEqual([]);
+    // a label that missed the story (it kept only the caption) does not judge
+    expect(clean(pages.map(() => [false, false, false, true]))).toEqual([]);
   });
 });
