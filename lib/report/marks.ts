@@ -9,18 +9,21 @@
  * Each element is named by its position (`:root > *:nth-child(2) > *:nth-child(3)`): the snapshot is
  * Chromium's own serialization, so the browser that draws it builds the same tree and finds it there.
  */
-import type { Element } from 'domhandler';
+import { Element } from 'domhandler';
 import { FieldPage } from '../fields/page';
 import { extractFrom, FIELD_NAMES, type FieldName } from '../fields/extract';
 import { isElement, parseHtml } from '../html/parse';
 import { compileSelector, matchesAny, selectOutermost } from '../html/selector';
 import { renderContent } from '../html/content';
 import { contentRulesFor } from '../html/template-choice';
-import { renderRuleBody, selectRuleNodes } from '../html/extract-with-rules';
+import { renderRuleBody, selectRuleNodes, withBareProse } from '../html/extract-with-rules';
 import { localeOrder } from '../text/dates';
 import type { RulesDocument } from '../types/rules-document';
 
 export type BoxKind = 'body' | 'header' | 'clean' | FieldName;
+
+/** The `rule` of a box of bare prose: no selector takes it, apply takes it between the body's elements. */
+export const BARE_PROSE_RULE = 'prose written bare between the body\u2019s elements';
 
 /** Drawing order and legend: a field box is drawn over the header or body box it may sit in. */
 export const BOX_KINDS: readonly BoxKind[] = ['body', 'header', 'clean', 'title', 'byline', 'published'];
@@ -29,6 +32,12 @@ export interface Mark {
   readonly kind: BoxKind;
   /** The element's position from the root, a CSS selector of `:nth-child` steps. */
   readonly path: string;
+  /**
+   * For prose written bare between two of the body's elements (`withBareProse`), which is no
+   * element: the position of the element after it, a sibling of the one at `path`, which lies
+   * before it. The box is that of what lies between the two.
+   */
+  readonly until?: string;
   /** The rule that took it: a content, header or clean selector, or a field rule's selector. */
   readonly rule: string;
   /** Its text, white space collapsed, shortened. */
@@ -55,9 +64,21 @@ export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' 
   // what apply takes (lib/html/extract-with-rules.ts): the dek is the body's head, where apply takes it
   const nodes = selectRuleNodes(doc, content, invalid);
   const { body, header, clean } = nodes;
-  const dek = renderRuleBody(nodes).dek ? nodes.dek : [];
+  const taken = renderRuleBody(nodes);
+  const dek = taken.dek ? nodes.dek : [];
   for (const el of dek) mark('body', el, content.dek ?? []);
-  for (const el of body) mark('body', el, content.selectors);
+  for (const root of withBareProse(body, taken.skip)) {
+    if (root instanceof Element) {
+      mark('body', root, content.selectors);
+      continue;
+    }
+    // a run lies between two block-level elements (withBareProse), the element before and after it
+    const before = root[0].prev;
+    const after = root[root.length - 1].next;
+    if (!before || !after || !isElement(before) || !isElement(after)) continue;
+    const text = shorten(renderContent([root], { skip: taken.skip }).text);
+    marks.push({ kind: 'body', path: elementPath(before), until: elementPath(after), rule: BARE_PROSE_RULE, text });
+  }
   for (const el of header) mark('header', el, content.header ?? []);
   if (clean.size > 0) {
     for (const taken of [...dek, ...body, ...header]) {

@@ -34,7 +34,7 @@ export interface Picture {
   readonly pageHeight: number;
   /** The marked elements with their rectangles in page coordinates; those drawn nowhere (hidden, or below the picture) left out. */
   readonly boxes: readonly Box[];
-  /** Marks whose element has no box in the picture (not found, not displayed, or below maxHeight). */
+  /** Marks whose element (or run of bare prose) has no box in the picture (not found, not displayed, or below maxHeight). */
   readonly unseen: readonly Mark[];
 }
 
@@ -75,21 +75,33 @@ export async function drawPage(browser: Browser, request: PictureRequest): Promi
       void req.abort('blockedbyclient');
     });
     await page.goto(request.url, { waitUntil: 'load', timeout: 30_000 });
-    const measured = await page.evaluate((paths: string[]) => {
-      const rects = paths.map((p) => {
+    // no named function inside: the bundler's name helper does not exist in the page
+    const measured = await page.evaluate((targets: Array<[string, string | null]>) => {
+      const rects = targets.map(([path, until]) => {
         let el: Element | null;
+        let end: Element | null = null;
         try {
-          el = document.querySelector(p);
+          el = document.querySelector(path);
+          if (until !== null) end = document.querySelector(until);
         } catch {
           return null;
         }
         if (!el) return null;
-        const r = el.getBoundingClientRect();
+        let r: DOMRect;
+        if (until === null) r = el.getBoundingClientRect();
+        else {
+          // bare prose: what lies between the element and its sibling `until`
+          if (!end || end.parentNode !== el.parentNode) return null;
+          const range = document.createRange();
+          range.setStartAfter(el);
+          range.setEndBefore(end);
+          r = range.getBoundingClientRect();
+        }
         return { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height };
       });
       const root = document.documentElement;
       return { rects, width: root.scrollWidth, height: Math.max(root.scrollHeight, document.body?.scrollHeight ?? 0) };
-    }, request.marks.map((m) => m.path));
+    }, request.marks.map((m): [string, string | null] => [m.path, m.until ?? null]));
     const width = request.viewport.width;
     const height = Math.min(Math.ceil(measured.height), request.maxHeight ?? 6000);
     const png = Buffer.from(await page.screenshot({ type: 'png', clip: { x: 0, y: 0, width, height }, captureBeyondViewport: true }));

@@ -40,7 +40,7 @@ export interface SiteReport {
 
 /** Colour and meaning of each kind of box, for the boxes and the legend. */
 export const BOX_STYLES: Record<BoxKind, { readonly colour: string; readonly label: string }> = {
-  body: { colour: '#1a9850', label: "body: the content selectors' elements (outermost matches), and the dek's before them" },
+  body: { colour: '#1a9850', label: "body: the content selectors' elements (outermost matches), the dek's before them, and prose written bare between them" },
   header: { colour: '#2166ac', label: 'header: byline and dateline line, lead caption' },
   clean: { colour: '#d73027', label: 'cleaned out of the body or header (clean selectors)' },
   title: { colour: '#762a83', label: "title: the title's field rule" },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markPage } from '../../lib/report/marks';
+import { BARE_PROSE_RULE, markPage } from '../../lib/report/marks';
 
 const rules = (selectors: string[]) => ({ content: { selectors, dek: ['p.standfirst'], header: ['div.byline'], clean: ['p.ad'] } });
 const page = `<html><body><h1>Headline</h1><p class="standfirst">The council delayed the harbour vote again.</p>
@@ -23,5 +23,14 @@ describe('markPage', () => {
       <div class="post"><p class="x"></p>Bare prose of the body that runs on for a good many words.<p class="x"></p></div></body></html>`;
     const marks = markPage(bare, rules(['div.post > p.x']));
     expect(marks.marks.filter((m) => m.kind === 'body').map((m) => m.text)[0]).toBe('The council delayed the harbour vote again.');
+  });
+
+  it('boxes prose written bare between two body elements as the run between them, and not a short bare label', () => {
+    const bare = `<html><head></head><body><div class="post"><p class="x">First.</p>Bare prose of the body that runs on for a good many words.<hr><p class="x">Second.</p>Share this<p class="x">Third.</p></div></body></html>`;
+    const body = markPage(bare, rules(['div.post > p.x'])).marks.filter((m) => m.kind === 'body');
+    expect(body.map((m) => m.text)).toEqual(['First.', 'Bare prose of the body that runs on for a good many words.', 'Second.', 'Third.']);
+    // from the first paragraph to the <hr>, which ends the run
+    expect(body[1]).toMatchObject({ path: ':root > *:nth-child(2) > *:nth-child(1) > *:nth-child(1)', until: ':root > *:nth-child(2) > *:nth-child(1) > *:nth-child(2)', rule: BARE_PROSE_RULE });
+    expect(body.filter((m) => m.until !== undefined)).toHaveLength(1);
   });
 });
