@@ -11,18 +11,17 @@
  *   out, of one kind (tag path) on two pages or more, named (an id or class below the selector) and
  *   saying what they say on other pages too, are cleaned (the author's links "View Profile · Email ·
  *   RSS" inside a byline, "HIDE CAPTION" inside a story's container; not a dateline, which the
- *   learner may leave out but a reader reads), unless that selector would take a chosen block too;
- * - so are such blocks that are all links (`isLinkList`) whatever they say, where the page-level
- *   extractor's labels (weak-labels.ts) left most of their words out too, on the pages where they
- *   found the article the learner found: a box of related stories'
- *   headlines inside the story's container leads away from the article, though each page links
- *   other stories (a link roundup's list, which the page-level extractor keeps, stays).
+ *   learner may leave out but a reader reads), unless that selector would take or hold a chosen block;
+ * - so are such blocks inside the body's elements that are mostly links whatever they say, when the
+ *   template shows them (on every page the page-level extractor's labels judge, weak-labels.ts) and
+ *   the labels left them out: a box of related stories' headlines inside the story's container
+ *   leads away from the article, though each page links other stories (a roundup post's links,
+ *   which the labels keep, and a post's own list of links, which other posts lack, stay).
  */
 import type { FeatureDocument } from '../types/feature-document';
 import { normalizeText } from '../text/match';
 import { formatSelector, intersectPaths, pathMatches, tagSequence, type SelectorSteps } from './consolidate';
 import { PageTexts } from './repeated-texts';
-import { isLinkList } from './tfidf';
 import { LABEL_AGREEMENT, type WeakLabels } from './weak-labels';
 
 export interface Cleaned {
@@ -78,8 +77,9 @@ export function learnClean(docs: readonly FeatureDocument[], chosen: readonly (r
 }
 
 /**
- * Clean selectors for the left-out blocks inside the elements the selectors take whole. `labels`:
- * the page-level extractor's, judging on the pages where they kept most of the chosen blocks' words.
+ * Clean selectors for the left-out blocks inside the elements the selectors take whole. `labels`
+ * (the body's call only): the page-level extractor's, judging on the pages where they kept half or
+ * more of the chosen blocks' words.
  */
 export function cleanDescendants(
   docs: readonly FeatureDocument[],
@@ -101,23 +101,28 @@ export function cleanDescendants(
     return words > 0 && kept >= LABEL_AGREEMENT * words ? label : undefined;
   });
   for (const s of selectors) {
-    const inside = (path: FeatureDocument['blocks'][number]['path']) => path.length > s.length && pathMatches(s, path.slice(0, s.length));
-    const left = new Map<string, { paths: FeatureDocument['blocks'][number]['path'][]; pages: Set<number>; texts: string[]; links: number; labelled: number; kept: number }>();
+    const inside = (path: Path) => path.length > s.length && pathMatches(s, path.slice(0, s.length));
+    const left = new Map<string, LeftOut>();
     const leftOut = new Set<string>();
-    const kept: FeatureDocument['blocks'][number]['path'][] = [];
+    const kept: Path[] = [];
+    // the judging pages on which the selector takes an element with blocks inside
+    const judged = new Set<number>();
     docs.forEach((doc, d) => {
       if (!chosen[d]?.some(Boolean)) return;
       doc.blocks.forEach((b, i) => {
         if (!inside(b.path)) return;
+        if (judging[d]) judged.add(d);
         if (chosen[d][i]) return void kept.push(b.path);
         const key = tagSequence(b.path);
         let g = left.get(key);
-        if (!g) left.set(key, (g = { paths: [], pages: new Set(), texts: [], links: 0, labelled: 0, kept: 0 }));
-        if (isLinkList(b)) g.links++;
+        if (!g) left.set(key, (g = { paths: [], pages: new Set(), texts: [], links: 0, judged: new Set(), labelledWords: 0, keptWords: 0 }));
+        // characters, not words: a sentence written without spaces is one "word", its link another
+        if (b.chars > 0 && 2 * b.linkChars >= b.chars) g.links++;
         const label = judging[d];
         if (label) {
-          g.labelled += b.words;
-          if (label[i]) g.kept += b.words;
+          g.judged.add(d);
+          g.labelledWords += b.words;
+          if (label[i]) g.keptWords += b.words;
         }
         g.paths.push(b.path);
         g.pages.add(d);
@@ -129,15 +134,38 @@ export function cleanDescendants(
     const texts = new PageTexts(docs, (d, i) => leftOut.has(`${d}:${i}`));
     for (const g of left.values()) {
       if (g.pages.size < 2) continue;
-      // a box of links the page-level extractor left out too (a roundup post's links it keeps)
-      const links = g.links === g.texts.length && g.labelled > 0 && g.kept < LABEL_AGREEMENT * g.labelled;
-      if (!links && g.texts.filter((t) => texts.repeated(t)).length < 0.8 * g.texts.length) continue;
+      if (!isLinkBox(g, judged) && g.texts.filter((t) => texts.repeated(t)).length < 0.8 * g.texts.length) continue;
       const below = intersectPaths(g.paths).slice(s.length);
       if (!below.some((step) => step.id || step.classes.length > 0)) continue;
       const steps = [...s, ...below];
-      if (kept.some((p) => p.length === steps.length && pathMatches(steps, p))) continue;
+      // nor what holds a chosen block
+      if (kept.some((p) => p.length >= steps.length && pathMatches(steps, p.slice(0, steps.length)))) continue;
       out.add(formatSelector(steps));
     }
   }
   return [...out];
+}
+
+type Path = FeatureDocument['blocks'][number]['path'];
+
+/** The left-out blocks of one tag path inside a selector's elements. */
+interface LeftOut {
+  readonly paths: Path[];
+  readonly pages: Set<number>;
+  readonly texts: string[];
+  /** Blocks with half or more of their characters in links. */
+  links: number;
+  /** The judging pages they are on, their words there, and those the labels kept. */
+  readonly judged: Set<number>;
+  labelledWords: number;
+  keptWords: number;
+}
+
+/**
+ * A box of links the template shows: every block mostly links, on every judging page (two or more)
+ * where the selector takes something, and left out by the labels there (a roundup post's links,
+ * which the labels keep, or a post's own list, which other posts lack, stay).
+ */
+function isLinkBox(g: LeftOut, judged: ReadonlySet<number>): boolean {
+  return g.links === g.texts.length && judged.size >= 2 && g.judged.size === judged.size && g.keptWords < LABEL_AGREEMENT * g.labelledWords;
 }

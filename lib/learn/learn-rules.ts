@@ -181,8 +181,8 @@ function learnContent(ordered: readonly FeatureDocument[], opts: LearnOptions, w
         ...new Set([
           ...cleaned.clean,
           ...cleanDescendants(ordered, selection.chosen, cleaned.steps, weak),
-          ...(headerRules ? cleanDescendants(ordered, headerMask, headerRules.steps, weak) : []),
-          ...(dekRules ? cleanDescendants(ordered, header.dek, dekRules.steps, weak) : []),
+          ...(headerRules ? cleanDescendants(ordered, headerMask, headerRules.steps) : []),
+          ...(dekRules ? cleanDescendants(ordered, header.dek, dekRules.steps) : []),
         ]),
       ],
       // for the single-page extractor on the site's pages the selectors give way on

@@ -58,15 +58,20 @@ describe('cleanDescendants', () => {
     expect(got).toEqual([`body > ${byline} > ul.author-links > li`]);
   });
 
-  it('cleans nothing a chosen block inside would match', () => {
+  it('cleans nothing a chosen block inside would match, or lies in', () => {
     const pages = [1, 2, 3].map(page);
     pages[0].chosen[1] = true;
     expect(cleanDescendants(pages.map((p) => p.doc), pages.map((p) => p.chosen), [parseSelector(`body > ${byline}`)!])).toEqual([]);
+    const holding = [1, 2, 3].map(page);
+    holding[0].doc.blocks.push(makeBlock({ text: 'Jane Doe writes on the harbour.', path: `${byline} > ul.author-links:2 > li:3 > p:1` }, 4));
+    holding[0].chosen.push(true);
+    expect(cleanDescendants(holding.map((p) => p.doc), holding.map((p) => p.chosen), [parseSelector(`body > ${byline}`)!])).toEqual([]);
   });
 
-  it('cleans a box of links inside a taken element though its headlines differ from page to page, not a caption', () => {
+  describe('a box of links inside a taken element', () => {
     const story = 'div#main > div.story';
-    const pages = [1, 2, 3].map((i) => {
+    /** A story (chosen paragraph), a related-stories box whose headlines differ per page, a caption. */
+    function storyPage(i: number) {
       const blocks = [
         makeBlock({ text: `The council voted ${i} times on the harbour plan before it passed.`, path: `${story} > p:1` }, 0),
         makeBlock({ text: `Mayor ${i} says the vote was close`, path: `${story} > div#related:2 > ul:1 > li:1`, link: true }, 1),
@@ -74,14 +79,40 @@ describe('cleanDescendants', () => {
         makeBlock({ text: `The harbour at dawn, photographed on day ${i}.`, path: `${story} > div.caption:3` }, 3),
       ];
       return { doc: makeDoc({ pageId: `p${i}`, blocks }), chosen: [true, false, false, false] };
+    }
+    const clean = (pages: ReturnType<typeof storyPage>[], labels?: (boolean[] | undefined)[]) =>
+      cleanDescendants(pages.map((p) => p.doc), pages.map((p) => p.chosen), [parseSelector(`body > ${story}`)!], labels);
+    const related = `body > ${story} > div#related > ul > li`;
+
+    it('is cleaned though its headlines differ from page to page, where the page-level labels left it out too; a caption is not links', () => {
+      const pages = [1, 2, 3].map(storyPage);
+      // the labels kept the paragraph only: the caption, left out too, is no box of links
+      expect(clean(pages, pages.map(() => [true, false, false, false]))).toEqual([related]);
     });
-    const clean = (labels?: boolean[][]) => cleanDescendants(pages.map((p) => p.doc), pages.map((p) => p.chosen), [parseSelector(`body > ${story}`)!], labels);
-    // the page-level extractor kept the paragraph and the caption, not the links
-    expect(clean(pages.map(() => [true, false, false, true]))).toEqual([`body > ${story} > div#related > ul > li`]);
-    // a list of links it kept (a roundup post's), or no label to judge by: the links stay
-    expect(clean(pages.map(() => [true, true, true, true]))).toEqual([]);
-    expect(clean()).toEqual([]);
-    // a label that missed the story (it kept only the caption) does not judge
-    expect(clean(pages.map(() => [false, false, false, true]))).toEqual([]);
+
+    it('stays where the labels kept it (a roundup post\u2019s links), missed the story, or are absent', () => {
+      const pages = [1, 2, 3].map(storyPage);
+      expect(clean(pages, pages.map(() => [true, true, true, true]))).toEqual([]);
+      // labels that kept only the caption did not find the article: they do not judge
+      expect(clean(pages, pages.map(() => [false, false, false, true]))).toEqual([]);
+      expect(clean(pages)).toEqual([]);
+      // one judging page is not enough
+      expect(clean(pages, [[true, false, false, false], undefined, undefined])).toEqual([]);
+    });
+
+    it('stays when it is not on every judging page: a post\u2019s own list of links, not the template\u2019s box', () => {
+      const pages = [1, 2, 3].map(storyPage);
+      pages[2].doc.blocks.splice(1, 2);
+      pages[2].chosen.splice(1, 2);
+      expect(clean(pages, pages.map((p) => p.chosen.map((c) => c)))).toEqual([]);
+    });
+
+    it('stays when one of its blocks is prose with a link, counted in characters (a sentence written without spaces is one word)', () => {
+      const pages = [1, 2, 3].map(storyPage);
+      const labels = pages.map(() => [true, false, false, false]);
+      const b = pages[0].doc.blocks[2];
+      Object.assign(b, { text: '今天市政府宣布了新的港口计划', words: 2, linkWords: 1, chars: 14, linkChars: 3 });
+      expect(clean(pages, labels)).toEqual([]);
+    });
   });
 });
