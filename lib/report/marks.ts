@@ -6,8 +6,9 @@
  * the title, byline and published date from. The same selector code apply runs (lib/html/selector.ts,
  * lib/fields), on the same parse of the snapshot (lib/html/parse.ts).
  *
- * Each element is named by its position (`:root > *:nth-child(2) > *:nth-child(3)`): the snapshot is
- * Chromium's own serialization, so the browser that draws it builds the same tree and finds it there.
+ * Each element is named by its tag and position (`:root > body:nth-child(2) > div:nth-child(3)`): the
+ * snapshot is Chromium's own serialization, so the browser that draws it builds the same tree and
+ * finds it there; where markup reads otherwise in htmlparser2, the tags make the path find nothing.
  */
 import { Element } from 'domhandler';
 import { FieldPage } from '../fields/page';
@@ -67,21 +68,23 @@ export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' 
   const taken = renderRuleBody(nodes);
   const dek = taken.dek ? nodes.dek : [];
   for (const el of dek) mark('body', el, content.dek ?? []);
+  // the elements of the runs of bare prose, where clean selectors may match too
+  const runElements: Element[] = [];
   for (const root of withBareProse(body, taken.skip)) {
     if (root instanceof Element) {
       mark('body', root, content.selectors);
       continue;
     }
-    // a run lies between two block-level elements (withBareProse), the element before and after it
-    const before = root[0].prev;
-    const after = root[root.length - 1].next;
-    if (!before || !after || !isElement(before) || !isElement(after)) continue;
+    // withBareProse cuts a run at block-level elements only: an element lies before it and after it
+    const before = root[0].prev as Element;
+    const after = root[root.length - 1].next as Element;
     const text = shorten(renderContent([root], { skip: taken.skip }).text);
     marks.push({ kind: 'body', path: elementPath(before), until: elementPath(after), rule: BARE_PROSE_RULE, text });
+    for (const n of root) if (isElement(n)) runElements.push(n);
   }
   for (const el of header) mark('header', el, content.header ?? []);
   if (clean.size > 0) {
-    for (const taken of [...dek, ...body, ...header]) {
+    for (const taken of [...dek, ...body, ...runElements, ...header]) {
       const removed = matchesAny(clean, taken) ? [taken] : selectOutermost(taken, clean);
       for (const el of removed) mark('clean', el, content.clean);
     }
@@ -112,17 +115,26 @@ function matches(selector: string, el: Element): boolean {
   }
 }
 
-/** `:root > *:nth-child(2) > …`: the element's position among its element siblings, from the root down. */
+/**
+ * `:root > body:nth-child(2) > …`: the element's tag and position among its element siblings, from
+ * the root down. The tag makes a tree the browser built otherwise (markup htmlparser2 reads
+ * differently) find nothing, not another element.
+ */
 export function elementPath(el: Element): string {
   const steps: string[] = [];
   let node: Element = el;
   for (;;) {
     const parent = node.parent;
     if (!parent || !isElement(parent)) break;
-    steps.unshift(`*:nth-child(${parent.children.filter(isElement).indexOf(node) + 1})`);
+    steps.unshift(`${cssTag(node.name)}:nth-child(${parent.children.filter(isElement).indexOf(node) + 1})`);
     node = parent;
   }
   return [':root', ...steps].join(' > ');
+}
+
+/** A tag name as a CSS type selector (`fb:like` → `fb\:like`). */
+function cssTag(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_-]/g, (c) => `\\${c}`);
 }
 
 function shorten(text: string, max = 200): string {

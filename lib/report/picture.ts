@@ -96,6 +96,10 @@ export async function drawPage(browser: Browser, request: PictureRequest): Promi
           range.setStartAfter(el);
           range.setEndBefore(end);
           r = range.getBoundingClientRect();
+          // in the flow between the two (an inline child positioned elsewhere stretches the range's box)
+          const top = Math.max(r.top, el.getBoundingClientRect().bottom);
+          const bottom = Math.min(r.bottom, end.getBoundingClientRect().top);
+          if (bottom > top) r = new DOMRect(r.left, top, r.width, bottom - top);
         }
         return { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height };
       });

@@ -14,7 +14,7 @@ import { keys } from '../store/keys';
 import { getText, type Store } from '../store/store';
 import { FeatureDocumentSchema } from '../types/feature-document';
 import type { FieldRules, RulesDocument, TemplateRule } from '../types/rules-document';
-import { BOX_KINDS, markPage, type BoxKind, type PageMarks } from './marks';
+import { BOX_KINDS, markPage, type BoxKind, type Mark, type PageMarks } from './marks';
 import { drawPage, launchReportBrowser, type Picture } from './picture';
 
 export interface ReportOptions {
@@ -91,15 +91,18 @@ export function pickPages<T extends PageMarks>(candidates: readonly T[], wanted:
     let best = 0;
     let most = -1;
     left.forEach((c, i) => {
-      const fresh = new Set(c.marks.map((m) => `${m.kind} ${m.rule}`).filter((r) => !shown.has(r))).size;
+      const fresh = new Set(c.marks.filter(showsRule).map((m) => `${m.kind} ${m.rule}`).filter((r) => !shown.has(r))).size;
       if (fresh > most) [best, most] = [i, fresh];
     });
     const [page] = left.splice(best, 1);
-    for (const m of page.marks) shown.add(`${m.kind} ${m.rule}`);
+    for (const m of page.marks.filter(showsRule)) shown.add(`${m.kind} ${m.rule}`);
     picked.push(page);
   }
   return picked;
 }
+
+/** A mark that shows a rule of the document (bare prose is taken by none). */
+const showsRule = (m: Mark) => m.until === undefined;
 
 const esc = escapeText;
 const num = (n: number, digits = 3) => (Number.isInteger(n) ? String(n) : n.toFixed(digits));
@@ -174,7 +177,7 @@ function pageSection(page: ReportPage, i: number): string {
 ${boxes.join('\n')}
 </div>
 <details><summary>The taken elements, in order</summary><table><tr><th>kind</th><th>rule</th><th>text</th></tr>
-${pic.boxes.map((b) => `<tr><td>${esc(b.kind)}</td><td><code>${esc(b.rule)}</code></td><td>${esc(b.text)}</td></tr>`).join('\n')}
+${pic.boxes.map((b) => `<tr><td>${esc(b.kind)}</td><td>${showsRule(b) ? `<code>${esc(b.rule)}</code>` : esc(b.rule)}</td><td>${esc(b.text)}</td></tr>`).join('\n')}
 </table></details>
 </section>`;
 }

@@ -22,7 +22,7 @@ import { getJson, getText } from '../../lib/store/store';
 import { ArticleDocumentSchema } from '../../lib/types/article-document';
 import { FeatureDocumentSchema, type BoundingBox } from '../../lib/types/feature-document';
 import { RulesDocumentSchema } from '../../lib/types/rules-document';
-import type { Mark } from '../../lib/report/marks';
+import { BARE_PROSE_RULE, type Mark } from '../../lib/report/marks';
 import { pickPages } from '../../lib/report/site-report';
 import { parseWithPostlight, tokenF1 } from '../helpers/articles';
 import { runSpider } from '../helpers/spider-cli';
@@ -187,5 +187,11 @@ describe('the pages a report draws', () => {
     expect(pickPages(candidates, 1).map((p) => p.id)).toEqual(['classic-new']);
     expect(pickPages(candidates, 2).map((p) => p.id)).toEqual(['classic-new', 'blog']);
     expect(pickPages(candidates, 5).map((p) => p.id)).toEqual(['classic-new', 'blog', 'classic-old']);
+  });
+
+  it('count no rule for prose written bare between body elements: no selector takes it', () => {
+    const bare: Mark = { kind: 'body', rule: BARE_PROSE_RULE, path: ':root', until: ':root', text: '' };
+    const candidates = [page('bare', mark('body', 'article > p'), bare), page('header', mark('body', 'article > p'), mark('header', 'p.dek'))];
+    expect(pickPages(candidates, 1).map((p) => p.id)).toEqual(['header']);
   });
 });

@@ -30,7 +30,14 @@ describe('markPage', () => {
     const body = markPage(bare, rules(['div.post > p.x'])).marks.filter((m) => m.kind === 'body');
     expect(body.map((m) => m.text)).toEqual(['First.', 'Bare prose of the body that runs on for a good many words.', 'Second.', 'Third.']);
     // from the first paragraph to the <hr>, which ends the run
-    expect(body[1]).toMatchObject({ path: ':root > *:nth-child(2) > *:nth-child(1) > *:nth-child(1)', until: ':root > *:nth-child(2) > *:nth-child(1) > *:nth-child(2)', rule: BARE_PROSE_RULE });
+    expect(body[1]).toMatchObject({ path: ':root > body:nth-child(2) > div:nth-child(1) > p:nth-child(1)', until: ':root > body:nth-child(2) > div:nth-child(1) > hr:nth-child(2)', rule: BARE_PROSE_RULE });
     expect(body.filter((m) => m.until !== undefined)).toHaveLength(1);
+  });
+
+  it('boxes what a clean selector removes from a run of bare prose', () => {
+    const bare = `<html><head></head><body><div class="post"><p class="x">First.</p>Bare prose of the body that runs on for many words <span class="ad">Buy now</span> and more.<p class="x">Second.</p></div></body></html>`;
+    const marks = markPage(bare, { content: { selectors: ['div.post > p.x'], clean: ['span.ad'] } }).marks;
+    expect(marks.filter((m) => m.kind === 'clean').map((m) => m.path)).toEqual([':root > body:nth-child(2) > div:nth-child(1) > span:nth-child(2)']);
+    expect(marks.find((m) => m.until)?.text).toBe('Bare prose of the body that runs on for many words and more.');
   });
 });
