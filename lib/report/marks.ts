@@ -31,7 +31,7 @@ export const BOX_KINDS: readonly BoxKind[] = ['body', 'header', 'clean', 'title'
 
 export interface Mark {
   readonly kind: BoxKind;
-  /** The element's position from the root, a CSS selector of `:nth-child` steps. */
+  /** The element's tag and position from the root, a CSS selector of `tag:nth-child(n)` steps (elementPath). */
   readonly path: string;
   /**
    * For prose written bare between two of the body's elements (`withBareProse`), which is no
@@ -39,7 +39,7 @@ export interface Mark {
    * before it. The box is that of what lies between the two.
    */
   readonly until?: string;
-  /** The rule that took it: a content, header or clean selector, or a field rule's selector. */
+  /** The rule that took it: a content, header or clean selector, a field rule's selector, or BARE_PROSE_RULE. */
   readonly rule: string;
   /** Its text, white space collapsed, shortened. */
   readonly text: string;
@@ -65,12 +65,12 @@ export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' 
   // what apply takes (lib/html/extract-with-rules.ts): the dek is the body's head, where apply takes it
   const nodes = selectRuleNodes(doc, content, invalid);
   const { body, header, clean } = nodes;
-  const taken = renderRuleBody(nodes);
-  const dek = taken.dek ? nodes.dek : [];
+  const rendered = renderRuleBody(nodes);
+  const dek = rendered.dek ? nodes.dek : [];
   for (const el of dek) mark('body', el, content.dek ?? []);
   // the elements of the runs of bare prose, where clean selectors may match too
   const runElements: Element[] = [];
-  for (const root of withBareProse(body, taken.skip)) {
+  for (const root of withBareProse(body, rendered.skip)) {
     if (root instanceof Element) {
       mark('body', root, content.selectors);
       continue;
@@ -78,7 +78,7 @@ export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' 
     // withBareProse cuts a run at block-level elements only: an element lies before it and after it
     const before = root[0].prev as Element;
     const after = root[root.length - 1].next as Element;
-    const text = shorten(renderContent([root], { skip: taken.skip }).text);
+    const text = shorten(renderContent([root], { skip: rendered.skip }).text);
     marks.push({ kind: 'body', path: elementPath(before), until: elementPath(after), rule: BARE_PROSE_RULE, text });
     for (const n of root) if (isElement(n)) runElements.push(n);
   }
