@@ -18,11 +18,7 @@
  *    `minGain` times the rules' words (and is not a listing), when the rules' output was mostly
  *    links and the extractor's is not, or when it holds the rules' article (`minContainment` of its
  *    word 4-grams) and more: a page of comments or of several stories, where the rules rightly take
- *    a small part, keeps the rules' result because the extractor finds no more there. It is served
- *    too when the two agree on the article (each holds `minContainment` of the other's 4-grams):
- *    the rules looked wrong for this page, and what they differ on is lines at the edges of one
- *    article (a box of video teasers the training pages had inside the story), which the extractor
- *    reading this page alone judges on this page's evidence.
+ *    a small part, keeps the rules' result because the extractor finds no more there.
  *
  * What the page "plainly holds" is counted from the parsed snapshot apply has anyway; any other
  * page-level measure (an in-page Readability result) can replace `pageProseWords`.
@@ -47,7 +43,7 @@ export interface GuardOptions {
   readonly maxParagraphLinkShare: number;
   /** The in-page Readability keeping more than this many times the rules' words makes the output suspicious. */
   readonly maxReadabilityGain: number;
-  /** The single-page result is served when it holds this share of the rules' word 4-grams and more words, or when each holds this share of the other's. */
+  /** The single-page result is served when it holds this share of the rules' word 4-grams and more words. */
   readonly minContainment: number;
 }
 
@@ -133,18 +129,13 @@ export function suspectRulesOutput(doc: Document, out: RulesOutput, options: Gua
 
 /** Share of `inner`'s word 4-grams that `outer` holds too. */
 export function containment(inner: string, outer: string): number {
-  return overlap(inner, outer).aInB;
-}
-
-/** Shares of `a`'s word 4-grams that `b` holds, and of `b`'s that `a` holds (one count). */
-export function overlap(a: string, b: string): { aInB: number; bInA: number } {
-  const s = scorePage(a, b);
-  return { aInB: s.tp + s.fp > 0 ? s.tp / (s.tp + s.fp) : 0, bInA: s.tp + s.fn > 0 ? s.tp / (s.tp + s.fn) : 0 };
+  const s = scorePage(inner, outer);
+  return s.tp + s.fp > 0 ? s.tp / (s.tp + s.fp) : 0;
 }
 
 /**
  * Both stages: the single-page extractor (`singlePage`, called only when the output is suspicious)
- * replaces the rules' output when it holds clearly more of the page's text, or the same article.
+ * replaces the rules' output when it holds clearly more of the page's text.
  */
 export function guardRulesOutput<F extends SinglePageOutput>(
   doc: Document,
@@ -159,11 +150,8 @@ export function guardRulesOutput<F extends SinglePageOutput>(
   const rulesLinks = linkShare(out);
   const gain = result.wordCount >= options.minGain * out.wordCount;
   const lessLinks = rulesLinks > options.maxLinkShare && linkShare(result) <= options.maxLinkShare && result.wordCount >= out.wordCount;
-  const shared = overlap(out.text, result.text);
-  const holds = shared.aInB >= options.minContainment;
-  const holdsMore = holds && result.wordCount > out.wordCount;
-  const sameArticle = holds && shared.bInA >= options.minContainment;
-  if (!gain && !lessLinks && !holdsMore && !sameArticle) return { suspicion };
+  const holdsMore = result.wordCount > out.wordCount && containment(out.text, result.text) >= options.minContainment;
+  if (!gain && !lessLinks && !holdsMore) return { suspicion };
   const reason = `${suspicion}; the single-page extractor took ${result.wordCount}`;
   return { suspicion, replace: { result, reason } };
 }

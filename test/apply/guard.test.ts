@@ -101,24 +101,6 @@ describe('page guard', () => {
     expect(guardRulesOutput(doc, rules, () => notEnough, { ...DEFAULT_GUARD_OPTIONS, minShare: 10 }).replace).toBeUndefined();
   });
 
-  it('serves the single-page result when the two agree on the article and differ on lines at its edge (video teasers inside the story)', () => {
-    const teasers = ['Watch: the mayor on the vote', 'Watch: council members react', 'Watch: the harbour plan explained'];
-    const page = `<html><head><title>Council votes</title></head><body>
-<div class="story">${Array.from({ length: 12 }, (_, i) => `<p>${sentence(i)}</p>`).join('')}
-<div class="videos">${teasers.map((t) => `<div class="teaser"><cite>${t}</cite></div>`).join('')}</div></div>
-</body></html>`;
-    const doc = parseHtml(page);
-    const rules = extractWithRules(doc, { selectors: ['body > div.story'], clean: [] });
-    expect(rules.text).toContain(teasers[0]);
-    const suspicious = { ...DEFAULT_GUARD_OPTIONS, minShare: 10 };
-    const story = Array.from({ length: 12 }, (_, i) => sentence(i)).join('\n');
-    const decision = guardRulesOutput(doc, rules, () => ({ text: story, wordCount: 12 * 20, html: '' }), suspicious);
-    expect(decision.replace?.result.text).toBe(story);
-    // the single-page result holds the rules' article but not most of it: the rules stay
-    const half = Array.from({ length: 6 }, (_, i) => sentence(i)).join('\n');
-    expect(guardRulesOutput(doc, rules, () => ({ text: half, wordCount: 6 * 20, html: '' }), suspicious).replace).toBeUndefined();
-  });
-
   it('keeps the rules when the single-page extractor finds no more than they took', () => {
     const doc = parseHtml(videoPage);
     const rules = extractWithRules(doc, { selectors: ['body > div.byline'], clean: [] });
