@@ -70,14 +70,19 @@ export function extractWithRules(doc: Document, rules: ContentRule, options: Ext
  * The article's body as apply serves it from the rules' nodes (apply's and the report's one
  * reading): the body's nodes and the prose written bare between them, the clean selectors' elements
  * left out; and the dek, when it has text and the body has text too (a page whose body selectors
- * take nothing readable gives way to the fallback as before). `skip`: the elements left out.
+ * take nothing readable gives way to the fallback as before). `roots`: the body's nodes and runs of
+ * bare prose, in order; `skip`: the elements left out.
  */
-export function renderRuleBody(nodes: RuleNodes, options: ExtractOptions = {}): { body: ArticleContent; dek?: ArticleContent; skip?: (el: Element) => boolean } {
+export function renderRuleBody(
+  nodes: RuleNodes,
+  options: ExtractOptions = {},
+): { body: ArticleContent; roots: ContentRoot[]; dek?: ArticleContent; skip?: (el: Element) => boolean } {
   const skip = nodes.clean.size === 0 ? undefined : (el: Element) => matchesAny(nodes.clean, el);
   const render = (roots: readonly ContentRoot[]) => renderContent(roots, { skip, baseUrl: options.baseUrl });
-  const body = render(withBareProse(nodes.body, skip));
+  const roots = withBareProse(nodes.body, skip);
+  const body = render(roots);
   const dek = body.wordCount > 0 && nodes.dek.length ? render(nodes.dek) : undefined;
-  return { body, ...(dek?.wordCount ? { dek } : {}), ...(skip ? { skip } : {}) };
+  return { body, roots, ...(dek?.wordCount ? { dek } : {}), ...(skip ? { skip } : {}) };
 }
 
 /** Two rendered parts as one, in order. */

@@ -17,7 +17,7 @@ import { isElement, parseHtml } from '../html/parse';
 import { compileSelector, matchesAny, selectOutermost } from '../html/selector';
 import { renderContent } from '../html/content';
 import { contentRulesFor } from '../html/template-choice';
-import { renderRuleBody, selectRuleNodes, withBareProse } from '../html/extract-with-rules';
+import { renderRuleBody, selectRuleNodes } from '../html/extract-with-rules';
 import { localeOrder } from '../text/dates';
 import type { RulesDocument } from '../types/rules-document';
 
@@ -70,7 +70,7 @@ export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' 
   for (const el of dek) mark('body', el, content.dek ?? []);
   // the elements of the runs of bare prose, where clean selectors may match too
   const runElements: Element[] = [];
-  for (const root of withBareProse(body, rendered.skip)) {
+  for (const root of rendered.roots) {
     if (root instanceof Element) {
       mark('body', root, content.selectors);
       continue;

@@ -52,10 +52,10 @@ export function headlineVariants(value: string): string[] {
   const parts = pieces.filter((_, k) => k % 2 === 0);
   const seps = pieces.filter((_, k) => k % 2 === 1);
   const join = (from: number, to: number) => parts.slice(from, to).map((p, k) => (k === 0 ? p : seps[from + k - 1] + p)).join('');
-  const wordsOf = (from: number, to: number) => parts.slice(from, to).reduce((n, p) => n + words(p), 0);
+  const partWords = (from: number, to: number) => parts.slice(from, to).reduce((n, p) => n + words(p), 0);
   // What is cut must be short (names), and no more words than what is kept (the headline), separators not counted.
   const cuttable = (cutFrom: number, cutTo: number, keptFrom: number, keptTo: number) =>
-    parts.slice(cutFrom, cutTo).every((p) => words(p) <= 4) && wordsOf(keptFrom, keptTo) >= 2 && wordsOf(keptFrom, keptTo) >= wordsOf(cutFrom, cutTo);
+    parts.slice(cutFrom, cutTo).every((p) => words(p) <= 4) && partWords(keptFrom, keptTo) >= 2 && partWords(keptFrom, keptTo) >= partWords(cutFrom, cutTo);
   // a few names at most: a longer run of short parts is no title's site and sections (and would cost a join each)
   const maxCut = Math.min(parts.length - 1, MAX_TITLE_NAMES);
   for (let cut = 1; cut <= maxCut; cut++) {
