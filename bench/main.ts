@@ -1,7 +1,7 @@
 /**
  * The benchmark command:
  *
- *   npm run bench -- <dataset folder>… [--train 5] [--peer-cache dir] [--json out.json] [--limit N] [--sites a,b] [--no-peers]
+ *   npm run bench -- <dataset folder>… [--train 5] [--train-from last] [--peer-cache dir] [--json out.json] [--limit N] [--sites a,b] [--no-peers]
  *                    [--body-only] [--methods a,b | --no-methods] [--fields]
  *   npm run bench -- --learn-scaling            (learn time on 10, 25, 50, 100 generated pages)
  *
@@ -17,7 +17,7 @@ import { METHODS } from '../lib/fallback';
 import { PEER_NAMES, type PeerName } from './peers';
 import { formatPooled, poolResults, type PooledResult } from './pooled';
 import { formatReport } from './report';
-import { DEFAULT_METHODS, runBench, type BenchResult } from './run';
+import { DEFAULT_METHODS, runBench, type BenchResult, type TrainFrom } from './run';
 
 const DEFAULT_CACHE = fileURLToPath(new URL('../.bench/cache', import.meta.url));
 
@@ -40,6 +40,7 @@ const program = new Command()
   .description('Accuracy and speed of learned rules vs the fallback and peer extractors on a dataset folder (manifest.jsonl, pages/, gold/).')
   .argument('[datasets...]', 'dataset folders (several: one report per set, then every set and the pooled row)')
   .option('--train <n>', 'pages per site to learn from (first in manifest order); 0: everything through the fallback', nonNegativeInt, 5)
+  .addOption(new Option('--train-from <end>', 'which of each site\'s pages learn, in manifest order: the first (default) or the last; the last give a second choice of training pages to confirm on').choices(['first', 'last']).default('first'))
   .option('--json <file>', 'write the full result as JSON')
   .option('--limit <n>', 'only the first N pages of the manifest', nonNegativeInt)
   .option('--sites <list>', 'only these sites (comma-separated; "(no site)" for pages without one)', list)
@@ -74,6 +75,7 @@ const program = new Command()
       const result = await runBench({
         datasetDir,
         train: opts.train,
+        trainFrom: opts.trainFrom,
         limit: opts.limit,
         sites: opts.sites,
         peers: peers as PeerName[],
@@ -96,7 +98,7 @@ const program = new Command()
     let pooled: PooledResult | undefined;
     if (several) {
       pooled = poolResults(results);
-      process.stdout.write(`\n=== ${results.length} sets, --train ${opts.train} ===\n` + formatPooled(pooled) + '\n');
+      process.stdout.write(`\n=== ${results.length} sets, --train ${opts.train}${opts.trainFrom === 'last' ? ' --train-from last' : ''} ===\n` + formatPooled(pooled) + '\n');
     }
     let scaling;
     if (opts.learnScaling) {
@@ -115,6 +117,7 @@ const program = new Command()
 
 interface Options {
   train: number;
+  trainFrom: TrainFrom;
   json?: string;
   limit?: number;
   sites?: string[];

@@ -28,7 +28,7 @@ export function formatReport(r: BenchResult): string {
   const out: string[] = [];
   const peerNames = Object.keys(r.peers);
   out.push(
-    `${r.dataset}: ${r.pages} pages on ${r.sites} sites, --train ${r.options.train}: ${r.learnedSites} sites learned from ${r.trainPages} pages; ` +
+    `${r.dataset}: ${r.pages} pages on ${r.sites} sites, --train ${r.options.train}${r.options.trainFrom ? ` --train-from ${r.options.trainFrom}` : ''}: ${r.learnedSites} sites learned from ${r.trainPages} pages; ` +
       `${r.scoredPages} pages scored (${r.ours.learnedPages} of learned sites, ${r.ours.fallbackPages} through the fallback)`,
   );
   out.push(

@@ -29,6 +29,8 @@ export interface BenchOptions {
   readonly datasetDir: string;
   /** Pages per site to learn from (first ones in manifest order); 0: every page through the fallback. */
   readonly train: number;
+  /** Which end of each site's pages (manifest order) learns: `first` (default) or `last`, a second choice of training pages to confirm on. */
+  readonly trainFrom?: TrainFrom;
   /** Only the first N pages of the manifest (after --sites). */
   readonly limit?: number;
   /** Only these sites. */
@@ -63,6 +65,9 @@ export interface BenchOptions {
 }
 
 export type Group = 'learned' | 'fallback';
+
+/** Which end of each site's pages, in manifest order, learns. */
+export type TrainFrom = 'first' | 'last';
 
 /** The fallback's methods run alone by default: every one but `combined`, which is what apply serves (our fallback row). */
 export const DEFAULT_METHODS: readonly string[] = Object.keys(METHODS).filter((m) => m !== 'combined');
@@ -157,6 +162,8 @@ export interface BenchResult {
   readonly startedAt: string;
   readonly options: {
     train: number;
+    /** Present when the last pages of each site learned (`--train-from last`). */
+    trainFrom?: 'last';
     limit?: number;
     sites?: readonly string[];
     peers: readonly string[];
@@ -342,7 +349,7 @@ async function planBench(options: BenchOptions, log: (line: string) => void): Pr
   for (const m of methodNames) if (!METHODS[m]) throw new Error(`unknown fallback method ${m} (known: ${Object.keys(METHODS).join(', ')})`);
   const config = loadConfig({ ...options.config, learnPages: Math.max(train, options.config?.learnPages ?? 50) });
 
-  // Per site, the first `train` pages learn and the rest are scored with the rules;
+  // Per site, the first (or last) `train` pages learn and the rest are scored with the rules;
   // sites with too few pages, and pages without a site, are scored with the fallback.
   const groups = new Map<string, DatasetEntry[]>();
   for (const e of entries) {
@@ -354,12 +361,14 @@ async function planBench(options: BenchOptions, log: (line: string) => void): Pr
   const plans: SitePlan[] = [];
   for (const [site, list] of groups) {
     const learnable = site !== NO_SITE && train > 0 && list.length >= train + 1;
-    plans.push(learnable ? { site, group: 'learned', train: list.slice(0, train), scored: list.slice(train) } : { site, group: 'fallback', train: [], scored: list });
+    if (!learnable) plans.push({ site, group: 'fallback', train: [], scored: list });
+    else if (options.trainFrom === 'last') plans.push({ site, group: 'learned', train: list.slice(-train), scored: list.slice(0, -train) });
+    else plans.push({ site, group: 'learned', train: list.slice(0, train), scored: list.slice(train) });
   }
   const learnedPlans = plans.filter((p) => p.group === 'learned');
   log(
     `${dataset.name}: ${entries.length} pages, ${[...groups.keys()].filter((s) => s !== NO_SITE).length} sites; ` +
-      `${learnedPlans.length} sites learn from ${train} pages each, ${plans.reduce((n, p) => n + p.scored.length, 0)} pages scored`,
+      `${learnedPlans.length} sites learn from their ${options.trainFrom === 'last' ? 'last' : 'first'} ${train} pages, ${plans.reduce((n, p) => n + p.scored.length, 0)} pages scored`,
   );
   const scored = plans.flatMap((p) => p.scored.map((e) => ({ entry: e, plan: p })));
   return { dataset, entries, groups, plans, learnedPlans, scored, train, scoring, methodNames, config };
@@ -696,6 +705,7 @@ function summarize(
     startedAt,
     options: {
       train,
+      ...(options.trainFrom === 'last' ? { trainFrom: 'last' as const } : {}),
       ...(options.limit !== undefined ? { limit: options.limit } : {}),
       ...(options.sites?.length ? { sites: options.sites } : {}),
       peers: peers.map((p) => p.name),

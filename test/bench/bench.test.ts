@@ -155,6 +155,16 @@ describe('bench (end to end)', () => {
     expect(json.perPage.every((p: { methods?: object }) => p.methods && Object.keys(p.methods).length === 2)).toBe(true);
   });
 
+  it('--train-from last learns from each site\'s last pages and scores its first ones', async () => {
+    const { json, stdout } = await bench(['--train', '5', '--train-from', 'last', '--no-peers', '--no-methods']);
+    expect(json.options.trainFrom).toBe('last');
+    expect(stdout).toMatch(/--train 5 --train-from last:/);
+    expect(json.learnedSites).toBe(1);
+    expect(json.perPage.map((p: { id: string }) => p.id)).toEqual(['p1', 'p2', 'x-orphan']);
+    expect(json.perPage.slice(0, 2).every((p: { group: string; method: string }) => p.group === 'learned' && p.method === 'rules')).toBe(true);
+    expect(json.ours.learned.f1).toBeGreaterThan(0.9);
+  });
+
   it('--no-methods runs none; --fields adds ours and Readability.js per field, and the field table', async () => {
     const { json, stdout } = await bench(['--train', '5', '--no-peers', '--no-methods', '--fields']);
     expect(json.options).toMatchObject({ methods: [], fields: true });
