@@ -1,7 +1,8 @@
 /**
  * Rules from the chosen blocks, checked on the pages they were learned from.
  *
- * Each tag sequence of the chosen blocks gives one consolidated selector. A selector that also
+ * Each tag sequence of the chosen blocks gives one consolidated selector, one per name of the
+ * blocks' own element where the template names them apart (`splitByOwnNames`). A selector that also
  * matches blocks outside the chosen clusters is tightened: first split by the step whose ids/classes
  * best separate the chosen blocks from the others (each part keeps the classes it shares, e.g.
  * `div > p` becomes `div.article-body > p` and `div.pullquote > p`), then pinned with :nth-child at
@@ -12,7 +13,7 @@
 import type { FeatureDocument, PathStep } from '../types/feature-document';
 import { SELECTOR_MAX_LENGTH, type SelfCheck } from '../types/rules-document';
 import { formatSelector, intersectPaths, pathMatches, tagSequence, type SelectorStep, type SelectorSteps } from './consolidate';
-import { stepSignature } from './names';
+import { stableClasses, stableId, stepSignature } from './names';
 
 export interface SelfCheckOptions {
   /** A selector selecting a smaller share of content words on the training pages is dropped. */
@@ -73,12 +74,45 @@ interface RefineOptions {
 
 interface Refined {
   kept: { steps: SelectorSteps; chosenWords: number }[];
-  dropped: { steps: SelectorSteps; precision: number }[];
+  /** `why`: the reason when it is not the precision. */
+  dropped: { steps: SelectorSteps; precision: number; why?: string }[];
+}
+
+/**
+ * The template names the boxes it places in one spot (a story's body, its subhead, its byline:
+ * `div.storybody`, `div.storysubhead`, `div.storybyline`), and a hand-written rule keeps those
+ * names: intersected, they leave a step with no name at the block's own element, which takes
+ * whatever the next page puts in that spot (a box of photo links, a subscription offer), even where
+ * it took nothing else on the training pages. So when the chosen blocks' own elements are named
+ * apart, each name gets its selector. A block with no name there that was chosen on a single page
+ * is that page's accident and does not widen the rule: it is dropped. A nameless kind chosen on
+ * several pages is the rule's own, and the selector stays as it is. True when it split.
+ */
+function splitByOwnNames(steps: SelectorSteps, chosen: readonly Item[], pool: readonly Item[], opts: RefineOptions, out: Refined): boolean {
+  const own = steps.length - 1;
+  if (steps[own].id !== undefined || steps[own].classes.length > 0) return false;
+  const parts = new Map<string, Item[]>();
+  for (const c of chosen) {
+    const key = stepSignature(c.path[own]);
+    let part = parts.get(key);
+    if (!part) parts.set(key, (part = []));
+    part.push(c);
+  }
+  if (parts.size < 2) return false;
+  const pages = (part: readonly Item[]) => new Set(part.map((c) => c.doc)).size;
+  const named = (part: readonly Item[]) => stableId(part[0].path[own]) !== undefined || stableClasses(part[0].path[own]).length > 0;
+  const nameless = [...parts.values()].filter((part) => !named(part));
+  const kept = [...parts.values()].filter(named);
+  if (nameless.some((part) => pages(part) >= opts.minPartPages) || !kept.some((part) => pages(part) >= opts.minPartPages)) return false;
+  for (const part of nameless) out.dropped.push({ steps: intersectPaths(part.map((c) => c.path)), precision: 0, why: 'chosen on one page, with no name at its own element' });
+  for (const part of kept) refine(part, pool, opts, out);
+  return true;
 }
 
 /** Tighten the selector of `chosen` (one tag sequence) until it matches no other block of `pool`. */
 function refine(chosen: readonly Item[], pool: readonly Item[], opts: RefineOptions, out: Refined): void {
   const steps = intersectPaths(chosen.map((c) => c.path));
+  if (splitByOwnNames(steps, chosen, pool, opts, out)) return;
   const ev = evaluate(steps, pool);
   if (ev.otherWords === 0) {
     out.kept.push({ steps, chosenWords: ev.chosenWords });
@@ -223,7 +257,7 @@ export function buildSelectors(
       if (keptStrings.length > 0) adjusted.push(`tightened: ${original} → ${keptStrings.join(' | ')}`);
       for (const d of result.dropped) {
         const s = formatSelector(d.steps);
-        adjusted.push(`dropped: ${s}${s === original ? '' : ` (from ${original})`} (precision ${round4(d.precision)})`);
+        adjusted.push(`dropped: ${s}${s === original ? '' : ` (from ${original})`} (${d.why ?? `precision ${round4(d.precision)}`})`);
       }
     }
     for (const k of result.kept) {

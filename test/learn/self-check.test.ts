@@ -103,6 +103,40 @@ describe('buildSelectors', () => {
     expect(buildSelectors(docs, chosen, options).selectors).toEqual(['body > div.body > p:nth-child(1)']);
   });
 
+  it('keeps a selector per name of the blocks\' own element, and drops a nameless block chosen on one page', () => {
+    // the story's subhead, byline and body are named apart in one spot of the template; on one page a
+    // nameless timestamp there was chosen too: intersected, `div#center > div > div` would take
+    // whatever the next page puts in that spot, though it took nothing else on these pages
+    const page = (i: number): Array<[string, number, boolean]> => [
+      ['div#center:1 > div:1 > div.subhead:1', 20, true],
+      ['div#center:1 > div:1 > div.byline:2', 5, true],
+      ['div#center:1 > div:1 > div.body:3', 300, true],
+      ...(i === 0 ? [['div#center:1 > div:1 > div:4', 6, true] as [string, number, boolean]] : []),
+      ['div#rail:2 > ul > li', 4, false],
+    ];
+    const { docs, chosen } = site([page(0), page(1), page(2)]);
+    const rules = buildSelectors(docs, chosen, options);
+    expect([...rules.selectors].sort()).toEqual([
+      'body > div#center > div > div.body',
+      'body > div#center > div > div.byline',
+      'body > div#center > div > div.subhead',
+    ]);
+    expect(rules.selfCheck.adjusted).toContain('dropped: body > div#center > div > div (chosen on one page, with no name at its own element)');
+    expect(rules.selfCheck.precision).toBe(1);
+    expect(rules.selfCheck.recall).toBeCloseTo(975 / 981, 4);
+  });
+
+  it('keeps the nameless selector where a nameless block of that spot was chosen on several pages', () => {
+    const page: Array<[string, number, boolean]> = [
+      ['div#center:1 > div:1 > div.subhead:1', 20, true],
+      ['div#center:1 > div:1 > div:2', 300, true],
+    ];
+    const { docs, chosen } = site([page, page]);
+    const rules = buildSelectors(docs, chosen, options);
+    expect(rules.selectors).toEqual(['body > div#center > div > div']);
+    expect(rules.selfCheck.adjusted).toEqual([]);
+  });
+
   it('leaves pages where nothing was chosen out of the check', () => {
     const { docs, chosen } = site([
       [['div.body:1 > p:1', 30, true]],
