@@ -62,6 +62,12 @@ export function namedLikeBoilerplate(path: readonly PathStep[]): boolean {
  * of the pages with a post element, and would split the same element into one cluster per page and
  * give selectors that fit those pages only. A template's own names are on every page of that
  * template, however few of the site's pages it has. A place found on a single page is left as is.
+ *
+ * A name is one page's only beside the names its place has on most pages (`div#post-28.post.hentry`).
+ * An element at a place whose element half the pages name alike, with none of those names, is another element
+ * that happens to sit there (another layout's `div#content` where the site's posts have their
+ * `div.node-content`, a photo box beside the share bar every post shows): it keeps its names, so
+ * it neither joins the place's element in a cluster nor widens its selector to a nameless step.
  */
 export function withSiteStableNames(docs: readonly FeatureDocument[], minShare = 0.5): FeatureDocument[] {
   if (docs.length < 2) return [...docs];
@@ -88,13 +94,24 @@ export function withSiteStableNames(docs: readonly FeatureDocument[], minShare =
     const have = pagesWith.get(place + name) ?? 0;
     return have >= 2 && have >= minShare * at;
   };
+  // the places where half the pages or more (2 or more) give their element one name
+  const namedPlaces = new Set<string>();
+  for (const [named, n] of pagesWith) {
+    const place = named.slice(0, named.search(/[#.]/));
+    if (keep(place, named.slice(place.length)) && n >= 2) namedPlaces.add(place);
+  }
   const cache = new Map<string, PathStep>();
   const clean = (step: PathStep, place: string): PathStep => {
     const key = place + '|' + stepSignatureRaw(step);
     let out = cache.get(key);
     if (out) return out;
-    const classes = step.classes.filter((c) => keep(place, '.' + c));
-    const id = step.id && keep(place, '#' + step.id) ? step.id : undefined;
+    let classes = step.classes.filter((c) => keep(place, '.' + c));
+    let id = step.id && keep(place, '#' + step.id) ? step.id : undefined;
+    // an element with none of the names its place has on most pages is another element there: its names tell it apart
+    if (!classes.length && !id && namedPlaces.has(place)) {
+      classes = [...step.classes];
+      id = step.id;
+    }
     out =
       classes.length === step.classes.length && id === step.id
         ? step

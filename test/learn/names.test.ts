@@ -69,6 +69,22 @@ describe('withSiteStableNames', () => {
     );
   });
 
+  it('keeps the names of an element that has none of its place\'s own: another element sits there', () => {
+    // four posts have their body in div.node-content; one page of another layout has div#content there
+    const post = (i: number) =>
+      makeDoc({ pageId: `n${i}`, blocks: [makeBlock({ text: 'Body text here.', path: `div#blog:1 > div.node-content.blog-active:1 > p:1` })] });
+    const other = makeDoc({ pageId: 'x', blocks: [makeBlock({ text: 'Body text here.', path: 'div#blog:1 > div#content.extend-page:1 > p:1' })] });
+    const out = withSiteStableNames([post(1), post(2), post(3), post(4), other]);
+    expect(out.slice(0, 4).map((d) => stepSignature(d.blocks[0].path[1]))).toEqual(Array(4).fill('div.blog-active.node-content'));
+    expect(out[4].blocks[0].path[1]).toMatchObject({ id: 'content', classes: ['extend-page'] });
+    // one name of the place's own, and the page's other names are its only
+    const posted = makeDoc({ pageId: 'y', blocks: [makeBlock({ text: 'Body text here.', path: 'div#blog:1 > div#post-9.node-content.promoted:1 > p:1' })] });
+    expect(stepSignature(withSiteStableNames([post(1), post(2), post(3), post(4), posted])[4].blocks[0].path[1])).toBe('div.node-content');
+    // a place most pages leave nameless is as before: one page's names go
+    const plain = (i: number) => makeDoc({ pageId: `p${i}`, blocks: [makeBlock({ text: 'Body text here.', path: 'div#blog:1 > div:1 > p:1' })] });
+    expect(stepSignature(withSiteStableNames([plain(1), plain(2), plain(3), plain(4), other])[4].blocks[0].path[1])).toBe('div');
+  });
+
   it('leaves a single page as it is', () => {
     const docs = [page(28, 'politics')];
     expect(withSiteStableNames(docs, 2)[0].blocks[0].path[1].classes).toContain('category-politics');
