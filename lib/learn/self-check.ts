@@ -14,6 +14,7 @@ import type { FeatureDocument, PathStep } from '../types/feature-document';
 import { SELECTOR_MAX_LENGTH, type SelfCheck } from '../types/rules-document';
 import { formatSelector, intersectPaths, pathMatches, tagSequence, type SelectorStep, type SelectorSteps } from './consolidate';
 import { stableClasses, stableId, stepSignature } from './names';
+import { NOISE } from './dbscan';
 
 export interface SelfCheckOptions {
   /** A selector selecting a smaller share of content words on the training pages is dropped. */
@@ -27,6 +28,11 @@ export interface SelfCheckOptions {
    * tightened to leave these out; precision still counts them as not chosen.
    */
   readonly uncertain?: readonly (readonly boolean[])[];
+  /**
+   * Per document, per block: its DBSCAN cluster, or NOISE (vectorize.ts `clusterBlocks`). Without
+   * them, chosen blocks named apart at their own element are not split (`splitByOwnNames`).
+   */
+  readonly clusters?: readonly (readonly number[])[];
 }
 
 export interface CheckedRules {
@@ -43,6 +49,8 @@ interface Item {
   readonly chosen: boolean;
   /** Neither content nor not: ignored when tightening. */
   readonly uncertain: boolean;
+  /** Its DBSCAN cluster, NOISE when in none; undefined when the caller gave no clusters. */
+  readonly cluster?: number;
 }
 
 interface Evaluation {
@@ -84,13 +92,17 @@ interface Refined {
  * names: intersected, they leave a step with no name at the block's own element, which takes
  * whatever the next page puts in that spot (a box of photo links, a subscription offer), even where
  * it took nothing else on the training pages. So when the chosen blocks' own elements are named
- * apart, each name gets its selector. A block with no name there that was chosen on a single page
- * is that page's accident and does not widen the rule: it is dropped. A nameless kind chosen on
- * several pages is the rule's own, and the selector stays as it is. True when it split.
+ * apart, and the names part kinds of block (no cluster holds blocks of two names: `li.first` and
+ * `li.last` are one kind of item, and the next list's middle items are too), each name gets its
+ * selector. Each name must be chosen on two pages or more (one page's name is that page's accident,
+ * as a heading's `h2#methods`). A nameless block there that no cluster holds (DBSCAN's noise),
+ * chosen on one page only, is that page's accident too and does not widen the rule: it is dropped.
+ * Any other nameless block there is the rule's own, and the selector stays as it is. True when it
+ * split.
  */
 function splitByOwnNames(steps: SelectorSteps, chosen: readonly Item[], pool: readonly Item[], opts: RefineOptions, out: Refined): boolean {
   const own = steps.length - 1;
-  if (steps[own].id !== undefined || steps[own].classes.length > 0) return false;
+  if (steps[own].id !== undefined || steps[own].classes.length > 0 || chosen.some((c) => c.cluster === undefined)) return false;
   const parts = new Map<string, Item[]>();
   for (const c of chosen) {
     const key = stepSignature(c.path[own]);
@@ -98,13 +110,23 @@ function splitByOwnNames(steps: SelectorSteps, chosen: readonly Item[], pool: re
     if (!part) parts.set(key, (part = []));
     part.push(c);
   }
-  if (parts.size < 2) return false;
   const pages = (part: readonly Item[]) => new Set(part.map((c) => c.doc)).size;
   const named = (part: readonly Item[]) => stableId(part[0].path[own]) !== undefined || stableClasses(part[0].path[own]).length > 0;
-  const nameless = [...parts.values()].filter((part) => !named(part));
   const kept = [...parts.values()].filter(named);
-  if (nameless.some((part) => pages(part) >= opts.minPartPages) || !kept.some((part) => pages(part) >= opts.minPartPages)) return false;
-  for (const part of nameless) out.dropped.push({ steps: intersectPaths(part.map((c) => c.path)), precision: 0, why: 'chosen on one page, with no name at its own element' });
+  const nameless = [...parts.values()].filter((part) => !named(part));
+  if (!kept.length || kept.some((part) => pages(part) < opts.minPartPages)) return false;
+  if (nameless.some((part) => pages(part) >= opts.minPartPages || part.some((c) => c.cluster !== NOISE))) return false;
+  // a cluster across two names: the names part one kind of block
+  const partOfCluster = new Map<number, Item[]>();
+  for (const part of kept) {
+    for (const c of part) {
+      if (c.cluster === NOISE) continue;
+      const seen = partOfCluster.get(c.cluster!);
+      if (seen && seen !== part) return false;
+      partOfCluster.set(c.cluster!, part);
+    }
+  }
+  for (const part of nameless) out.dropped.push({ steps: intersectPaths(part.map((c) => c.path)), precision: 0, why: 'in no cluster, chosen on one page, with no name at its own element' });
   for (const part of kept) refine(part, pool, opts, out);
   return true;
 }
@@ -222,6 +244,7 @@ export function buildSelectors(
         words: b.words,
         chosen: isChosen,
         uncertain: !isChosen && (options.uncertain?.[d]?.[i] ?? false),
+        ...(options.clusters ? { cluster: options.clusters[d]?.[i] ?? NOISE } : {}),
       };
       let pool = pools.get(key);
       if (!pool) pools.set(key, (pool = []));

@@ -85,6 +85,24 @@ describe('withSiteStableNames', () => {
     expect(stepSignature(withSiteStableNames([plain(1), plain(2), plain(3), plain(4), other])[4].blocks[0].path[1])).toBe('div');
   });
 
+  it('takes the names of a sibling at the place as the place\'s element: a post beside its page\'s navigation loses its one-page names', () => {
+    const posts = [20, 21, 22, 23, 24].map((n, i) =>
+      makeDoc({
+        pageId: `q${n}`,
+        blocks: [
+          makeBlock({ text: 'Older posts', path: 'div#content:1 > div.navigation:1 > a:1' }),
+          makeBlock({ text: 'Body text here.', path: `div#content:1 > div#post-${n}.category-c${'abcde'[i]}.tag-t${'vwxyz'[i]}:2 > div.entry:1 > p:1` }),
+        ],
+      }),
+    );
+    expect(withSiteStableNames(posts).map((d) => stepSignature(d.blocks[1].path[1]))).toEqual(Array(5).fill('div'));
+    // a generated name on every page is no name of the place's own
+    const hashed = ['war', 'golf', 'tax'].map((topic) =>
+      makeDoc({ pageId: topic, blocks: [makeBlock({ text: 'x', path: 'div:1 > div.css-1dbjc4n:1' }), makeBlock({ text: 'Body text here.', path: `div:1 > div.topic-${topic}:2 > p:1` })] }),
+    );
+    expect(withSiteStableNames(hashed).map((d) => stepSignature(d.blocks[1].path[1]))).toEqual(Array(3).fill('div'));
+  });
+
   it('leaves a single page as it is', () => {
     const docs = [page(28, 'politics')];
     expect(withSiteStableNames(docs, 2)[0].blocks[0].path[1].classes).toContain('category-politics');

@@ -103,38 +103,71 @@ describe('buildSelectors', () => {
     expect(buildSelectors(docs, chosen, options).selectors).toEqual(['body > div.body > p:nth-child(1)']);
   });
 
-  it('keeps a selector per name of the blocks\' own element, and drops a nameless block chosen on one page', () => {
-    // the story's subhead, byline and body are named apart in one spot of the template; on one page a
-    // nameless timestamp there was chosen too: intersected, `div#center > div > div` would take
-    // whatever the next page puts in that spot, though it took nothing else on these pages
-    const page = (i: number): Array<[string, number, boolean]> => [
-      ['div#center:1 > div:1 > div.subhead:1', 20, true],
-      ['div#center:1 > div:1 > div.byline:2', 5, true],
-      ['div#center:1 > div:1 > div.body:3', 300, true],
-      ...(i === 0 ? [['div#center:1 > div:1 > div:4', 6, true] as [string, number, boolean]] : []),
-      ['div#rail:2 > ul > li', 4, false],
+  describe('blocks named apart at their own element', () => {
+    /** A page of blocks given as [path, words, chosen, cluster (-1: noise)]. */
+    function clustered(pages: Array<Array<[string, number, boolean, number]>>) {
+      const { docs, chosen } = site(pages.map((blocks) => blocks.map(([p, w, c]) => [p, w, c] as [string, number, boolean])));
+      return { docs, chosen, clusters: pages.map((blocks) => blocks.map(([, , , k]) => k)) };
+    }
+    // the story's subhead, byline and body are named apart in one spot of the template, each its own
+    // kind of block; on one page a nameless timestamp there, in no cluster, was chosen too
+    const story = (timestamp: { pages: number; cluster: number }) => (i: number): Array<[string, number, boolean, number]> => [
+      ['div#center:1 > div:1 > div.subhead:1', 20, true, 0],
+      ['div#center:1 > div:1 > div.byline:2', 5, true, 1],
+      ['div#center:1 > div:1 > div.body:3', 300, true, 2],
+      ...(i < timestamp.pages ? [['div#center:1 > div:1 > div:4', 6, true, timestamp.cluster] as [string, number, boolean, number]] : []),
+      ['div#rail:2 > ul > li', 4, false, 3],
     ];
-    const { docs, chosen } = site([page(0), page(1), page(2)]);
-    const rules = buildSelectors(docs, chosen, options);
-    expect([...rules.selectors].sort()).toEqual([
-      'body > div#center > div > div.body',
-      'body > div#center > div > div.byline',
-      'body > div#center > div > div.subhead',
-    ]);
-    expect(rules.selfCheck.adjusted).toContain('dropped: body > div#center > div > div (chosen on one page, with no name at its own element)');
-    expect(rules.selfCheck.precision).toBe(1);
-    expect(rules.selfCheck.recall).toBeCloseTo(975 / 981, 4);
-  });
+    const nameless = 'body > div#center > div > div';
 
-  it('keeps the nameless selector where a nameless block of that spot was chosen on several pages', () => {
-    const page: Array<[string, number, boolean]> = [
-      ['div#center:1 > div:1 > div.subhead:1', 20, true],
-      ['div#center:1 > div:1 > div:2', 300, true],
-    ];
-    const { docs, chosen } = site([page, page]);
-    const rules = buildSelectors(docs, chosen, options);
-    expect(rules.selectors).toEqual(['body > div#center > div > div']);
-    expect(rules.selfCheck.adjusted).toEqual([]);
+    it('keeps a selector per name, and drops a nameless block in no cluster chosen on one page', () => {
+      // intersected, `div#center > div > div` would take whatever the next page puts in that spot,
+      // though it took nothing else on these pages
+      const { docs, chosen, clusters } = clustered([0, 1, 2].map(story({ pages: 1, cluster: -1 })));
+      const rules = buildSelectors(docs, chosen, { ...options, clusters });
+      expect([...rules.selectors].sort()).toEqual([`${nameless}.body`, `${nameless}.byline`, `${nameless}.subhead`]);
+      expect(rules.selfCheck.adjusted).toContain(`dropped: ${nameless} (in no cluster, chosen on one page, with no name at its own element)`);
+      expect(rules.selfCheck.precision).toBe(1);
+      expect(rules.selfCheck.recall).toBeCloseTo(975 / 981, 4);
+      // without the clusters nothing tells kinds apart: the selector stays nameless
+      expect(buildSelectors(docs, chosen, options).selectors).toEqual([nameless]);
+    });
+
+    it('keeps the nameless selector where the nameless block is in a cluster, or chosen on several pages', () => {
+      for (const timestamp of [{ pages: 1, cluster: 4 }, { pages: 2, cluster: -1 }]) {
+        const { docs, chosen, clusters } = clustered([0, 1, 2].map(story(timestamp)));
+        const rules = buildSelectors(docs, chosen, { ...options, clusters });
+        expect(rules.selectors).toEqual([nameless]);
+        expect(rules.selfCheck.adjusted).toEqual([]);
+      }
+    });
+
+    it('does not split one kind of block (one cluster) its classes name by position', () => {
+      // Drupal's li.first and li.last: the next, longer list's middle items are the same kind
+      const { docs, chosen, clusters } = clustered([0, 1].map(() => [
+        ['div.story:1 > ul:1 > li.first:1', 10, true, 0],
+        ['div.story:1 > ul:1 > li.last:2', 12, true, 0],
+      ]));
+      expect(buildSelectors(docs, chosen, { ...options, clusters }).selectors).toEqual(['body > div.story > ul > li']);
+    });
+
+    it('does not split on a name chosen on one page only', () => {
+      // a heading's id made from its text (h2#methods) is that page's
+      const { docs, chosen, clusters } = clustered([
+        [['div.entry:1 > h2#conclusion:1', 3, true, 0]],
+        [['div.entry:1 > h2#conclusion:1', 3, true, 0]],
+        [['div.entry:1 > h2#methods:1', 3, true, 1]],
+      ]);
+      expect(buildSelectors(docs, chosen, { ...options, clusters }).selectors).toEqual(['body > div.entry > h2']);
+    });
+
+    it('splits on ids as on classes', () => {
+      const { docs, chosen, clusters } = clustered([0, 1].map(() => [
+        ['main:1 > div#dek:1', 30, true, 0],
+        ['main:1 > div#story:2', 300, true, 1],
+      ]));
+      expect([...buildSelectors(docs, chosen, { ...options, clusters }).selectors].sort()).toEqual(['body > main > div#dek', 'body > main > div#story']);
+    });
   });
 
   it('leaves pages where nothing was chosen out of the check', () => {
