@@ -1,8 +1,7 @@
 /**
  * Rules from the chosen blocks, checked on the pages they were learned from.
  *
- * Each tag sequence of the chosen blocks gives one consolidated selector, one per name of the
- * blocks' own element where the template names them apart (`splitByOwnNames`). A selector that also
+ * Each tag sequence of the chosen blocks gives one consolidated selector. A selector that also
  * matches blocks outside the chosen clusters is tightened: first split by the step whose ids/classes
  * best separate the chosen blocks from the others (each part keeps the classes it shares, e.g.
  * `div > p` becomes `div.article-body > p` and `div.pullquote > p`), then pinned with :nth-child at
@@ -13,8 +12,7 @@
 import type { FeatureDocument, PathStep } from '../types/feature-document';
 import { SELECTOR_MAX_LENGTH, type SelfCheck } from '../types/rules-document';
 import { formatSelector, intersectPaths, pathMatches, tagSequence, type SelectorStep, type SelectorSteps } from './consolidate';
-import { stableClasses, stableId, stepSignature } from './names';
-import { NOISE } from './dbscan';
+import { stepSignature } from './names';
 
 export interface SelfCheckOptions {
   /** A selector selecting a smaller share of content words on the training pages is dropped. */
@@ -28,11 +26,6 @@ export interface SelfCheckOptions {
    * tightened to leave these out; precision still counts them as not chosen.
    */
   readonly uncertain?: readonly (readonly boolean[])[];
-  /**
-   * Per document, per block: its DBSCAN cluster, or NOISE (vectorize.ts `clusterBlocks`). Without
-   * them, chosen blocks named apart at their own element are not split (`splitByOwnNames`).
-   */
-  readonly clusters?: readonly (readonly number[])[];
 }
 
 export interface CheckedRules {
@@ -49,8 +42,6 @@ interface Item {
   readonly chosen: boolean;
   /** Neither content nor not: ignored when tightening. */
   readonly uncertain: boolean;
-  /** Its DBSCAN cluster, NOISE when in none; undefined when the caller gave no clusters. */
-  readonly cluster?: number;
 }
 
 interface Evaluation {
@@ -82,59 +73,12 @@ interface RefineOptions {
 
 interface Refined {
   kept: { steps: SelectorSteps; chosenWords: number }[];
-  /** `why`: the reason when it is not the precision. */
-  dropped: { steps: SelectorSteps; precision: number; why?: string }[];
-}
-
-/**
- * The template names the boxes it places in one spot (a story's body, its subhead, its byline:
- * `div.storybody`, `div.storysubhead`, `div.storybyline`), and a hand-written rule keeps those
- * names: intersected, they leave a step with no name at the block's own element, which takes
- * whatever the next page puts in that spot (a box of photo links, a subscription offer), even where
- * it took nothing else on the training pages. So when the chosen blocks' own elements are named
- * apart, and the names part kinds of block (no cluster holds blocks of two names: `li.first` and
- * `li.last` are one kind of item, and the next list's middle items are too), each name gets its
- * selector. Each name must be chosen on two pages or more (one page's name is that page's accident,
- * as a heading's `h2#methods`). A nameless block there that no cluster holds (DBSCAN's noise),
- * chosen on one page only, is that page's accident too and does not widen the rule: it is dropped.
- * Any other nameless block there is the rule's own, and the selector stays as it is. True when it
- * split.
- */
-function splitByOwnNames(steps: SelectorSteps, chosen: readonly Item[], pool: readonly Item[], opts: RefineOptions, out: Refined): boolean {
-  const own = steps.length - 1;
-  if (steps[own].id !== undefined || steps[own].classes.length > 0 || chosen.some((c) => c.cluster === undefined)) return false;
-  const parts = new Map<string, Item[]>();
-  for (const c of chosen) {
-    const key = stepSignature(c.path[own]);
-    let part = parts.get(key);
-    if (!part) parts.set(key, (part = []));
-    part.push(c);
-  }
-  const pages = (part: readonly Item[]) => new Set(part.map((c) => c.doc)).size;
-  const named = (part: readonly Item[]) => stableId(part[0].path[own]) !== undefined || stableClasses(part[0].path[own]).length > 0;
-  const kept = [...parts.values()].filter(named);
-  const nameless = [...parts.values()].filter((part) => !named(part));
-  if (!kept.length || kept.some((part) => pages(part) < opts.minPartPages)) return false;
-  if (nameless.some((part) => pages(part) >= opts.minPartPages || part.some((c) => c.cluster !== NOISE))) return false;
-  // a cluster across two names: the names part one kind of block
-  const partOfCluster = new Map<number, Item[]>();
-  for (const part of kept) {
-    for (const c of part) {
-      if (c.cluster === NOISE) continue;
-      const seen = partOfCluster.get(c.cluster!);
-      if (seen && seen !== part) return false;
-      partOfCluster.set(c.cluster!, part);
-    }
-  }
-  for (const part of nameless) out.dropped.push({ steps: intersectPaths(part.map((c) => c.path)), precision: 0, why: 'in no cluster, chosen on one page, with no name at its own element' });
-  for (const part of kept) refine(part, pool, opts, out);
-  return true;
+  dropped: { steps: SelectorSteps; precision: number }[];
 }
 
 /** Tighten the selector of `chosen` (one tag sequence) until it matches no other block of `pool`. */
 function refine(chosen: readonly Item[], pool: readonly Item[], opts: RefineOptions, out: Refined): void {
   const steps = intersectPaths(chosen.map((c) => c.path));
-  if (splitByOwnNames(steps, chosen, pool, opts, out)) return;
   const ev = evaluate(steps, pool);
   if (ev.otherWords === 0) {
     out.kept.push({ steps, chosenWords: ev.chosenWords });
@@ -244,7 +188,6 @@ export function buildSelectors(
         words: b.words,
         chosen: isChosen,
         uncertain: !isChosen && (options.uncertain?.[d]?.[i] ?? false),
-        ...(options.clusters ? { cluster: options.clusters[d]?.[i] ?? NOISE } : {}),
       };
       let pool = pools.get(key);
       if (!pool) pools.set(key, (pool = []));
@@ -280,7 +223,7 @@ export function buildSelectors(
       if (keptStrings.length > 0) adjusted.push(`tightened: ${original} → ${keptStrings.join(' | ')}`);
       for (const d of result.dropped) {
         const s = formatSelector(d.steps);
-        adjusted.push(`dropped: ${s}${s === original ? '' : ` (from ${original})`} (${d.why ?? `precision ${round4(d.precision)}`})`);
+        adjusted.push(`dropped: ${s}${s === original ? '' : ` (from ${original})`} (precision ${round4(d.precision)})`);
       }
     }
     for (const k of result.kept) {
