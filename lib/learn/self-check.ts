@@ -1,7 +1,8 @@
 /**
  * Rules from the chosen blocks, checked on the pages they were learned from.
  *
- * Each tag sequence of the chosen blocks gives one consolidated selector. A selector that also
+ * Each tag sequence of the chosen blocks gives one consolidated selector, one per name of the
+ * blocks' own element where the names part kinds of block (`splitByOwnNames`). A selector that also
  * matches blocks outside the chosen clusters is tightened: first split by the step whose ids/classes
  * best separate the chosen blocks from the others (each part keeps the classes it shares, e.g.
  * `div > p` becomes `div.article-body > p` and `div.pullquote > p`), then pinned with :nth-child at
@@ -9,10 +10,11 @@
  * dropped. Precision and recall are counted in words, on the training pages where something was
  * chosen (a page where the learner found no content says nothing about what is content there).
  */
-import type { FeatureDocument, PathStep } from '../types/feature-document';
+import type { Block, FeatureDocument, PathStep } from '../types/feature-document';
 import { SELECTOR_MAX_LENGTH, type SelfCheck } from '../types/rules-document';
 import { formatSelector, intersectPaths, pathMatches, tagSequence, type SelectorStep, type SelectorSteps } from './consolidate';
-import { stepSignature } from './names';
+import { stableClasses, stableId, stepSignature } from './names';
+import { blockDistance, DEFAULT_WEIGHTS, vectorizeBlock, type FeatureWeights } from './vectorize';
 
 export interface SelfCheckOptions {
   /** A selector selecting a smaller share of content words on the training pages is dropped. */
@@ -26,6 +28,12 @@ export interface SelfCheckOptions {
    * tightened to leave these out; precision still counts them as not chosen.
    */
   readonly uncertain?: readonly (readonly boolean[])[];
+  /**
+   * Blocks this close (vectorize.ts `blockDistance`, their own classes left out) look alike: the
+   * clustering's eps. Without it, chosen blocks named apart at their own element are not split
+   * (`splitByOwnNames`).
+   */
+  readonly kindDistance?: number;
 }
 
 export interface CheckedRules {
@@ -37,6 +45,9 @@ export interface CheckedRules {
 
 interface Item {
   readonly doc: number;
+  /** The block, to compare how it looks. */
+  readonly block: Block;
+  readonly viewportWidth: number;
   readonly path: readonly PathStep[];
   readonly words: number;
   readonly chosen: boolean;
@@ -69,16 +80,67 @@ interface RefineOptions {
   readonly minPrecision: number;
   /** Pages each part of a split must have chosen blocks on. */
   readonly minPartPages: number;
+  /** SelfCheckOptions.kindDistance. */
+  readonly kindDistance?: number;
 }
 
 interface Refined {
   kept: { steps: SelectorSteps; chosenWords: number }[];
-  dropped: { steps: SelectorSteps; precision: number }[];
+  /** `why`: the reason when it is not the precision. */
+  dropped: { steps: SelectorSteps; precision: number; why?: string }[];
 }
+
+/**
+ * The template names the boxes it places in one spot (a story's body, its subhead, its byline:
+ * `div.storybody`, `div.storysubhead`, `div.storybyline`), and a hand-written rule keeps those
+ * names: intersected, they leave a step with no name at the block's own element, which takes
+ * whatever the next page puts in that spot (a box of photo links, a subscription offer), even where
+ * it took nothing else on the training pages. So each name keeps its selector when the names part
+ * kinds of block: no two of them (nor a nameless one) look alike with their names left out, in
+ * style, structure and position. Blocks that look alike under different names are one kind named
+ * by position or by page (`li.first`, `li.last` and the next list's nameless middle items; a
+ * heading's `h2#methods`), and keep the nameless selector. Each name must be chosen on two pages or
+ * more. A nameless block there chosen on one page only, looking like none of the named ones, is
+ * that page's accident and does not widen the rule: it is dropped. True when it split.
+ */
+function splitByOwnNames(steps: SelectorSteps, chosen: readonly Item[], pool: readonly Item[], opts: RefineOptions, out: Refined): boolean {
+  const own = steps.length - 1;
+  if (opts.kindDistance === undefined || steps[own].id !== undefined || steps[own].classes.length > 0) return false;
+  const parts = new Map<string, Item[]>();
+  for (const c of chosen) {
+    const key = stepSignature(c.path[own]);
+    let part = parts.get(key);
+    if (!part) parts.set(key, (part = []));
+    part.push(c);
+  }
+  const pages = (part: readonly Item[]) => new Set(part.map((c) => c.doc)).size;
+  const named = (part: readonly Item[]) => stableId(part[0].path[own]) !== undefined || stableClasses(part[0].path[own]).length > 0;
+  const kept = [...parts.values()].filter(named);
+  const nameless = [...parts.values()].filter((part) => !named(part));
+  if (!kept.length || kept.some((part) => pages(part) < opts.minPartPages) || nameless.some((part) => pages(part) >= opts.minPartPages)) return false;
+  const all = [...kept, ...nameless];
+  for (let i = 0; i < all.length; i++) for (let j = i + 1; j < all.length; j++) if (lookAlike(all[i], all[j], opts.kindDistance)) return false;
+  for (const part of nameless) out.dropped.push({ steps: intersectPaths(part.map((c) => c.path)), precision: 0, why: 'chosen on one page, like no named block, with no name at its own element' });
+  for (const part of kept) refine(part, pool, opts, out);
+  return true;
+}
+
+/** Blocks compared per part at most: a part's blocks are one kind, a sample tells how it looks. */
+const LOOK_SAMPLE = 20;
+
+/** Whether a block of one part is within `distance` of a block of the other, their own classes left out. */
+function lookAlike(a: readonly Item[], b: readonly Item[], distance: number): boolean {
+  const vectors = (part: readonly Item[]) => part.slice(0, LOOK_SAMPLE).map((c) => vectorizeBlock(c.block, c.viewportWidth));
+  const vb = vectors(b);
+  return vectors(a).some((x) => vb.some((y) => blockDistance(x, y, WITHOUT_CLASSES) <= distance));
+}
+
+const WITHOUT_CLASSES: FeatureWeights = { ...DEFAULT_WEIGHTS, classes: 0 };
 
 /** Tighten the selector of `chosen` (one tag sequence) until it matches no other block of `pool`. */
 function refine(chosen: readonly Item[], pool: readonly Item[], opts: RefineOptions, out: Refined): void {
   const steps = intersectPaths(chosen.map((c) => c.path));
+  if (splitByOwnNames(steps, chosen, pool, opts, out)) return;
   const ev = evaluate(steps, pool);
   if (ev.otherWords === 0) {
     out.kept.push({ steps, chosenWords: ev.chosenWords });
@@ -184,6 +246,8 @@ export function buildSelectors(
       const isChosen = chosen[d]?.[i] ?? false;
       const item: Item = {
         doc: d,
+        block: b,
+        viewportWidth: doc.viewport.width,
         path: b.path,
         words: b.words,
         chosen: isChosen,
@@ -211,6 +275,7 @@ export function buildSelectors(
   const refineOptions: RefineOptions = {
     minPrecision: options.minSelectorPrecision,
     minPartPages: Math.min(2, judged.size),
+    ...(options.kindDistance !== undefined ? { kindDistance: options.kindDistance } : {}),
   };
   const adjusted: string[] = [];
   const kept = new Map<string, { steps: SelectorSteps; chosenWords: number }>();
@@ -223,7 +288,7 @@ export function buildSelectors(
       if (keptStrings.length > 0) adjusted.push(`tightened: ${original} → ${keptStrings.join(' | ')}`);
       for (const d of result.dropped) {
         const s = formatSelector(d.steps);
-        adjusted.push(`dropped: ${s}${s === original ? '' : ` (from ${original})`} (precision ${round4(d.precision)})`);
+        adjusted.push(`dropped: ${s}${s === original ? '' : ` (from ${original})`} (${d.why ?? `precision ${round4(d.precision)}`})`);
       }
     }
     for (const k of result.kept) {

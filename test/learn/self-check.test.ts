@@ -3,10 +3,10 @@ import { buildSelectors, measureSelectors } from '../../lib/learn/self-check';
 import { parseSelector } from '../../lib/learn/consolidate';
 import { makeBlock, makeDoc } from './factory';
 
-/** A page of blocks given as [path, words, chosen]. */
-function site(pages: Array<Array<[string, number, boolean]>>) {
+/** A page of blocks given as [path, words, chosen, computed CSS]. */
+function site(pages: Array<Array<[string, number, boolean, Record<string, string>?]>>) {
   const docs = pages.map((blocks, i) =>
-    makeDoc({ pageId: `p${i}`, blocks: blocks.map(([p, words]) => makeBlock({ text: Array(words).fill('w').join(' '), path: p })) }),
+    makeDoc({ pageId: `p${i}`, blocks: blocks.map(([p, words, , css]) => makeBlock({ text: Array(words).fill('w').join(' '), path: p, ...(css ? { css } : {}) })) }),
   );
   const chosen = pages.map((blocks) => blocks.map(([, , c]) => c));
   return { docs, chosen };
@@ -101,6 +101,65 @@ describe('buildSelectors', () => {
     expect(rules.selfCheck.precision).toBe(0.8571); // 60 of 70 words
     // without the flag, the other paragraph would pin the selector to :nth-child(1)
     expect(buildSelectors(docs, chosen, options).selectors).toEqual(['body > div.body > p:nth-child(1)']);
+  });
+
+  describe('blocks named apart at their own element', () => {
+    type Spec = [string, number, boolean, Record<string, string>?];
+    const withKinds = { ...options, kindDistance: 0.5 };
+    // a story's subhead, byline and body are named apart in one spot of the template, and look apart
+    const SUBHEAD = { 'font-size': '20px', 'font-weight': '700' };
+    const BYLINE = { 'font-size': '12px', color: 'rgb(102, 102, 102)' };
+    const TIMESTAMP = { 'font-size': '11px', 'text-transform': 'uppercase', color: 'rgb(153, 153, 153)' };
+    const story = (extra: (i: number) => Spec[] = () => []) => (i: number): Spec[] => [
+      ['div#center:1 > div:1 > div.subhead:1', 20, true, SUBHEAD],
+      ['div#center:1 > div:1 > div.byline:2', 5, true, BYLINE],
+      ['div#center:1 > div:1 > div.body:3', 300, true],
+      ...extra(i),
+      ['div#rail:2 > ul > li', 4, false],
+    ];
+    const nameless = 'body > div#center > div > div';
+
+    it('keeps a selector per name, and drops a nameless block chosen on one page that looks like none of them', () => {
+      // intersected, `div#center > div > div` would take whatever the next page puts in that spot,
+      // though it took nothing else on these pages
+      const { docs, chosen } = site([0, 1, 2].map(story((i) => (i === 0 ? [['div#center:1 > div:1 > div:4', 6, true, TIMESTAMP]] : []))));
+      const rules = buildSelectors(docs, chosen, withKinds);
+      expect([...rules.selectors].sort()).toEqual([`${nameless}.body`, `${nameless}.byline`, `${nameless}.subhead`]);
+      expect(rules.selfCheck.adjusted).toContain(`dropped: ${nameless} (chosen on one page, like no named block, with no name at its own element)`);
+      expect(rules.selfCheck.precision).toBe(1);
+      expect(rules.selfCheck.recall).toBeCloseTo(975 / 981, 4);
+      // without a distance to tell kinds apart, the selector stays nameless
+      expect(buildSelectors(docs, chosen, options).selectors).toEqual([nameless]);
+    });
+
+    it('keeps the nameless selector where a nameless block there looks like a named one, or is chosen on several pages', () => {
+      // a page's body without its class, styled as the others' bodies
+      const body = site([0, 1, 2].map(story((i) => (i === 2 ? [['div#center:1 > div:1 > div:3', 280, true]] : []))));
+      expect(buildSelectors(body.docs, body.chosen, withKinds).selectors).toEqual([nameless]);
+      const twice = site([0, 1, 2].map(story((i) => (i < 2 ? [['div#center:1 > div:1 > div:4', 6, true, TIMESTAMP]] : []))));
+      expect(buildSelectors(twice.docs, twice.chosen, withKinds).selectors).toEqual([nameless]);
+    });
+
+    it('does not split one kind of block that its names tell by position or by page', () => {
+      // Drupal's li.first and li.last, and a longer list's nameless middle item: one kind of item
+      const list = site([2, 2, 3].map((n) => [
+        ['div.story:1 > ul:1 > li.first:1', 10, true],
+        ...(n === 3 ? [['div.story:1 > ul:1 > li:2', 9, true] as Spec] : []),
+        [`div.story:1 > ul:1 > li.last:${n}`, 12, true],
+      ]));
+      expect(buildSelectors(list.docs, list.chosen, withKinds).selectors).toEqual(['body > div.story > ul > li']);
+      // a heading's id made from its text: h2#methods on one page is that page's
+      const headings = site([[['div.entry:1 > h2#conclusion:1', 3, true, SUBHEAD]], [['div.entry:1 > h2#conclusion:1', 3, true, SUBHEAD]], [['div.entry:1 > h2#methods:1', 3, true, BYLINE]]]);
+      expect(buildSelectors(headings.docs, headings.chosen, withKinds).selectors).toEqual(['body > div.entry > h2']);
+    });
+
+    it('splits on ids as on classes', () => {
+      const { docs, chosen } = site([0, 1].map((): Spec[] => [
+        ['main:1 > div#dek:1', 30, true, SUBHEAD],
+        ['main:1 > div#story:2', 300, true],
+      ]));
+      expect([...buildSelectors(docs, chosen, withKinds).selectors].sort()).toEqual(['body > main > div#dek', 'body > main > div#story']);
+    });
   });
 
   it('leaves pages where nothing was chosen out of the check', () => {
