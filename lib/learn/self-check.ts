@@ -14,7 +14,7 @@ import type { Block, FeatureDocument, PathStep } from '../types/feature-document
 import { SELECTOR_MAX_LENGTH, type SelfCheck } from '../types/rules-document';
 import { formatSelector, intersectPaths, pathMatches, tagSequence, type SelectorStep, type SelectorSteps } from './consolidate';
 import { stableClasses, stableId, stepSignature } from './names';
-import { blockDistance, DEFAULT_WEIGHTS, vectorizeBlock, type FeatureWeights } from './vectorize';
+import { blockDistance, DEFAULT_WEIGHTS, vectorizeBlock, withinEps, type BlockVector, type FeatureWeights } from './vectorize';
 
 export interface SelfCheckOptions {
   /** A selector selecting a smaller share of content words on the training pages is dropped. */
@@ -96,16 +96,19 @@ interface Refined {
  * names: intersected, they leave a step with no name at the block's own element, which takes
  * whatever the next page puts in that spot (a box of photo links, a subscription offer), even where
  * it took nothing else on the training pages. So each name keeps its selector when the names part
- * kinds of block: no two of them (nor a nameless one) look alike with their names left out, in
- * style, structure and position. Blocks that look alike under different names are one kind named
- * by position or by page (`li.first`, `li.last` and the next list's nameless middle items; a
- * heading's `h2#methods`), and keep the nameless selector. Each name must be chosen on two pages or
- * more. A nameless block there chosen on one page only, looking like none of the named ones, is
- * that page's accident and does not widen the rule: it is dropped. True when it split.
+ * kinds of block: no two of them (nor a nameless one) look alike with their own names left out, in
+ * style and structure (`lookAlike`). Blocks that look alike under different names are one kind
+ * named by position or by page (`li.first`, `li.last` and the next list's nameless middle items; a
+ * table's `td.column-1`, `td.column-2`; a heading's `h2#methods`), and keep the nameless selector.
+ * Each name must be chosen on two pages or more. A nameless block there chosen on one page only,
+ * looking like none of the named ones and a small part of the words chosen in that spot on its page
+ * (`ACCIDENT_MAX_SHARE`), is that page's accident and does not widen the rule: it is dropped. A
+ * larger one is the page's content in another dress (a body without its class), and the selector
+ * stays nameless. True when it split.
  */
 function splitByOwnNames(steps: SelectorSteps, chosen: readonly Item[], pool: readonly Item[], opts: RefineOptions, out: Refined): boolean {
   const own = steps.length - 1;
-  if (opts.kindDistance === undefined || steps[own].id !== undefined || steps[own].classes.length > 0) return false;
+  if (opts.kindDistance === undefined || opts.minPartPages < 2 || steps[own].id !== undefined || steps[own].classes.length > 0) return false;
   const parts = new Map<string, Item[]>();
   for (const c of chosen) {
     const key = stepSignature(c.path[own]);
@@ -118,24 +121,40 @@ function splitByOwnNames(steps: SelectorSteps, chosen: readonly Item[], pool: re
   const kept = [...parts.values()].filter(named);
   const nameless = [...parts.values()].filter((part) => !named(part));
   if (!kept.length || kept.some((part) => pages(part) < opts.minPartPages) || nameless.some((part) => pages(part) >= opts.minPartPages)) return false;
-  const all = [...kept, ...nameless];
-  for (let i = 0; i < all.length; i++) for (let j = i + 1; j < all.length; j++) if (lookAlike(all[i], all[j], opts.kindDistance)) return false;
+  // a nameless block that carries much of what was chosen in that spot on its page is that page's content
+  const wordsOn = (items: readonly Item[], doc: number) => items.reduce((n, c) => n + (c.doc === doc ? c.words : 0), 0);
+  if (nameless.some((part) => wordsOn(part, part[0].doc) > ACCIDENT_MAX_SHARE * wordsOn(chosen, part[0].doc))) return false;
+  const looks = [...kept, ...nameless].map(looksOf);
+  for (let i = 0; i < looks.length; i++) for (let j = i + 1; j < looks.length; j++) if (lookAlike(looks[i], looks[j], opts.kindDistance)) return false;
   for (const part of nameless) out.dropped.push({ steps: intersectPaths(part.map((c) => c.path)), precision: 0, why: 'chosen on one page, like no named block, with no name at its own element' });
   for (const part of kept) refine(part, pool, opts, out);
   return true;
 }
 
-/** Blocks compared per part at most: a part's blocks are one kind, a sample tells how it looks. */
-const LOOK_SAMPLE = 20;
+/** A nameless block chosen on one page is an accident of it when it holds at most this share of the words chosen in its spot there. */
+const ACCIDENT_MAX_SHARE = 0.2;
 
-/** Whether a block of one part is within `distance` of a block of the other, their own classes left out. */
-function lookAlike(a: readonly Item[], b: readonly Item[], distance: number): boolean {
-  const vectors = (part: readonly Item[]) => part.slice(0, LOOK_SAMPLE).map((c) => vectorizeBlock(c.block, c.viewportWidth));
-  const vb = vectors(b);
-  return vectors(a).some((x) => vb.some((y) => blockDistance(x, y, WITHOUT_CLASSES) <= distance));
+/**
+ * How a part's blocks look with their own classes left out (the own id is no feature), and their
+ * position and width too: blocks of one kind side by side (a table's columns, an inline list's
+ * items) stand at different x. Distinct vectors only, as a part is mostly one.
+ */
+function looksOf(part: readonly Item[]): BlockVector[] {
+  const seen = new Map<string, BlockVector>();
+  for (const c of part) {
+    const v = vectorizeBlock(c.block, c.viewportWidth);
+    const key = v.values.join('\u0000');
+    if (!seen.has(key)) seen.set(key, v);
+  }
+  return [...seen.values()];
 }
 
-const WITHOUT_CLASSES: FeatureWeights = { ...DEFAULT_WEIGHTS, classes: 0 };
+const LOOKS: FeatureWeights = { ...DEFAULT_WEIGHTS, classes: 0, x: 0, width: 0 };
+
+/** Whether a block of one part is a neighbour at `distance` of a block of the other (`looksOf`). */
+function lookAlike(a: readonly BlockVector[], b: readonly BlockVector[], distance: number): boolean {
+  return a.some((x) => b.some((y) => withinEps(blockDistance(x, y, LOOKS), distance)));
+}
 
 /** Tighten the selector of `chosen` (one tag sequence) until it matches no other block of `pool`. */
 function refine(chosen: readonly Item[], pool: readonly Item[], opts: RefineOptions, out: Refined): void {

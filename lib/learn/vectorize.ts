@@ -171,6 +171,11 @@ export interface ClusterResult {
 
 const EPSILON = 1e-9;
 
+/** Whether two blocks this far apart are neighbours at `eps`: the clustering's test, with its rounding tolerance. */
+export function withinEps(distance: number, eps: number): boolean {
+  return distance <= eps + EPSILON;
+}
+
 /**
  * DBSCAN over every block of every page. Identical vectors are clustered once with their count as
  * weight; neighbours are found per distinct categorical signature (signature pairs farther apart than

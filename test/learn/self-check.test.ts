@@ -132,12 +132,20 @@ describe('buildSelectors', () => {
       expect(buildSelectors(docs, chosen, options).selectors).toEqual([nameless]);
     });
 
-    it('keeps the nameless selector where a nameless block there looks like a named one, or is chosen on several pages', () => {
-      // a page's body without its class, styled as the others' bodies
-      const body = site([0, 1, 2].map(story((i) => (i === 2 ? [['div#center:1 > div:1 > div:3', 280, true]] : []))));
+    it('keeps the nameless selector where a nameless block there is much of its page\'s, looks like a named one, or is chosen on several pages', () => {
+      // a page's body without its class, and without the class's style: most of what its page shows there
+      const body = site([0, 1, 2].map(story((i) => (i === 2 ? [['div#center:1 > div:1 > div:3', 280, true, TIMESTAMP]] : []))));
       expect(buildSelectors(body.docs, body.chosen, withKinds).selectors).toEqual([nameless]);
+      // a short nameless line styled as the bylines
+      const byline = site([0, 1, 2].map(story((i) => (i === 0 ? [['div#center:1 > div:1 > div:4', 6, true, BYLINE]] : []))));
+      expect(buildSelectors(byline.docs, byline.chosen, withKinds).selectors).toEqual([nameless]);
       const twice = site([0, 1, 2].map(story((i) => (i < 2 ? [['div#center:1 > div:1 > div:4', 6, true, TIMESTAMP]] : []))));
       expect(buildSelectors(twice.docs, twice.chosen, withKinds).selectors).toEqual([nameless]);
+    });
+
+    it('needs two training pages to tell names apart', () => {
+      const { docs, chosen } = site([story()(0)]);
+      expect(buildSelectors(docs, chosen, withKinds).selectors).toEqual([nameless]);
     });
 
     it('does not split one kind of block that its names tell by position or by page', () => {
@@ -148,6 +156,10 @@ describe('buildSelectors', () => {
         [`div.story:1 > ul:1 > li.last:${n}`, 12, true],
       ]));
       expect(buildSelectors(list.docs, list.chosen, withKinds).selectors).toEqual(['body > div.story > ul > li']);
+      // a table's columns side by side: one kind of cell at different x
+      const table = site([0, 1].map(() => [1, 2].map((n): Spec => [`div.entry:1 > table:1 > tbody:1 > tr.row-2:2 > td.column-${n}:${n}`, 6, true])));
+      table.docs.forEach((d) => d.blocks.forEach((b, k) => (b.bbox = { x: 100 + 600 * k, y: 300, width: 580, height: 24 })));
+      expect(buildSelectors(table.docs, table.chosen, withKinds).selectors).toEqual(['body > div.entry > table > tbody > tr.row-2 > td']);
       // a heading's id made from its text: h2#methods on one page is that page's
       const headings = site([[['div.entry:1 > h2#conclusion:1', 3, true, SUBHEAD]], [['div.entry:1 > h2#conclusion:1', 3, true, SUBHEAD]], [['div.entry:1 > h2#methods:1', 3, true, BYLINE]]]);
       expect(buildSelectors(headings.docs, headings.chosen, withKinds).selectors).toEqual(['body > div.entry > h2']);
