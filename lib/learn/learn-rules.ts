@@ -146,8 +146,7 @@ function learnContent(ordered: readonly FeatureDocument[], opts: LearnOptions, w
   });
   // what the pages show between the headline and the body: dek, byline and dateline, lead caption
   const header = chooseHeaderBlocks(ordered, selection.chosen);
-  const headerSelectors = (mask: boolean[][]) =>
-    buildSelectors(ordered, mask, { minSelectorPrecision: opts.minSelectorPrecision, maxSelectors: opts.maxHeaderSelectors });
+  const headerSelectors = (mask: boolean[][]) => buildSelectors(ordered, mask, { minSelectorPrecision: opts.minSelectorPrecision, maxSelectors: opts.maxHeaderSelectors });
   // the header's dek, the article's summary under its headline: the head of the body
   const dekRules = header.dekKinds.length ? headerSelectors(header.dek) : undefined;
   // a dek no selector tells apart stays in the header

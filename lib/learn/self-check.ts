@@ -29,8 +29,8 @@ export interface SelfCheckOptions {
    */
   readonly uncertain?: readonly (readonly boolean[])[];
   /**
-   * Blocks this close (vectorize.ts `blockDistance`, their own classes left out) look alike: the
-   * clustering's eps. Without it, chosen blocks named apart at their own element are not split
+   * Blocks this close (vectorize.ts `blockDistance`, their own classes, position and width left out)
+   * look alike: the clustering's eps. Without it, chosen blocks named apart at their own element are not split
    * (`splitByOwnNames`).
    */
   readonly kindDistance?: number;
@@ -137,7 +137,8 @@ const ACCIDENT_MAX_SHARE = 0.2;
 /**
  * How a part's blocks look with their own classes left out (the own id is no feature), and their
  * position and width too: blocks of one kind side by side (a table's columns, an inline list's
- * items) stand at different x. Distinct vectors only, as a part is mostly one.
+ * items) stand at different x. Distinct vectors only, as a part is mostly one: keyed by `values`,
+ * which holds every feature `LOOKS` weighs.
  */
 function looksOf(part: readonly Item[]): BlockVector[] {
   const seen = new Map<string, BlockVector>();
