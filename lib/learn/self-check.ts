@@ -90,6 +90,21 @@ interface Refined {
   dropped: { steps: SelectorSteps; precision: number; why?: string }[];
 }
 
+/** The items grouped by their step's signature (its stable names) at `step`. */
+function partsAt(items: readonly Item[], step: number): Map<string, Item[]> {
+  const parts = new Map<string, Item[]>();
+  for (const c of items) {
+    const key = stepSignature(c.path[step]);
+    let part = parts.get(key);
+    if (!part) parts.set(key, (part = []));
+    part.push(c);
+  }
+  return parts;
+}
+
+/** On how many pages the items are. */
+const pagesOf = (items: readonly Item[]) => new Set(items.map((c) => c.doc)).size;
+
 /**
  * The template names the boxes it places in one spot (a story's body, its subhead, its byline:
  * `div.storybody`, `div.storysubhead`, `div.storybyline`), and a hand-written rule keeps those
@@ -109,18 +124,11 @@ interface Refined {
 function splitByOwnNames(steps: SelectorSteps, chosen: readonly Item[], pool: readonly Item[], opts: RefineOptions, out: Refined): boolean {
   const own = steps.length - 1;
   if (opts.kindDistance === undefined || opts.minPartPages < 2 || steps[own].id !== undefined || steps[own].classes.length > 0) return false;
-  const parts = new Map<string, Item[]>();
-  for (const c of chosen) {
-    const key = stepSignature(c.path[own]);
-    let part = parts.get(key);
-    if (!part) parts.set(key, (part = []));
-    part.push(c);
-  }
-  const pages = (part: readonly Item[]) => new Set(part.map((c) => c.doc)).size;
+  const parts = partsAt(chosen, own);
   const named = (part: readonly Item[]) => stableId(part[0].path[own]) !== undefined || stableClasses(part[0].path[own]).length > 0;
   const kept = [...parts.values()].filter(named);
   const nameless = [...parts.values()].filter((part) => !named(part));
-  if (!kept.length || kept.some((part) => pages(part) < opts.minPartPages) || nameless.some((part) => pages(part) >= opts.minPartPages)) return false;
+  if (!kept.length || kept.some((part) => pagesOf(part) < opts.minPartPages) || nameless.some((part) => pagesOf(part) >= opts.minPartPages)) return false;
   // a nameless block that carries much of what was chosen in that spot on its page is that page's content
   const wordsOn = (items: readonly Item[], doc: number) => items.reduce((n, c) => n + (c.doc === doc ? c.words : 0), 0);
   if (nameless.some((part) => wordsOn(part, part[0].doc) > ACCIDENT_MAX_SHARE * wordsOn(chosen, part[0].doc))) return false;
@@ -170,16 +178,10 @@ function refine(chosen: readonly Item[], pool: readonly Item[], opts: RefineOpti
   // split by the step whose signature best separates chosen from other blocks
   let best: { parts: Item[][]; other: number; step: number } | undefined;
   for (let i = 0; i < steps.length; i++) {
-    const parts = new Map<string, Item[]>();
-    for (const c of chosen) {
-      const key = stepSignature(c.path[i]);
-      let part = parts.get(key);
-      if (!part) parts.set(key, (part = []));
-      part.push(c);
-    }
+    const parts = partsAt(chosen, i);
     if (parts.size < 2) continue;
     // a part seen on a single page is an accident of that page, not a rule for the next one
-    if ([...parts.values()].some((part) => new Set(part.map((c) => c.doc)).size < opts.minPartPages)) continue;
+    if ([...parts.values()].some((part) => pagesOf(part) < opts.minPartPages)) continue;
     let other = 0;
     for (const part of parts.values()) other += evaluate(intersectPaths(part.map((c) => c.path)), pool).otherWords;
     const candidate = { parts: [...parts.values()], other, step: i };
