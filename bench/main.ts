@@ -1,7 +1,7 @@
 /**
  * The benchmark command:
  *
- *   npm run bench -- <dataset folder>… [--train 5] [--train-from last] [--peer-cache dir] [--json out.json] [--limit N] [--sites a,b] [--no-peers]
+ *   npm run bench -- <dataset folder>… [--train 5] [--train-from last] [--learn-from folder] [--peer-cache dir] [--json out.json] [--limit N] [--sites a,b] [--no-peers]
  *                    [--body-only] [--methods a,b | --no-methods] [--fields]
  *   npm run bench -- --learn-scaling            (learn time on 10, 25, 50, 100 generated pages)
  *
@@ -41,6 +41,7 @@ const program = new Command()
   .argument('[datasets...]', 'dataset folders (several: one report per set, then every set and the pooled row)')
   .option('--train <n>', 'pages per site to learn from (first in manifest order); 0: everything through the fallback', nonNegativeInt, 5)
   .addOption(new Option('--train-from <end>', 'which of each site\'s pages learn, in manifest order: the first (default) or the last; the last give a second choice of training pages to confirm on').choices(['first', 'last']).default('first'))
+  .option('--learn-from <dataset>', 'learn each site from its pages in this other dataset folder (the first, or last, --train of them) and score every page of the datasets named: rules meet a template they never saw (big9-09\'s 2009 pages, big9-13\'s 2013 ones)')
   .option('--json <file>', 'write the full result as JSON')
   .option('--limit <n>', 'only the first N pages of the manifest', nonNegativeInt)
   .option('--sites <list>', 'only these sites (comma-separated; "(no site)" for pages without one)', list)
@@ -76,6 +77,7 @@ const program = new Command()
         datasetDir,
         train: opts.train,
         trainFrom: opts.trainFrom,
+        learnFromDir: opts.learnFrom,
         limit: opts.limit,
         sites: opts.sites,
         peers: peers as PeerName[],
@@ -98,7 +100,7 @@ const program = new Command()
     let pooled: PooledResult | undefined;
     if (several) {
       pooled = poolResults(results);
-      process.stdout.write(`\n=== ${results.length} sets, --train ${opts.train}${opts.trainFrom === 'last' ? ' --train-from last' : ''} ===\n` + formatPooled(pooled) + '\n');
+      process.stdout.write(`\n=== ${results.length} sets, --train ${opts.train}${opts.trainFrom === 'last' ? ' --train-from last' : ''}${opts.learnFrom ? ` --learn-from ${path.basename(path.resolve(opts.learnFrom))}` : ''} ===\n` + formatPooled(pooled) + '\n');
     }
     let scaling;
     if (opts.learnScaling) {
@@ -118,6 +120,7 @@ const program = new Command()
 interface Options {
   train: number;
   trainFrom: TrainFrom;
+  learnFrom?: string;
   json?: string;
   limit?: number;
   sites?: string[];

@@ -31,6 +31,12 @@ export interface BenchOptions {
   readonly train: number;
   /** Which end of each site's pages (manifest order) learns: `first` (default) or `last`, a second choice of training pages to confirm on. */
   readonly trainFrom?: TrainFrom;
+  /**
+   * Learn each site from its pages in this other dataset (the first, or last, `train` of them) and
+   * score every page of this one: rules meet pages of a template they never saw (big9-09's 2009
+   * captures and big9-13's 2013 ones, a site redesign).
+   */
+  readonly learnFromDir?: string;
   /** Only the first N pages of the manifest (after --sites). */
   readonly limit?: number;
   /** Only these sites. */
@@ -164,6 +170,8 @@ export interface BenchResult {
     train: number;
     /** Present when the last pages of each site learned (`--train-from last`). */
     trainFrom?: 'last';
+    /** Present when each site learned from its pages in another dataset (`--learn-from`): that dataset's name. */
+    learnFrom?: string;
     limit?: number;
     sites?: readonly string[];
     peers: readonly string[];
@@ -265,6 +273,10 @@ function countingLogger(): Logger & { counts: Map<string, number> } {
 /** Which pages of which site learn and which are scored, and the settings every phase shares. */
 interface BenchPlan {
   readonly dataset: Awaited<ReturnType<typeof readDataset>>;
+  /** The dataset the sites learn from, when it is another one (`--learn-from`). */
+  readonly learnFrom?: Awaited<ReturnType<typeof readDataset>>;
+  /** A page's key in the renders: its id, prefixed by its dataset's name when it is the learn-from dataset's. */
+  readonly renderKey: (e: DatasetEntry) => string;
   readonly entries: DatasetEntry[];
   readonly groups: Map<string, DatasetEntry[]>;
   readonly plans: SitePlan[];
@@ -348,18 +360,23 @@ async function planBench(options: BenchOptions, log: (line: string) => void): Pr
   const methodNames = [...(options.methods ?? DEFAULT_METHODS)];
   for (const m of methodNames) if (!METHODS[m]) throw new Error(`unknown fallback method ${m} (known: ${Object.keys(METHODS).join(', ')})`);
   const config = loadConfig({ ...options.config, learnPages: Math.max(train, options.config?.learnPages ?? 50) });
+  const learnFrom = options.learnFromDir ? await readDataset(options.learnFromDir) : undefined;
+  if (learnFrom && learnFrom.dir === dataset.dir) throw new Error(`--learn-from names the dataset scored (${dataset.dir}): leave it out to learn from each site's own first pages`);
+  const fromEnd = (list: DatasetEntry[]) => (options.trainFrom === 'last' ? list.slice(-train) : list.slice(0, train));
 
   // Per site, the first (or last) `train` pages learn and the rest are scored with the rules;
-  // sites with too few pages, and pages without a site, are scored with the fallback.
-  const groups = new Map<string, DatasetEntry[]>();
-  for (const e of entries) {
-    const k = e.site ?? NO_SITE;
-    let list = groups.get(k);
-    if (!list) groups.set(k, (list = []));
-    list.push(e);
-  }
+  // sites with too few pages, and pages without a site, are scored with the fallback. With another
+  // dataset to learn from, a site learns from its pages there and every page here is scored.
+  const groups = bySite(entries);
+  const learnGroups = learnFrom ? bySite(learnFrom.entries) : undefined;
   const plans: SitePlan[] = [];
   for (const [site, list] of groups) {
+    if (learnGroups) {
+      const source = learnGroups.get(site) ?? [];
+      const learnable = site !== NO_SITE && train > 0 && source.length >= train;
+      plans.push(learnable ? { site, group: 'learned', train: fromEnd(source), scored: list } : { site, group: 'fallback', train: [], scored: list });
+      continue;
+    }
     const learnable = site !== NO_SITE && train > 0 && list.length >= train + 1;
     if (!learnable) plans.push({ site, group: 'fallback', train: [], scored: list });
     else if (options.trainFrom === 'last') plans.push({ site, group: 'learned', train: list.slice(-train), scored: list.slice(0, -train) });
@@ -368,10 +385,24 @@ async function planBench(options: BenchOptions, log: (line: string) => void): Pr
   const learnedPlans = plans.filter((p) => p.group === 'learned');
   log(
     `${dataset.name}: ${entries.length} pages, ${[...groups.keys()].filter((s) => s !== NO_SITE).length} sites; ` +
-      `${learnedPlans.length} sites learn from their ${options.trainFrom === 'last' ? 'last' : 'first'} ${train} pages, ${plans.reduce((n, p) => n + p.scored.length, 0)} pages scored`,
+      `${learnedPlans.length} sites learn from their ${options.trainFrom === 'last' ? 'last' : 'first'} ${train} pages${learnFrom ? ` in ${learnFrom.name}` : ''}, ${plans.reduce((n, p) => n + p.scored.length, 0)} pages scored`,
   );
   const scored = plans.flatMap((p) => p.scored.map((e) => ({ entry: e, plan: p })));
-  return { dataset, entries, groups, plans, learnedPlans, scored, train, scoring, methodNames, config };
+  const learnFromEntries = new Set(learnFrom?.entries);
+  const renderKey = (e: DatasetEntry) => (learnFromEntries.has(e) ? `${learnFrom!.name}/${e.id}` : e.id);
+  return { dataset, learnFrom, renderKey, entries, groups, plans, learnedPlans, scored, train, scoring, methodNames, config };
+}
+
+/** Pages by site, in manifest order (pages without a site under NO_SITE). */
+function bySite(entries: readonly DatasetEntry[]): Map<string, DatasetEntry[]> {
+  const groups = new Map<string, DatasetEntry[]>();
+  for (const e of entries) {
+    const k = e.site ?? NO_SITE;
+    let list = groups.get(k);
+    if (!list) groups.set(k, (list = []));
+    list.push(e);
+  }
+  return groups;
 }
 
 /** Render every page (training pages for their features, scored pages for their snapshots), from the cache when it holds them. */
@@ -402,17 +433,40 @@ async function renderPages(plan: BenchPlan, options: BenchOptions, log: (line: s
   } finally {
     await renderer.close();
   }
+  if (plan.learnFrom) await renderLearnFromPages(plan, options, rendered, log);
   return { renderer, rendered, renderSeconds: (performance.now() - tRender) / 1000 };
+}
+
+/** The training pages of the dataset the sites learn from (`--learn-from`), from that dataset's render cache. */
+async function renderLearnFromPages(plan: BenchPlan, options: BenchOptions, rendered: Map<string, RenderedPage>, log: (line: string) => void) {
+  const learnFrom = plan.learnFrom!;
+  const renderer = new BenchRenderer({
+    config: plan.config,
+    cacheDir: options.cacheRoot ? path.join(options.cacheRoot, learnFrom.name) : undefined,
+    refresh: options.refresh,
+    trustCache: options.trustCache,
+  });
+  const pages = plan.learnedPlans.flatMap((p) => p.train);
+  try {
+    for (const e of pages) {
+      const page = await renderer.render(e.id, urlOf(e), await e.html());
+      rendered.set(plan.renderKey(e), page);
+      if (page.error) log(`  render failed: ${learnFrom.name}/${e.id} ${page.renderUrl}: ${page.error}`);
+    }
+  } finally {
+    await renderer.close();
+  }
+  log(`  rendered ${pages.length} training pages of ${learnFrom.name} (${renderer.rendered} in Chromium, ${renderer.fromCache} from cache)`);
 }
 
 /** Learn each site from its training pages with the learn step (forced), in a store of their own. */
 async function learnSites(plan: BenchPlan, rendered: Map<string, RenderedPage>, log: (line: string) => void) {
-  const { learnedPlans, config } = plan;
+  const { learnedPlans, config, renderKey } = plan;
   const tLearn = performance.now();
   const siteRules: SiteRules = new Map();
   for (const plan of learnedPlans) {
     const store = new MemoryStore();
-    const docs = plan.train.map((e) => rendered.get(e.id)!).filter((r) => r.features);
+    const docs = plan.train.map((e) => rendered.get(renderKey(e))!).filter((r) => r.features);
     // As the render step leaves them: the feature document and the snapshot (field learning reads it).
     for (const r of docs) {
       await putJson(store, keys.features(plan.site, r.pageId), r.features);
@@ -616,7 +670,7 @@ function summarize(
     siteRules: SiteRules; learnSeconds: number; extraction: Extraction; scores: Awaited<ReturnType<typeof scorePages>>;
   },
 ): BenchResult {
-  const { dataset, entries, groups, plans, scored, train, scoring, methodNames } = plan;
+  const { dataset, learnFrom, renderKey, entries, groups, plans, scored, train, scoring, methodNames } = plan;
   const { startedAt, t0, renderer, rendered, renderSeconds, siteRules, learnSeconds } = run;
   const { ourRuns, peerRuns, methodRuns, peers, skipped, applySeconds, peersSeconds } = run.extraction;
   const { perPage, ourScores, peerScores, methodScores } = run.scores;
@@ -676,7 +730,7 @@ function summarize(
       learned: Boolean(sr?.rules),
       ...(sr?.note ? { learnNote: sr.note } : {}),
       ...(sr?.learnMs !== undefined ? { learnMs: round(sr.learnMs, 1)! } : {}),
-      ...(plan.train.length ? { trainBlocks: plan.train.reduce((n, e) => n + (rendered.get(e.id)!.features?.blocks.length ?? 0), 0) } : {}),
+      ...(plan.train.length ? { trainBlocks: plan.train.reduce((n, e) => n + (rendered.get(renderKey(e))!.features?.blocks.length ?? 0), 0) } : {}),
       ...(sr?.rules ? { selectors: sr.rules.content.selectors.length, selfCheck: sr.rules.selfCheck } : {}),
       rulesPages: ids.filter((id) => ourRuns.get(id)?.method === 'rules').length,
       ours: figures(pick(ourScores, ids)),
@@ -706,6 +760,7 @@ function summarize(
     options: {
       train,
       ...(options.trainFrom === 'last' ? { trainFrom: 'last' as const } : {}),
+      ...(learnFrom ? { learnFrom: learnFrom.name } : {}),
       ...(options.limit !== undefined ? { limit: options.limit } : {}),
       ...(options.sites?.length ? { sites: options.sites } : {}),
       peers: peers.map((p) => p.name),

@@ -25,9 +25,9 @@ const tsx = createRequire(import.meta.url).resolve('tsx/cli');
 const ORIGIN = 'http://news-bench.test';
 let dir: string;
 
-async function bench(args: string[]): Promise<{ stdout: string; json: any }> {
+async function bench(args: string[], dataset = path.join(dir, 'dataset')): Promise<{ stdout: string; json: any }> {
   const out = path.join(dir, `out-${Math.random().toString(36).slice(2)}.json`);
-  const { stdout } = await run(process.execPath, [tsx, 'bench/main.ts', path.join(dir, 'dataset'), '--json', out, '--cache-dir', path.join(dir, 'cache'), '--quiet', ...args], {
+  const { stdout } = await run(process.execPath, [tsx, 'bench/main.ts', dataset, '--json', out, '--cache-dir', path.join(dir, 'cache'), '--quiet', ...args], {
     cwd: root,
     maxBuffer: 16 * 1024 * 1024,
   });
@@ -54,6 +54,26 @@ beforeAll(async () => {
   }
   await add('x-orphan', pageHtml(site, articles[7].path, ORIGIN), `${articles[7].title}\n${articles[7].bodyText}`, null);
   await writeFile(path.join(ds, 'manifest.jsonl'), lines.join('\n') + '\n');
+
+  // The same site redesigned (another template): three pages whose ids are the first set's too.
+  const redesign = path.join(dir, 'redesign');
+  await mkdir(path.join(redesign, 'pages'), { recursive: true });
+  await mkdir(path.join(redesign, 'gold'), { recursive: true });
+  const later = generateSite({ seed: 'bench-test-later', pagesPerTemplate: 3, templates: 2 });
+  const redesigned = articlesOf(later, 'blog');
+  const rows: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const a = redesigned[i];
+    await writeFile(path.join(redesign, 'pages', `p${i + 1}.html`), pageHtml(later, a.path, ORIGIN));
+    await writeFile(path.join(redesign, 'gold', `p${i + 1}.txt`), `${a.title}\n${a.bodyText}`);
+    rows.push(JSON.stringify({ id: `p${i + 1}`, site: 'news-bench.test', url: ORIGIN + a.path, html: `pages/p${i + 1}.html`, gold: `gold/p${i + 1}.txt` }));
+  }
+  await writeFile(path.join(redesign, 'manifest.jsonl'), rows.join('\n') + '\n');
+  // The first set again under another folder: its manifest names the first set's files.
+  const copy = path.join(dir, 'dataset-copy');
+  await mkdir(copy, { recursive: true });
+  const absolute = lines.map((l) => { const j = JSON.parse(l); return JSON.stringify({ ...j, html: path.join(ds, j.html), gold: path.join(ds, j.gold) }); });
+  await writeFile(path.join(copy, 'manifest.jsonl'), absolute.join('\n') + '\n');
 });
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -163,6 +183,32 @@ describe('bench (end to end)', () => {
     expect(json.perPage.map((p: { id: string }) => p.id)).toEqual(['p1', 'p2', 'x-orphan']);
     expect(json.perPage.slice(0, 2).every((p: { group: string; method: string }) => p.group === 'learned' && p.method === 'rules')).toBe(true);
     expect(json.ours.learned.f1).toBeGreaterThan(0.9);
+  });
+
+  it('--learn-from: each site learns from its pages in another dataset and every page here is scored; rules of another template give way to the fallback', async () => {
+    // Rules learned from the first set's 'classic' pages meet the redesigned set's 'blog' pages.
+    const redesign = path.join(dir, 'redesign');
+    const { json, stdout } = await bench(['--train', '5', '--learn-from', path.join(dir, 'dataset'), '--no-peers', '--no-methods'], redesign);
+    expect(json.options.learnFrom).toBe('dataset');
+    expect(stdout).toMatch(/--train 5 --learn-from dataset: 1 sites learned from 5 pages of dataset;/);
+    expect(json.trainPages).toBe(5);
+    expect(json.perPage.map((p: { id: string }) => p.id)).toEqual(['p1', 'p2', 'p3']);
+    expect(json.perPage.every((p: { group: string; method: string }) => p.group === 'learned' && p.method === 'fallback')).toBe(true);
+    expect(json.ours.learned.f1).toBeGreaterThan(0.8);
+
+    // The other way round: the redesigned set's ids p1–p3 are the first set's too, and its pages must
+    // be the ones learned from (learned from the first set's own p1–p3, the rules would take the rest).
+    const back = await bench(['--train', '3', '--learn-from', redesign, '--no-peers', '--no-methods']);
+    expect(back.json.options.learnFrom).toBe('redesign');
+    expect(back.json.scoredPages).toBe(8);
+    const learned = back.json.perPage.filter((p: { group: string }) => p.group === 'learned');
+    expect(learned).toHaveLength(7);
+    expect(learned.every((p: { method: string }) => p.method === 'fallback')).toBe(true);
+
+    // Learned from pages of the template scored (the first set's, under another folder), the rules serve.
+    const { json: same } = await bench(['--train', '3', '--train-from', 'last', '--learn-from', path.join(dir, 'dataset'), '--no-peers', '--no-methods'], path.join(dir, 'dataset-copy'));
+    expect(same.learnedSites).toBe(1);
+    expect(same.perPage.filter((p: { group: string }) => p.group === 'learned').every((p: { method: string }) => p.method === 'rules')).toBe(true);
   });
 
   it('--no-methods runs none; --fields adds ours and Readability.js per field, and the field table', async () => {
