@@ -14,7 +14,9 @@
  *    is boilerplate, one it drops joins only if the classifier is sure it is text and it sits in
  *    the article's run; separate islands of text (a profile box, the comments) fall away.
  * 4. The <hr> constraint: a run that crosses <hr>s keeps only its best part between them, unless the
- *    page-level DOM votes keep the text on both sides of one (a section break inside the story).
+ *    page-level DOM votes keep the text on both sides of one (a section break inside the story), or
+ *    keep the story on both sides of a few words between rules (an inset it flows around: an ad's
+ *    frame and label, which is left out).
  * 5. The title (title.ts; qRead's title similarity): the heading that shows the page's title starts
  *    the article when it sits just before the run. When the run is elsewhere on the page and the
  *    text after the title holds a positive run of its own, that one is the article.
@@ -31,6 +33,7 @@ import { normalizeText } from '../text/match';
 import { READABILITY_MARK } from '../types/feature-document';
 import { renderContent, type ArticleContent } from '../html/content';
 import { elementText } from '../html/element-text';
+import { PROSE_MIN_WORDS } from '../html/prose';
 import { segmentBlocks, type Block, type Segmentation } from './blocks';
 import { dragnetFeatures, tokenWeigher, type DragnetModel } from './dragnet';
 import { logit, sigmoid } from './logistic';
@@ -227,6 +230,35 @@ function domKeeps(a: CombinedAnalysis, i: number): boolean {
   return a.kept[i] && (a.hasReadability ? a.readability[i] >= 0.5 : a.strict[i]);
 }
 
+/**
+ * Whether the <hr> before block i lies inside the story: the text the page-level DOM votes keep
+ * nearest before it and nearest after it (within the run) has nothing between them (a section
+ * break), or less than a paragraph of prose (PROSE_MIN_WORDS words all told) while on each side the
+ * kept text runs on for a paragraph's worth of words. Then the rule is a section break (nothing between) or one of the rules
+ * framing an inset the story flows around (an ad's "Advertisement" label, even in mid-sentence), not
+ * a break between two texts; a label the votes keep after it ("Related to this story:") is no story
+ * resuming.
+ */
+function framesInset(a: CombinedAnalysis, i: number, start: number, end: number, inset: Set<number>): boolean {
+  let before = i - 1;
+  let between = 0;
+  while (before >= start && !domKeeps(a, before)) between += a.blocks[before--].words;
+  let after = i;
+  while (after <= end && !domKeeps(a, after)) between += a.blocks[after++].words;
+  if (before < start || after > end || between >= PROSE_MIN_WORDS) return false;
+  if (between === 0) return true;
+  if (keptWords(a, before, -1, start, end) < PROSE_MIN_WORDS || keptWords(a, after, 1, start, end) < PROSE_MIN_WORDS) return false;
+  for (let k = before + 1; k < after; k++) inset.add(k);
+  return true;
+}
+
+/** Words of the blocks the DOM votes keep from block i on, in one direction, up to the first they do not (within start..end). */
+function keptWords(a: CombinedAnalysis, i: number, step: 1 | -1, start: number, end: number): number {
+  let words = 0;
+  for (let k = i; k >= start && k <= end && domKeeps(a, k) && words < PROSE_MIN_WORDS; k += step) words += a.blocks[k].words;
+  return words;
+}
+
 export interface SelectBlocksOptions {
   /** Normalised texts (lib/text/match.ts normalizeText) the page's site repeats: left out of the run. */
   readonly boilerplate?: ReadonlySet<string>;
@@ -241,8 +273,10 @@ export function selectBlocks(a: CombinedAnalysis, options: SelectBlocksOptions =
   if (span.start < 0 || span.value <= 0) return { blocks: [], span: { start: -1, end: -1, value: 0 } };
   // <hr> constraint, generalised: split the run at its <hr>s and keep the best part. An <hr> that
   // both page-level DOM votes keep text on each side of is a section break inside the story.
+  // The blocks of an inset the story flows around (an ad's label between its rules) are left out.
   const cuts = [span.start];
-  for (let i = span.start + 1; i <= span.end; i++) if (blocks[i].hrBefore && !(domKeeps(a, i - 1) && domKeeps(a, i))) cuts.push(i);
+  const inset = new Set<number>();
+  for (let i = span.start + 1; i <= span.end; i++) if (blocks[i].hrBefore && !framesInset(a, i, span.start, span.end, inset)) cuts.push(i);
   if (cuts.length > 1) {
     let best = span;
     let bestValue = -Infinity;
@@ -286,7 +320,7 @@ export function selectBlocks(a: CombinedAnalysis, options: SelectBlocksOptions =
   const boilerplateBelow = Math.min(CLEAN_PROBABILITY, CLEAN_RELATIVE * runProbability(a, start, end));
   const repeated = options.boilerplate?.size ? options.boilerplate : undefined;
   for (let i = start; i <= end; i++) {
-    if (i !== t && (score[i] < CLEAN_SCORE || a.probability[i] < boilerplateBelow || repeated?.has(normalizeText(blocks[i].text)))) continue;
+    if (i !== t && (inset.has(i) || score[i] < CLEAN_SCORE || a.probability[i] < boilerplateBelow || repeated?.has(normalizeText(blocks[i].text)))) continue;
     chosen.push(blocks[i]);
   }
   // Cleaning never empties the run (a page of one short paragraph has no neighbours to vouch for it).

@@ -6,7 +6,7 @@ import { parseHtml } from '../../lib/html/parse';
 import { generateSite, pageHtml, pagesOf } from '../../lib/demo';
 import { METHODS } from '../../lib/fallback';
 import { analyse, selectBlocks } from '../../lib/fallback/combined';
-import { defaultFallbackModel } from '../../lib/fallback/default-model';
+import { defaultCompiledModel, defaultFallbackModel } from '../../lib/fallback/default-model';
 import { aggregate, scorePage } from '../../lib/metric/metric';
 import { markReadability } from '../../lib/render/readability-in-page';
 import { READABILITY_MARK } from '../../lib/types/feature-document';
@@ -111,6 +111,47 @@ describe('the combination on generated pages', () => {
     expect(r.text).toContain('The first paragraph 6');
     expect(r.text).toContain('The closing paragraph 2');
     expect(r.text).not.toMatch(/Privacy|Opinion/);
+  });
+
+  it('reads on past an inset the story flows around between two <hr>s (an ad\u2019s frame), and leaves its label out', () => {
+    // As render leaves the page: Mozilla Readability's marks keep the story on both sides, not the label.
+    const para = (n: number, topic: string) => `<p>${`The ${topic} paragraph ${n} tells how the council weighed the river plan, what the engineers said and why the vote was delayed. `.repeat(2)}</p>`;
+    const page = (afterAd: string) => {
+      const dom = new JSDOM(`<html><head><title>River plan delayed</title></head><body>
+        <nav><ul>${['Home', 'World', 'Sport', 'Culture', 'Opinion'].map((x) => `<li><a href="/${x}">${x}</a></li>`).join('')}</ul></nav>
+        <div class="story"><h1>River plan delayed</h1>${[1, 2, 3, 4].map((n) => para(n, 'first')).join('')}
+        <div class="ad-box"><hr><div class="ad-label">Advertisement</div><hr></div>${afterAd}</div>
+        <footer><a href="/about">About us</a> <a href="/privacy">Privacy</a></footer></body></html>`);
+      expect(markReadability(dom.window.document, Readability, READABILITY_MARK, 'data-spider-i').ok).toBe(true);
+      const doc = parseHtml(dom.serialize());
+      return { ...extractFallback(doc), doc };
+    };
+    const story = page([1, 2, 3].map((n) => para(n, 'closing')).join(''));
+    expect(story.text).toContain('The first paragraph 4');
+    expect(story.text).toContain('The closing paragraph 3');
+    expect(story.text).not.toContain('Advertisement');
+    // After the rules, a label the votes keep and a list of links: no story resumes there, and the run stops at the rule.
+    const related = page(`<p>Related to this story:</p><ul>${['Dam vote set for June', 'Engineers back river plan', 'Council split on budget'].map((x) => `<li><a href="/${x}">${x}</a></li>`).join('')}</ul>`);
+    expect(related.text).toContain('The first paragraph 4');
+    expect(related.text).not.toMatch(/Related to this story|Dam vote/);
+    // The run itself ends with the story: the kept label alone does not carry it past the rules.
+    const a = analyse(related.doc, defaultCompiledModel().dragnet, 'River plan delayed');
+    const last = a.blocks.findIndex((b) => b.text.startsWith('The first paragraph 4'));
+    expect(a.blocks[last + 2].text).toBe('Related to this story:');
+    expect(a.readability[last + 2]).toBeGreaterThan(0.5); // kept by both votes
+    expect(selectBlocks(a).span.end).toBe(last);
+  });
+
+  it('still parts the texts on either side of a box of a paragraph\u2019s worth of words between two <hr>s, keeping the better one', () => {
+    const para = (n: number, topic: string) => `<p>${`The ${topic} paragraph ${n} tells how the council weighed the river plan, what the engineers said and why the vote was delayed. `.repeat(2)}</p>`;
+    const dom = new JSDOM(`<html><head><title>River plan delayed</title></head><body>
+      <div class="story"><h1>River plan delayed</h1>${[1, 2, 3, 4, 5].map((n) => para(n, 'first')).join('')}
+      <div class="promo"><hr><div class="promo-text"><a href="/subscribe">Subscribe today and save half on your first year of home delivery</a></div><hr></div>${[1, 2].map((n) => para(n, 'other')).join('')}</div>
+      </body></html>`);
+    expect(markReadability(dom.window.document, Readability, READABILITY_MARK, 'data-spider-i').ok).toBe(true);
+    const r = extractFallback(parseHtml(dom.serialize()));
+    expect(r.text).toContain('The first paragraph 5');
+    expect(r.text).not.toMatch(/Subscribe today|The other paragraph/);
   });
 
   it('leaves out the text the story\u2019s container shows before its first block and after its last (a loose dateline, a notice)', () => {
