@@ -165,10 +165,35 @@ function lookAlike(a: readonly BlockVector[], b: readonly BlockVector[], distanc
   return a.some((x) => b.some((y) => withinEps(blockDistance(x, y, LOOKS), distance)));
 }
 
+/**
+ * Chosen blocks whose paths carry names, but different ones at every step (a story's
+ * `div#content-container > … > div.story-text > p` on the pages of one layout and
+ * `div#section-content > … > div.article-text > p` on a redesign's first page) intersect to a
+ * selector with no name at all: it takes any block at that depth, on the next page of either layout
+ * a caption or a list of links as well as the story. A hand-written extractor names each layout's
+ * element. So each named path keeps its own selector, however few pages it is on: the names that
+ * reach here are stable on the site or its layout's own (`withSiteStableNames`). True when it split.
+ */
+function splitByNamedPaths(steps: SelectorSteps, chosen: readonly Item[], pool: readonly Item[], opts: RefineOptions, out: Refined): boolean {
+  if (steps.some((s) => s.id !== undefined || s.classes.length > 0)) return false;
+  const parts = new Map<string, Item[]>();
+  for (const c of chosen) {
+    const key = c.path.map(stepSignature).join('>');
+    let part = parts.get(key);
+    if (!part) parts.set(key, (part = []));
+    part.push(c);
+  }
+  const named = (part: readonly Item[]) => part[0].path.some((s) => stableId(s) !== undefined || stableClasses(s).length > 0);
+  if (parts.size < 2 || ![...parts.values()].every(named)) return false; // one part: its own intersection, no recursion
+  for (const part of parts.values()) refine(part, pool, opts, out);
+  return true;
+}
+
 /** Tighten the selector of `chosen` (one tag sequence) until it matches no other block of `pool`. */
 function refine(chosen: readonly Item[], pool: readonly Item[], opts: RefineOptions, out: Refined): void {
   const steps = intersectPaths(chosen.map((c) => c.path));
   if (splitByOwnNames(steps, chosen, pool, opts, out)) return;
+  if (splitByNamedPaths(steps, chosen, pool, opts, out)) return;
   const ev = evaluate(steps, pool);
   if (ev.otherWords === 0) {
     out.kept.push({ steps, chosenWords: ev.chosenWords });

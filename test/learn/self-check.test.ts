@@ -12,6 +12,7 @@ function site(pages: Array<Array<[string, number, boolean, Record<string, string
   return { docs, chosen };
 }
 const options = { minSelectorPrecision: 0.5, maxSelectors: 200 };
+type Spec = [string, number, boolean, Record<string, string>?];
 
 describe('buildSelectors', () => {
   it('keeps a consolidated selector that matches only chosen blocks', () => {
@@ -104,7 +105,6 @@ describe('buildSelectors', () => {
   });
 
   describe('blocks named apart at their own element', () => {
-    type Spec = [string, number, boolean, Record<string, string>?];
     const withKinds = { ...options, kindDistance: 0.5 };
     // a story's subhead, byline and body are named apart in one spot of the template, and look apart
     const SUBHEAD = { 'font-size': '20px', 'font-weight': '700' };
@@ -171,6 +171,35 @@ describe('buildSelectors', () => {
         ['main:1 > div#story:2', 300, true],
       ]));
       expect([...buildSelectors(docs, chosen, withKinds).selectors].sort()).toEqual(['body > main > div#dek', 'body > main > div#story']);
+    });
+  });
+
+  describe('chosen blocks named apart at every step (two layouts)', () => {
+    // three pages of one layout, the first page of a redesign: the story's paragraphs are named at
+    // every step, differently; a promo box sits at the same depth
+    const old = (): Spec[] => [['div#content-container:1 > div.story-text:1 > p:1', 60, true], ['div.rail:2 > div.promo:1 > p:1', 8, false]];
+    const redesign = (): Spec[] => [['div#section-content:1 > div.article-text:1 > p:1', 70, true], ['div.sidebar:2 > div.latest:1 > p:1', 8, false]];
+
+    it('keeps a selector per layout, even one seen on a single page, not a nameless one', () => {
+      const { docs, chosen } = site([old(), old(), old(), redesign()]);
+      expect(buildSelectors(docs, chosen, options).selectors).toEqual([
+        'body > div#content-container > div.story-text > p',
+        'body > div#section-content > div.article-text > p',
+      ]);
+      // with nothing else at that depth on these pages, the nameless selector would still take
+      // whatever the next page puts there
+      const alone = site([old().slice(0, 1), old().slice(0, 1), redesign().slice(0, 1)]);
+      expect(buildSelectors(alone.docs, alone.chosen, options).selectors).toEqual([
+        'body > div#content-container > div.story-text > p',
+        'body > div#section-content > div.article-text > p',
+      ]);
+    });
+
+    it('keeps the nameless selector where a layout names nothing there, and a shared name where there is one', () => {
+      const bare = site([old(), old(), [['div:1 > div:1 > p:1', 70, true]]]);
+      expect(buildSelectors(bare.docs, bare.chosen, options).selectors).toEqual(['body > div:nth-child(1) > div > p']);
+      const shared = site([old(), old(), [['div#content-container:1 > div.article-text:1 > p:1', 70, true]]]);
+      expect(buildSelectors(shared.docs, shared.chosen, options).selectors).toEqual(['body > div#content-container > div > p']);
     });
   });
 
