@@ -2,7 +2,8 @@
  * Rules from the chosen blocks, checked on the pages they were learned from.
  *
  * Each tag sequence of the chosen blocks gives one consolidated selector, one per name of the
- * blocks' own element where the names part kinds of block (`splitByOwnNames`). A selector that also
+ * blocks' own element where the names part kinds of block (`splitByOwnNames`), and one per layout
+ * where the blocks are named at every step but differently (`splitByNamedPaths`). A selector that also
  * matches blocks outside the chosen clusters is tightened: first split by the step whose ids/classes
  * best separate the chosen blocks from the others (each part keeps the classes it shares, e.g.
  * `div > p` becomes `div.article-body > p` and `div.pullquote > p`), then pinned with :nth-child at
@@ -78,7 +79,7 @@ const precisionOf = (e: Evaluation) =>
 
 interface RefineOptions {
   readonly minPrecision: number;
-  /** Pages each part of a split must have chosen blocks on. */
+  /** Pages each part of a split must have chosen blocks on (a layout's own names, `splitByNamedPaths`, excepted); under 2: one judged page. */
   readonly minPartPages: number;
   /** SelfCheckOptions.kindDistance. */
   readonly kindDistance?: number;
@@ -171,21 +172,24 @@ function lookAlike(a: readonly BlockVector[], b: readonly BlockVector[], distanc
  * `div#section-content > … > div.article-text > p` on a redesign's first page) intersect to a
  * selector with no name at all: it takes any block at that depth, on the next page of either layout
  * a caption or a list of links as well as the story. A hand-written extractor names each layout's
- * element. So each named path keeps its own selector, however few pages it is on: the names that
- * reach here are stable on the site or its layout's own (`withSiteStableNames`). True when it split.
+ * element. So the blocks are parted at an enclosing element every one of them names (the step that
+ * parts them in the fewest, the nearest the blocks on a tie), and each part keeps its own selector,
+ * however few pages it is on: unlike a name on one page of a layout, it is the only name its layout
+ * gives that spot. A name there that only some of one layout's pages add (`.has-video`) would part
+ * them at that step but not at the next one up, which parts them in fewer. The blocks' own element is
+ * `splitByOwnNames`'s: under elements that name nothing, a table's `td.column-1` and `td.column-2`
+ * stay one selector. Body selectors only, from two judged pages. True when it split.
  */
 function splitByNamedPaths(steps: SelectorSteps, chosen: readonly Item[], pool: readonly Item[], opts: RefineOptions, out: Refined): boolean {
-  if (steps.some((s) => s.id !== undefined || s.classes.length > 0)) return false;
-  const parts = new Map<string, Item[]>();
-  for (const c of chosen) {
-    const key = c.path.map(stepSignature).join('>');
-    let part = parts.get(key);
-    if (!part) parts.set(key, (part = []));
-    part.push(c);
+  if (opts.kindDistance === undefined || opts.minPartPages < 2 || steps.some((s) => s.id !== undefined || s.classes.length > 0)) return false;
+  let best: Item[][] | undefined;
+  for (let i = steps.length - 2; i >= 0; i--) {
+    const parts = [...partsAt(chosen, i).values()];
+    const named = parts.every((part) => stableId(part[0].path[i]) !== undefined || stableClasses(part[0].path[i]).length > 0);
+    if (parts.length >= 2 && named && (!best || parts.length < best.length)) best = parts;
   }
-  const named = (part: readonly Item[]) => part[0].path.some((s) => stableId(s) !== undefined || stableClasses(s).length > 0);
-  if (parts.size < 2 || ![...parts.values()].every(named)) return false; // one part: its own intersection, no recursion
-  for (const part of parts.values()) refine(part, pool, opts, out);
+  if (!best) return false;
+  for (const part of best) refine(part, pool, opts, out);
   return true;
 }
 
@@ -206,6 +210,7 @@ function refine(chosen: readonly Item[], pool: readonly Item[], opts: RefineOpti
     const parts = partsAt(chosen, i);
     if (parts.size < 2) continue;
     // a part seen on a single page is an accident of that page, not a rule for the next one
+    // (unlike a layout named apart at every step: splitByNamedPaths)
     if ([...parts.values()].some((part) => pagesOf(part) < opts.minPartPages)) continue;
     let other = 0;
     for (const part of parts.values()) other += evaluate(intersectPaths(part.map((c) => c.path)), pool).otherWords;

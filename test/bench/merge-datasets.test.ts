@@ -46,6 +46,15 @@ describe('mergeDatasets', () => {
     expect(await readdir(out)).toEqual(['manifest.jsonl']);
   });
 
+  it('keeps each dataset\u2019s own manifest order, and never writes over a manifest', async () => {
+    const unsorted = await dataset('hand-made', ['z', 'a']);
+    const out = path.join(dir, 'merged-2');
+    await mergeDatasets(out, [unsorted, path.join(dir, 'captures-2009')]);
+    expect((await readDataset(out)).entries.map((e) => e.id)).toEqual(['1-hand-made-z', '1-hand-made-a', '2-captures-2009-b', '2-captures-2009-c']);
+    await expect(mergeDatasets(unsorted, [unsorted, path.join(dir, 'captures-2009')])).rejects.toThrow(/exists/);
+    expect((await readDataset(unsorted)).entries.map((e) => e.id)).toEqual(['z', 'a']);
+  });
+
   it('needs two datasets', async () => {
     await expect(mergeDatasets(path.join(dir, 'one'), [path.join(dir, 'captures-2009')])).rejects.toThrow(/two dataset folders/);
   });

@@ -177,29 +177,36 @@ describe('buildSelectors', () => {
   describe('chosen blocks named apart at every step (two layouts)', () => {
     // three pages of one layout, the first page of a redesign: the story's paragraphs are named at
     // every step, differently; a promo box sits at the same depth
-    const old = (): Spec[] => [['div#content-container:1 > div.story-text:1 > p:1', 60, true], ['div.rail:2 > div.promo:1 > p:1', 8, false]];
+    const old = (extra = ''): Spec[] => [[`div#content-container${extra}:1 > div.story-text:1 > p:1`, 60, true], ['div.rail:2 > div.promo:1 > p:1', 8, false]];
     const redesign = (): Spec[] => [['div#section-content:1 > div.article-text:1 > p:1', 70, true], ['div.sidebar:2 > div.latest:1 > p:1', 8, false]];
+    const body = { ...options, kindDistance: 0.5 };
+    const twoLayouts = ['body > div#content-container > div.story-text > p', 'body > div#section-content > div.article-text > p'];
 
     it('keeps a selector per layout, even one seen on a single page, not a nameless one', () => {
       const { docs, chosen } = site([old(), old(), old(), redesign()]);
-      expect(buildSelectors(docs, chosen, options).selectors).toEqual([
-        'body > div#content-container > div.story-text > p',
-        'body > div#section-content > div.article-text > p',
-      ]);
+      expect(buildSelectors(docs, chosen, body).selectors).toEqual(twoLayouts);
       // with nothing else at that depth on these pages, the nameless selector would still take
       // whatever the next page puts there
       const alone = site([old().slice(0, 1), old().slice(0, 1), redesign().slice(0, 1)]);
-      expect(buildSelectors(alone.docs, alone.chosen, options).selectors).toEqual([
-        'body > div#content-container > div.story-text > p',
-        'body > div#section-content > div.article-text > p',
-      ]);
+      expect(buildSelectors(alone.docs, alone.chosen, body).selectors).toEqual(twoLayouts);
+      // a class some of the old layout's pages add does not part that layout
+      const optional = site([old('.has-video'), old(), old('.has-video'), redesign()]);
+      expect(buildSelectors(optional.docs, optional.chosen, body).selectors).toEqual(twoLayouts);
+      // header and dek selectors (no kinds to compare) and a single judged page: the nameless selector as before
+      expect(buildSelectors(docs, chosen, options).selectors).toEqual(['body > div:nth-child(1) > div > p']);
+      const one = site([[old()[0], ['div#section-content:3 > div.article-text:1 > p:1', 70, true]]]);
+      expect(buildSelectors(one.docs, one.chosen, body).selectors).toEqual(['body > div > div > p']);
     });
 
     it('keeps the nameless selector where a layout names nothing there, and a shared name where there is one', () => {
       const bare = site([old(), old(), [['div:1 > div:1 > p:1', 70, true]]]);
-      expect(buildSelectors(bare.docs, bare.chosen, options).selectors).toEqual(['body > div:nth-child(1) > div > p']);
+      expect(buildSelectors(bare.docs, bare.chosen, body).selectors).toEqual(['body > div:nth-child(1) > div > p']);
       const shared = site([old(), old(), [['div#content-container:1 > div.article-text:1 > p:1', 70, true]]]);
-      expect(buildSelectors(shared.docs, shared.chosen, options).selectors).toEqual(['body > div#content-container > div > p']);
+      expect(buildSelectors(shared.docs, shared.chosen, body).selectors).toEqual(['body > div#content-container > div > p']);
+      // the blocks' own names under elements that name nothing are not this split's: a table's columns
+      const table = site([0, 1].map(() => [1, 2].map((n): Spec => [`div:1 > table:1 > tbody:1 > tr:2 > td.column-${n}:${n}`, 6, true])));
+      table.docs.forEach((d) => d.blocks.forEach((b, k) => (b.bbox = { x: 100 + 600 * k, y: 300, width: 580, height: 24 })));
+      expect(buildSelectors(table.docs, table.chosen, body).selectors).toEqual(['body > div > table > tbody > tr > td']);
     });
   });
 
