@@ -231,13 +231,14 @@ function domKeeps(a: CombinedAnalysis, i: number): boolean {
 }
 
 /**
- * Whether the <hr> before block i lies inside the story: the text the page-level DOM votes keep
- * nearest before it and nearest after it (within the run) has nothing between them (a section
- * break), or less than a paragraph of prose (PROSE_MIN_WORDS words all told) while on each side the
- * kept text runs on for a paragraph's worth of words. Then the rule is a section break (nothing between) or one of the rules
- * framing an inset the story flows around (an ad's "Advertisement" label, even in mid-sentence), not
- * a break between two texts; a label the votes keep after it ("Related to this story:") is no story
- * resuming.
+ * Whether the <hr> before block i lies inside the story, where the text the page-level DOM votes
+ * keep nearest before it and nearest after it (within the run) has
+ * - nothing between them: a section break; or
+ * - less than a paragraph of prose between them (PROSE_MIN_WORDS words all told) while on each side
+ *   the kept text runs on for a paragraph's worth of words: the rules frame an inset the story flows
+ *   around (an ad's "Advertisement" label, even in mid-sentence), whose blocks go into `inset`.
+ * A label the votes keep after the rules ("Related to this story:") followed by links is no story
+ * resuming, and a larger box between them is a break between two texts.
  */
 function framesInset(a: CombinedAnalysis, i: number, start: number, end: number, inset: Set<number>): boolean {
   let before = i - 1;
