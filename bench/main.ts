@@ -63,6 +63,7 @@ const program = new Command()
   .action(async (datasetDirs: string[], opts: Options) => {
     if (!datasetDirs.length && !opts.learnScaling) program.error('a dataset folder is required (or --learn-scaling alone)');
     if (opts.learnFrom && opts.fields) program.error('--fields learns from each site\'s own pages: run it without --learn-from');
+    if (opts.learnFrom && datasetDirs.some((d) => path.resolve(d) === path.resolve(opts.learnFrom!))) program.error('--learn-from names one of the datasets scored: leave it out to learn from each site\'s own first pages');
     const log = opts.quiet ? () => {} : (line: string) => process.stderr.write(line + '\n');
     const peers = opts.peers === false ? [] : (opts.peer ?? [...PEER_NAMES]);
     const unknown = peers.filter((p) => !(PEER_NAMES as readonly string[]).includes(p));

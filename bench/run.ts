@@ -3,6 +3,7 @@
  * from its first `train` pages (learn step), extract the other pages (apply step), and score them
  * against the gold text next to the peers run on the same pages' archived HTML.
  */
+import { realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { applyStep, clearRulesCache } from '../lib/apply/apply-step';
@@ -301,12 +302,12 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const t0 = performance.now();
   const startedAt = new Date().toISOString();
   const plan = await planBench(options, log);
-  const { renderer, rendered, renderSeconds } = await renderPages(plan, options, log);
+  const { renderer, learnFromRenders, rendered, renderSeconds } = await renderPages(plan, options, log);
   const { siteRules, learnSeconds } = await learnSites(plan, rendered, log);
   const extraction = await extractPages(plan, rendered, siteRules, options, log);
   const text = (run: { text: string; title?: string }) => scoredText(plan.scoring, run.title, run.text);
   const scores = await scorePages(plan, rendered, extraction, text);
-  const result = summarize(plan, options, { startedAt, t0, renderer, rendered, renderSeconds, siteRules, learnSeconds, extraction, scores });
+  const result = summarize(plan, options, { startedAt, t0, renderer, learnFromRenders, rendered, renderSeconds, siteRules, learnSeconds, extraction, scores });
   const { dataset, entries, config, train, scored } = plan;
   const { applyLogger, ourRuns, peerRuns, methodRuns } = extraction;
 
@@ -361,7 +362,10 @@ async function planBench(options: BenchOptions, log: (line: string) => void): Pr
   for (const m of methodNames) if (!METHODS[m]) throw new Error(`unknown fallback method ${m} (known: ${Object.keys(METHODS).join(', ')})`);
   const config = loadConfig({ ...options.config, learnPages: Math.max(train, options.config?.learnPages ?? 50) });
   const learnFrom = options.learnFromDir ? await readDataset(options.learnFromDir) : undefined;
-  if (learnFrom && learnFrom.dir === dataset.dir) throw new Error(`--learn-from names the dataset scored (${dataset.dir}): leave it out to learn from each site's own first pages`);
+  if (learnFrom && realpathSync(learnFrom.dir) === realpathSync(dataset.dir)) throw new Error(`--learn-from names the dataset scored (${dataset.dir}): leave it out to learn from each site's own first pages`);
+  // each set's renders are cached under its name
+  if (learnFrom && learnFrom.name === dataset.name) throw new Error(`--learn-from names another dataset of the same folder name (${dataset.name}): their render caches would mix; rename one`);
+  if (learnFrom && options.fields) throw new Error('--fields learns from each site\'s own pages: run it without --learn-from');
   const fromEnd = (list: DatasetEntry[]) => (options.trainFrom === 'last' ? list.slice(-train) : list.slice(0, train));
 
   // Per site, the first (or last) `train` pages learn and the rest are scored with the rules;
@@ -433,8 +437,8 @@ async function renderPages(plan: BenchPlan, options: BenchOptions, log: (line: s
   } finally {
     await renderer.close();
   }
-  if (plan.learnFrom) await renderLearnFromPages(plan, options, rendered, log);
-  return { renderer, rendered, renderSeconds: (performance.now() - tRender) / 1000 };
+  const learnFromRenders = plan.learnFrom ? await renderLearnFromPages(plan, options, rendered, log) : undefined;
+  return { renderer, learnFromRenders, rendered, renderSeconds: (performance.now() - tRender) / 1000 };
 }
 
 /** The training pages of the dataset the sites learn from (`--learn-from`), from that dataset's render cache. */
@@ -457,6 +461,7 @@ async function renderLearnFromPages(plan: BenchPlan, options: BenchOptions, rend
     await renderer.close();
   }
   log(`  rendered ${pages.length} training pages of ${learnFrom.name} (${renderer.rendered} in Chromium, ${renderer.fromCache} from cache)`);
+  return { rendered: renderer.rendered, fromCache: renderer.fromCache, trusted: renderer.trusted };
 }
 
 /** Learn each site from its training pages with the learn step (forced), in a store of their own. */
@@ -666,7 +671,7 @@ function summarize(
   plan: BenchPlan,
   options: BenchOptions,
   run: {
-    startedAt: string; t0: number; renderer: BenchRenderer; rendered: Map<string, RenderedPage>; renderSeconds: number;
+    startedAt: string; t0: number; renderer: BenchRenderer; learnFromRenders?: { rendered: number; fromCache: number; trusted: number }; rendered: Map<string, RenderedPage>; renderSeconds: number;
     siteRules: SiteRules; learnSeconds: number; extraction: Extraction; scores: Awaited<ReturnType<typeof scorePages>>;
   },
 ): BenchResult {
@@ -724,7 +729,8 @@ function summarize(
     return {
       site: plan.site,
       group: plan.group,
-      pages: plan.train.length + plan.scored.length,
+      // this set's pages of the site (with --learn-from, the training pages are the other set's)
+      pages: (learnFrom ? 0 : plan.train.length) + plan.scored.length,
       trainPages: plan.train.length,
       scoredPages: ids.length,
       learned: Boolean(sr?.rules),
@@ -796,9 +802,9 @@ function summarize(
       learnMsMax: round(learnMs.length ? Math.max(...learnMs) : Number.NaN, 1),
       renderMsMedian: round(median(renderMs), 0),
       renderMsP90: round(quantile(renderMs, 0.9), 0),
-      renderedThisRun: renderer.rendered,
-      renderedFromCache: renderer.fromCache,
-      ...(renderer.trusted ? { renderedByOtherCode: renderer.trusted } : {}),
+      renderedThisRun: renderer.rendered + (run.learnFromRenders?.rendered ?? 0),
+      renderedFromCache: renderer.fromCache + (run.learnFromRenders?.fromCache ?? 0),
+      ...(renderer.trusted + (run.learnFromRenders?.trusted ?? 0) ? { renderedByOtherCode: renderer.trusted + (run.learnFromRenders?.trusted ?? 0) } : {}),
       ...(run.extraction.peerCache ? { peerRunsFromCache: run.extraction.peerCache.hits } : {}),
       readabilityOverApplyLearned: ratio(learnedIds.filter((id) => ourRuns.get(id)!.ms !== undefined)),
       readabilityOverApplyAll: ratio(allIds.filter((id) => ourRuns.get(id)!.ms !== undefined)),

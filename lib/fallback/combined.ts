@@ -15,8 +15,8 @@
  *    the article's run; separate islands of text (a profile box, the comments) fall away.
  * 4. The <hr> constraint: a run that crosses <hr>s keeps only its best part between them, unless the
  *    page-level DOM votes keep the text on both sides of one (a section break inside the story), or
- *    keep the story on both sides of a few words between rules (an inset it flows around: an ad's
- *    frame and label, which is left out).
+ *    keep the story on both sides of it and of a few words beside it (an inset it flows around: an
+ *    ad's frame and label, which is left out).
  * 5. The title (title.ts; qRead's title similarity): the heading that shows the page's title starts
  *    the article when it sits just before the run. When the run is elsewhere on the page and the
  *    text after the title holds a positive run of its own, that one is the article.
@@ -233,11 +233,12 @@ function domKeeps(a: CombinedAnalysis, i: number): boolean {
 /**
  * Whether the <hr> before block i lies inside the story, where the text the page-level DOM votes
  * keep nearest before it and nearest after it (within the run) has
- * - nothing between them: a section break; or
+ * - no block between them: a section break; or
  * - less than a paragraph of prose between them (PROSE_MIN_WORDS words all told) while on each side
- *   the kept text runs on for a paragraph's worth of words: the rules frame an inset the story flows
- *   around (an ad's "Advertisement" label, even in mid-sentence), whose blocks go into `inset`.
- * A label the votes keep after the rules ("Related to this story:") followed by links is no story
+ *   the kept text runs on for a paragraph's worth of words: the rule is part of an inset the story
+ *   flows around (an ad's "Advertisement" label between two rules, even in mid-sentence; "Article
+ *   continues" above one), whose blocks go into `inset`.
+ * A label the votes keep after the rule ("Related to this story:") followed by links is no story
  * resuming, and a larger box between them is a break between two texts.
  */
 function framesInset(a: CombinedAnalysis, i: number, start: number, end: number, inset: Set<number>): boolean {
@@ -247,7 +248,7 @@ function framesInset(a: CombinedAnalysis, i: number, start: number, end: number,
   let after = i;
   while (after <= end && !domKeeps(a, after)) between += a.blocks[after++].words;
   if (before < start || after > end || between >= PROSE_MIN_WORDS) return false;
-  if (between === 0) return true;
+  if (before === i - 1 && after === i) return true;
   if (keptWords(a, before, -1, start, end) < PROSE_MIN_WORDS || keptWords(a, after, 1, start, end) < PROSE_MIN_WORDS) return false;
   for (let k = before + 1; k < after; k++) inset.add(k);
   return true;

@@ -195,6 +195,10 @@ describe('bench (end to end)', () => {
     expect(json.perPage.map((p: { id: string }) => p.id)).toEqual(['p1', 'p2', 'p3']);
     expect(json.perPage.every((p: { group: string; method: string }) => p.group === 'learned' && p.method === 'fallback')).toBe(true);
     expect(json.ours.learned.f1).toBeGreaterThan(0.8);
+    // this set's pages of the site, its training pages' blocks, and every page rendered counted
+    expect(json.perSite[0]).toMatchObject({ pages: 3, trainPages: 5, scoredPages: 3 });
+    expect(json.perSite[0].trainBlocks).toBeGreaterThan(0);
+    expect(json.timing.renderedThisRun + json.timing.renderedFromCache).toBe(8);
 
     // The other way round: the redesigned set's ids p1–p3 are the first set's too, and its pages must
     // be the ones learned from (learned from the first set's own p1–p3, the rules would take the rest).

@@ -142,6 +142,21 @@ describe('the combination on generated pages', () => {
     expect(selectBlocks(a).span.end).toBe(last);
   });
 
+  it('keeps a short line the votes keep after a plain section break', () => {
+    const para = (n: number, topic: string) => `<p>${`The ${topic} paragraph ${n} tells how the council weighed the river plan, what the engineers said and why the vote was delayed. `.repeat(2)}</p>`;
+    const run = (middle: string) => {
+      const dom = new JSDOM(`<html><head><title>River plan delayed</title></head><body>
+        <div class="story"><h1>River plan delayed</h1>${[1, 2, 3, 4, 5].map((n) => para(n, 'first')).join('')}${middle}</div></body></html>`);
+      expect(markReadability(dom.window.document, Readability, READABILITY_MARK, 'data-spider-i').ok).toBe(true);
+      const doc = parseHtml(dom.serialize());
+      const a = analyse(doc, defaultCompiledModel().dragnet, 'River plan delayed');
+      return { a, span: selectBlocks(a).span };
+    };
+    // a section break, then a short closing line both votes keep: the run goes on to it
+    const closing = run('<hr><p>That is the end of it.</p>');
+    expect(closing.a.blocks[closing.span.end].text).toBe('That is the end of it.');
+  });
+
   it('still parts the texts on either side of a box of a paragraph\u2019s worth of words between two <hr>s, keeping the better one', () => {
     const para = (n: number, topic: string) => `<p>${`The ${topic} paragraph ${n} tells how the council weighed the river plan, what the engineers said and why the vote was delayed. `.repeat(2)}</p>`;
     const dom = new JSDOM(`<html><head><title>River plan delayed</title></head><body>
