@@ -375,16 +375,15 @@ async function planBench(options: BenchOptions, log: (line: string) => void): Pr
   const learnGroups = learnFrom ? bySite(learnFrom.entries) : undefined;
   const plans: SitePlan[] = [];
   for (const [site, list] of groups) {
-    if (learnGroups) {
-      const source = learnGroups.get(site) ?? [];
-      const learnable = site !== NO_SITE && train > 0 && source.length >= train;
-      plans.push(learnable ? { site, group: 'learned', train: fromEnd(source), scored: list } : { site, group: 'fallback', train: [], scored: list });
+    // the site's pages to learn from: here, leaving one to score at least; or all of them in the other set
+    const source = learnGroups ? (learnGroups.get(site) ?? []) : list;
+    const learnable = site !== NO_SITE && train > 0 && source.length >= train + (learnGroups ? 0 : 1);
+    if (!learnable) {
+      plans.push({ site, group: 'fallback', train: [], scored: list });
       continue;
     }
-    const learnable = site !== NO_SITE && train > 0 && list.length >= train + 1;
-    if (!learnable) plans.push({ site, group: 'fallback', train: [], scored: list });
-    else if (options.trainFrom === 'last') plans.push({ site, group: 'learned', train: list.slice(-train), scored: list.slice(0, -train) });
-    else plans.push({ site, group: 'learned', train: list.slice(0, train), scored: list.slice(train) });
+    const learnFromThese = fromEnd(source);
+    plans.push({ site, group: 'learned', train: learnFromThese, scored: learnGroups ? list : list.filter((e) => !learnFromThese.includes(e)) });
   }
   const learnedPlans = plans.filter((p) => p.group === 'learned');
   log(
@@ -411,57 +410,50 @@ function bySite(entries: readonly DatasetEntry[]): Map<string, DatasetEntry[]> {
 
 /** Render every page (training pages for their features, scored pages for their snapshots), from the cache when it holds them. */
 async function renderPages(plan: BenchPlan, options: BenchOptions, log: (line: string) => void) {
-  const { dataset, entries, config } = plan;
+  const { dataset, entries, learnFrom } = plan;
   const tRender = performance.now();
+  const rendered = new Map<string, RenderedPage>();
+  const renderer = await renderSet(dataset.name, entries, '', plan, options, rendered, log);
+  // the training pages of the dataset the sites learn from (--learn-from), from its own render cache
+  const other = learnFrom ? await renderSet(learnFrom.name, plan.learnedPlans.flatMap((p) => p.train), ` training pages of ${learnFrom.name}`, plan, options, rendered, log) : undefined;
+  const learnFromRenders = other && { rendered: other.rendered, fromCache: other.fromCache, trusted: other.trusted };
+  return { renderer, learnFromRenders, rendered, renderSeconds: (performance.now() - tRender) / 1000 };
+}
+
+/** Render pages of one dataset (its render cache: `<cache root>/<name>`) into `rendered`, under `plan.renderKey`. */
+async function renderSet(
+  name: string,
+  entries: readonly DatasetEntry[],
+  what: string,
+  plan: BenchPlan,
+  options: BenchOptions,
+  rendered: Map<string, RenderedPage>,
+  log: (line: string) => void,
+): Promise<BenchRenderer> {
   const renderer = new BenchRenderer({
-    config,
-    cacheDir: options.cacheRoot ? path.join(options.cacheRoot, dataset.name) : undefined,
+    config: plan.config,
+    cacheDir: options.cacheRoot ? path.join(options.cacheRoot, name) : undefined,
     refresh: options.refresh,
     trustCache: options.trustCache,
   });
-  const rendered = new Map<string, RenderedPage>();
   try {
     let done = 0;
     let lastLog = 0;
     for (const e of entries) {
       const page = await renderer.render(e.id, urlOf(e), await e.html());
-      rendered.set(e.id, page);
+      rendered.set(plan.renderKey(e), page);
       done++;
-      if (page.error) log(`  render failed: ${e.id} ${page.renderUrl}: ${page.error}`);
+      if (page.error) log(`  render failed: ${plan.renderKey(e)} ${page.renderUrl}: ${page.error}`);
       const now = performance.now();
       if (done === entries.length || (renderer.rendered > 0 && now - lastLog > 10_000)) {
         lastLog = now;
-        log(`  rendered ${done}/${entries.length} (${renderer.rendered} in Chromium, ${renderer.fromCache} from cache${renderer.trusted ? `, ${renderer.trusted} of them written by other render code (--trust-cache)` : ''})`);
+        log(`  rendered ${done}/${entries.length}${what} (${renderer.rendered} in Chromium, ${renderer.fromCache} from cache${renderer.trusted ? `, ${renderer.trusted} of them written by other render code (--trust-cache)` : ''})`);
       }
     }
   } finally {
     await renderer.close();
   }
-  const learnFromRenders = plan.learnFrom ? await renderLearnFromPages(plan, options, rendered, log) : undefined;
-  return { renderer, learnFromRenders, rendered, renderSeconds: (performance.now() - tRender) / 1000 };
-}
-
-/** The training pages of the dataset the sites learn from (`--learn-from`), from that dataset's render cache. */
-async function renderLearnFromPages(plan: BenchPlan, options: BenchOptions, rendered: Map<string, RenderedPage>, log: (line: string) => void) {
-  const learnFrom = plan.learnFrom!;
-  const renderer = new BenchRenderer({
-    config: plan.config,
-    cacheDir: options.cacheRoot ? path.join(options.cacheRoot, learnFrom.name) : undefined,
-    refresh: options.refresh,
-    trustCache: options.trustCache,
-  });
-  const pages = plan.learnedPlans.flatMap((p) => p.train);
-  try {
-    for (const e of pages) {
-      const page = await renderer.render(e.id, urlOf(e), await e.html());
-      rendered.set(plan.renderKey(e), page);
-      if (page.error) log(`  render failed: ${learnFrom.name}/${e.id} ${page.renderUrl}: ${page.error}`);
-    }
-  } finally {
-    await renderer.close();
-  }
-  log(`  rendered ${pages.length} training pages of ${learnFrom.name} (${renderer.rendered} in Chromium, ${renderer.fromCache} from cache)`);
-  return { rendered: renderer.rendered, fromCache: renderer.fromCache, trusted: renderer.trusted };
+  return renderer;
 }
 
 /** Learn each site from its training pages with the learn step (forced), in a store of their own. */
