@@ -1,7 +1,7 @@
 /**
  * The benchmark command:
  *
- *   npm run bench -- <dataset folder>… [--train 5] [--train-from last] [--learn-from folder] [--peer-cache dir] [--json out.json] [--limit N] [--sites a,b] [--no-peers]
+ *   npm run bench -- <dataset folder>… [--train 5] [--train-from last | --train-seed N] [--sites-by dataset] [--learn-from folder] [--peer-cache dir] [--json out.json] [--limit N] [--sites a,b] [--no-peers]
  *                    [--body-only] [--methods a,b | --no-methods] [--fields]
  *   npm run bench -- --learn-scaling            (learn time on 10, 25, 50, 100 generated pages)
  *
@@ -17,7 +17,7 @@ import { METHODS } from '../lib/fallback';
 import { PEER_NAMES, type PeerName } from './peers';
 import { formatPooled, poolResults, type PooledResult } from './pooled';
 import { formatReport } from './report';
-import { DEFAULT_METHODS, runBench, type BenchResult, type TrainFrom } from './run';
+import { DEFAULT_METHODS, runBench, type BenchResult, type SitesBy, type TrainFrom } from './run';
 
 const DEFAULT_CACHE = fileURLToPath(new URL('../.bench/cache', import.meta.url));
 
@@ -41,6 +41,8 @@ const program = new Command()
   .argument('[datasets...]', 'dataset folders (several: one report per set, then every set and the pooled row)')
   .option('--train <n>', 'pages per site to learn from (first in manifest order); 0: everything through the fallback', nonNegativeInt, 5)
   .addOption(new Option('--train-from <end>', 'which of each site\'s pages learn, in manifest order: the first (default) or the last; the last give a second choice of training pages to confirm on').choices(['first', 'last']).default('first'))
+  .option('--train-seed <n>', 'draw each site\'s training pages at random with this seed instead of taking the first (or last): one more split of training and scored pages per seed, none of them tuned on', nonNegativeInt)
+  .addOption(new Option('--sites-by <key>', 'what a site is: host (the pipeline\'s key: a URL\'s hostname without www.) or dataset (the manifest\'s site, the registrable domain: a blog platform\'s users one site)').choices(['host', 'dataset']).default('host'))
   .option('--learn-from <dataset>', 'learn each site from its pages in this other dataset folder (the first, or last, --train of them) and score every page of the datasets named: rules meet a template they never saw (big9-09\'s 2009 pages, big9-13\'s 2013 ones)')
   .option('--json <file>', 'write the full result as JSON')
   .option('--limit <n>', 'only the first N pages of the manifest', nonNegativeInt)
@@ -62,6 +64,7 @@ const program = new Command()
   .option('--quiet', 'no progress lines')
   .action(async (datasetDirs: string[], opts: Options) => {
     if (!datasetDirs.length && !opts.learnScaling) program.error('a dataset folder is required (or --learn-scaling alone)');
+    if (opts.trainSeed !== undefined && opts.trainFrom === 'last') program.error('--train-seed draws the training pages at random: leave out --train-from last');
     if (opts.learnFrom && opts.fields) program.error('--fields learns from each site\'s own pages: run it without --learn-from');
     if (opts.learnFrom && datasetDirs.some((d) => path.resolve(d) === path.resolve(opts.learnFrom!))) program.error('--learn-from names one of the datasets scored: leave it out to learn from each site\'s own first pages');
     const log = opts.quiet ? () => {} : (line: string) => process.stderr.write(line + '\n');
@@ -79,6 +82,8 @@ const program = new Command()
         datasetDir,
         train: opts.train,
         trainFrom: opts.trainFrom,
+        trainSeed: opts.trainSeed,
+        sitesBy: opts.sitesBy,
         learnFromDir: opts.learnFrom,
         limit: opts.limit,
         sites: opts.sites,
@@ -102,7 +107,7 @@ const program = new Command()
     let pooled: PooledResult | undefined;
     if (several) {
       pooled = poolResults(results);
-      process.stdout.write(`\n=== ${results.length} sets, --train ${opts.train}${opts.trainFrom === 'last' ? ' --train-from last' : ''}${opts.learnFrom ? ` --learn-from ${path.basename(path.resolve(opts.learnFrom))}` : ''} ===\n` + formatPooled(pooled) + '\n');
+      process.stdout.write(`\n=== ${results.length} sets, --train ${opts.train}${opts.trainFrom === 'last' ? ' --train-from last' : ''}${opts.trainSeed !== undefined ? ` --train-seed ${opts.trainSeed}` : ''}${opts.sitesBy === 'dataset' ? ' --sites-by dataset' : ''}${opts.learnFrom ? ` --learn-from ${path.basename(path.resolve(opts.learnFrom))}` : ''} ===\n` + formatPooled(pooled) + '\n');
     }
     let scaling;
     if (opts.learnScaling) {
@@ -122,6 +127,8 @@ const program = new Command()
 interface Options {
   train: number;
   trainFrom: TrainFrom;
+  trainSeed?: number;
+  sitesBy: SitesBy;
   learnFrom?: string;
   json?: string;
   limit?: number;

@@ -28,7 +28,7 @@ export function formatReport(r: BenchResult): string {
   const out: string[] = [];
   const peerNames = Object.keys(r.peers);
   out.push(
-    `${r.dataset}: ${r.pages} pages on ${r.sites} sites, --train ${r.options.train}${r.options.trainFrom ? ` --train-from ${r.options.trainFrom}` : ''}${r.options.learnFrom ? ` --learn-from ${r.options.learnFrom}` : ''}: ${r.learnedSites} sites learned from ${r.trainPages} pages${r.options.learnFrom ? ` of ${r.options.learnFrom}` : ''}; ` +
+    `${r.dataset}: ${r.pages} pages on ${r.sites} sites, --train ${r.options.train}${r.options.trainFrom ? ` --train-from ${r.options.trainFrom}` : ''}${r.options.trainSeed !== undefined ? ` --train-seed ${r.options.trainSeed}` : ''}${r.options.sitesBy ? ` --sites-by ${r.options.sitesBy}` : ''}${r.options.learnFrom ? ` --learn-from ${r.options.learnFrom}` : ''}: ${r.learnedSites} sites learned from ${r.trainPages} pages${r.options.learnFrom ? ` of ${r.options.learnFrom}` : ''}; ` +
       `${r.scoredPages} pages scored (${r.ours.learnedPages} of learned sites, ${r.ours.fallbackPages} through the fallback)`,
   );
   out.push(

@@ -15,7 +15,7 @@ import { METHODS } from '../lib/fallback';
 import { fieldsJson, runFieldsBench, type FieldsJson } from './fields';
 import { learnStep } from '../lib/learn/learn-step';
 import type { Logger, StepContext } from '../lib/step/context';
-import { keys } from '../lib/store/keys';
+import { keys, siteOf } from '../lib/store/keys';
 import { MemoryStore } from '../lib/store/memory-store';
 import { putJson } from '../lib/store/store';
 import type { RulesDocument } from '../lib/types/rules-document';
@@ -24,6 +24,7 @@ import { loadPeers, runPeer, type PeerName } from './peers';
 import { BenchRenderer, placeholderUrl, recordingQueues, type RenderedPage } from './render';
 import { timeLearning, type ScalingResult } from './learn-scaling';
 import { scoredText, type ScoringMode } from './scoring';
+import { Rng } from '../lib/demo/prng';
 import { aggregateWithBootstrap, mean, median, quantile, round, type AggregateWithStd } from './stats';
 
 export interface BenchOptions {
@@ -33,11 +34,22 @@ export interface BenchOptions {
   /** Which end of each site's pages (manifest order) learns: `first` (default) or `last`, a second choice of training pages to confirm on. */
   readonly trainFrom?: TrainFrom;
   /**
+   * Draw each site's training pages at random with this seed (and the site's name) instead of
+   * taking the first or last: more splits no heuristic was tuned on, one per seed.
+   */
+  readonly trainSeed?: number;
+  /**
    * Learn each site from its pages in this other dataset (the first, or last, `train` of them) and
    * score every page of this one: rules meet pages of a template they never saw (big9-09's 2009
    * captures and big9-13's 2013 ones, a site redesign).
    */
   readonly learnFromDir?: string;
+  /**
+   * What a site is: `host`, the pipeline's key (a URL's hostname without `www.`, lib/store/keys.ts
+   * siteOf), so the bench learns what the pipeline would; or `dataset`, the manifest's `site` (the
+   * registrable domain: `nuttynomads.posterous.com` and `tweetrightbrain.posterous.com` one site).
+   */
+  readonly sitesBy?: SitesBy;
   /** Only the first N pages of the manifest (after --sites). */
   readonly limit?: number;
   /** Only these sites. */
@@ -72,6 +84,9 @@ export interface BenchOptions {
 }
 
 export type Group = 'learned' | 'fallback';
+
+/** What a site is: the pipeline's key (host) or the manifest's `site` (registrable domain). */
+export type SitesBy = 'host' | 'dataset';
 
 /** Which end of each site's pages, in manifest order, learns. */
 export type TrainFrom = 'first' | 'last';
@@ -171,6 +186,10 @@ export interface BenchResult {
     train: number;
     /** Present when the last pages of each site learned (`--train-from last`). */
     trainFrom?: 'last';
+    /** Present when each site's training pages were drawn at random with this seed (`--train-seed`). */
+    trainSeed?: number;
+    /** Present when the manifest's sites were the sites (`--sites-by dataset`); else a site is a host. */
+    sitesBy?: 'dataset';
     /** Present when each site learned from its pages in another dataset (`--learn-from`): that dataset's name. */
     learnFrom?: string;
     limit?: number;
@@ -353,7 +372,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
 async function planBench(options: BenchOptions, log: (line: string) => void): Promise<BenchPlan> {
   const dataset = await readDataset(options.datasetDir);
   let entries: DatasetEntry[] = [...dataset.entries];
-  if (options.sites?.length) entries = entries.filter((e) => options.sites!.includes(e.site ?? NO_SITE));
+  const siteKey = options.sitesBy === 'dataset' ? datasetSite : hostSite;
+  if (options.sites?.length) entries = entries.filter((e) => options.sites!.includes(siteKey(e)));
   if (options.limit !== undefined) entries = entries.slice(0, options.limit);
   if (entries.length === 0) throw new Error(`no pages to run on in ${dataset.dir}`);
   const train = options.train;
@@ -366,13 +386,20 @@ async function planBench(options: BenchOptions, log: (line: string) => void): Pr
   // each set's renders are cached under its name
   if (learnFrom && learnFrom.name === dataset.name) throw new Error(`--learn-from names another dataset of the same folder name (${dataset.name}): their render caches would mix; rename one`);
   if (learnFrom && options.fields) throw new Error('--fields learns from each site\'s own pages: run it without --learn-from');
-  const fromEnd = (list: DatasetEntry[]) => (options.trainFrom === 'last' ? list.slice(-train) : list.slice(0, train));
+  if (options.trainSeed !== undefined && options.trainFrom === 'last') throw new Error('--train-seed draws the training pages at random: leave out --train-from last');
+  // a site's training pages: its first or last `train`, or `train` drawn with the seed (kept in manifest order)
+  const pickTraining = (site: string, list: DatasetEntry[]) => {
+    if (options.trainSeed === undefined) return options.trainFrom === 'last' ? list.slice(-train) : list.slice(0, train);
+    const drawn = new Set(new Rng(`${options.trainSeed}/${site}`).sample(list, train));
+    return list.filter((e) => drawn.has(e));
+  };
+  const trainingNamed = options.trainSeed !== undefined ? `${train} pages drawn with seed ${options.trainSeed}` : `${options.trainFrom === 'last' ? 'last' : 'first'} ${train} pages`;
 
   // Per site, the first (or last) `train` pages learn and the rest are scored with the rules;
   // sites with too few pages, and pages without a site, are scored with the fallback. With another
   // dataset to learn from, a site learns from its pages there and every page here is scored.
-  const groups = bySite(entries);
-  const learnGroups = learnFrom ? bySite(learnFrom.entries) : undefined;
+  const groups = bySite(entries, siteKey);
+  const learnGroups = learnFrom ? bySite(learnFrom.entries, siteKey) : undefined;
   const plans: SitePlan[] = [];
   for (const [site, list] of groups) {
     // the site's pages to learn from: here, leaving one to score at least; or all of them in the other set
@@ -382,13 +409,13 @@ async function planBench(options: BenchOptions, log: (line: string) => void): Pr
       plans.push({ site, group: 'fallback', train: [], scored: list });
       continue;
     }
-    const learnFromThese = fromEnd(source);
+    const learnFromThese = pickTraining(site, source);
     plans.push({ site, group: 'learned', train: learnFromThese, scored: learnGroups ? list : list.filter((e) => !learnFromThese.includes(e)) });
   }
   const learnedPlans = plans.filter((p) => p.group === 'learned');
   log(
     `${dataset.name}: ${entries.length} pages, ${[...groups.keys()].filter((s) => s !== NO_SITE).length} sites; ` +
-      `${learnedPlans.length} sites learn from their ${options.trainFrom === 'last' ? 'last' : 'first'} ${train} pages${learnFrom ? ` in ${learnFrom.name}` : ''}, ${plans.reduce((n, p) => n + p.scored.length, 0)} pages scored`,
+      `${learnedPlans.length} sites learn from their ${trainingNamed}${learnFrom ? ` in ${learnFrom.name}` : ''}, ${plans.reduce((n, p) => n + p.scored.length, 0)} pages scored`,
   );
   const scored = plans.flatMap((p) => p.scored.map((e) => ({ entry: e, plan: p })));
   const learnFromEntries = new Set(learnFrom?.entries);
@@ -396,11 +423,24 @@ async function planBench(options: BenchOptions, log: (line: string) => void): Pr
   return { dataset, learnFrom, renderKey, entries, groups, plans, learnedPlans, scored, train, scoring, methodNames, config };
 }
 
+/** The manifest's site (its registrable domain), or NO_SITE. */
+const datasetSite = (e: DatasetEntry) => e.site ?? NO_SITE;
+
+/** The site the pipeline keys the page's URL by (its host), or NO_SITE without a URL. */
+function hostSite(e: DatasetEntry): string {
+  if (!e.url) return NO_SITE;
+  try {
+    return siteOf(e.url);
+  } catch {
+    return NO_SITE;
+  }
+}
+
 /** Pages by site, in manifest order (pages without a site under NO_SITE). */
-function bySite(entries: readonly DatasetEntry[]): Map<string, DatasetEntry[]> {
+function bySite(entries: readonly DatasetEntry[], siteKey: (e: DatasetEntry) => string): Map<string, DatasetEntry[]> {
   const groups = new Map<string, DatasetEntry[]>();
   for (const e of entries) {
-    const k = e.site ?? NO_SITE;
+    const k = siteKey(e);
     let list = groups.get(k);
     if (!list) groups.set(k, (list = []));
     list.push(e);
@@ -641,7 +681,7 @@ async function scorePages(plan: BenchPlan, rendered: Map<string, RenderedPage>, 
     const r = rendered.get(entry.id)!;
     perPage.push({
       id: entry.id,
-      site: entry.site,
+      site: plan.site === NO_SITE ? null : plan.site,
       group: plan.group,
       url: r.renderUrl,
       ...(r.error ? { renderError: r.error } : {}),
@@ -758,6 +798,8 @@ function summarize(
     options: {
       train,
       ...(options.trainFrom === 'last' ? { trainFrom: 'last' as const } : {}),
+      ...(options.trainSeed !== undefined ? { trainSeed: options.trainSeed } : {}),
+      ...(options.sitesBy === 'dataset' ? { sitesBy: 'dataset' as const } : {}),
       ...(learnFrom ? { learnFrom: learnFrom.name } : {}),
       ...(options.limit !== undefined ? { limit: options.limit } : {}),
       ...(options.sites?.length ? { sites: options.sites } : {}),

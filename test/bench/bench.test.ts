@@ -17,12 +17,15 @@ import { joinTitle, normaliseLine, scoredText, showsTitle } from '../../bench/sc
 import { median, quantile } from '../../bench/stats';
 import { fieldsJson, type FieldsBenchResult } from '../../bench/fields';
 import { articlesOf, generateSite, pageHtml } from '../../lib/demo/index';
+import { Rng } from '../../lib/demo/prng';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsx = createRequire(import.meta.url).resolve('tsx/cli');
 
 const ORIGIN = 'http://news-bench.test';
+const A_ORIGIN = 'http://a.news-bench.test';
+const B_ORIGIN = 'http://b.news-bench.test';
 let dir: string;
 
 async function bench(args: string[], dataset = path.join(dir, 'dataset')): Promise<{ stdout: string; json: any }> {
@@ -69,6 +72,19 @@ beforeAll(async () => {
     rows.push(JSON.stringify({ id: `p${i + 1}`, site: 'news-bench.test', url: ORIGIN + a.path, html: `pages/p${i + 1}.html`, gold: `gold/p${i + 1}.txt` }));
   }
   await writeFile(path.join(redesign, 'manifest.jsonl'), rows.join('\n') + '\n');
+  // One registrable domain, two hosts: four pages of the first template on one, three of the other on the other.
+  const twoHosts = path.join(dir, 'two-hosts');
+  await mkdir(path.join(twoHosts, 'pages'), { recursive: true });
+  await mkdir(path.join(twoHosts, 'gold'), { recursive: true });
+  const hostRows: string[] = [];
+  const addHostPage = async (id: string, html: string, gold: string, url: string) => {
+    await writeFile(path.join(twoHosts, 'pages', `${id}.html`), html);
+    await writeFile(path.join(twoHosts, 'gold', `${id}.txt`), gold);
+    hostRows.push(JSON.stringify({ id, site: 'news-bench.test', url, html: `pages/${id}.html`, gold: `gold/${id}.txt` }));
+  };
+  for (let i = 0; i < 4; i++) await addHostPage(`a${i + 1}`, pageHtml(site, articles[i].path, A_ORIGIN), `${articles[i].title}\n${articles[i].bodyText}`, A_ORIGIN + articles[i].path);
+  for (let i = 0; i < 3; i++) await addHostPage(`b${i + 1}`, pageHtml(later, redesigned[i].path, B_ORIGIN), `${redesigned[i].title}\n${redesigned[i].bodyText}`, B_ORIGIN + redesigned[i].path);
+  await writeFile(path.join(twoHosts, 'manifest.jsonl'), hostRows.join('\n') + '\n');
   // The first set again under another folder: its manifest names the first set's files.
   const copy = path.join(dir, 'dataset-copy');
   await mkdir(copy, { recursive: true });
@@ -183,6 +199,43 @@ describe('bench (end to end)', () => {
     expect(json.perPage.map((p: { id: string }) => p.id)).toEqual(['p1', 'p2', 'x-orphan']);
     expect(json.perPage.slice(0, 2).every((p: { group: string; method: string }) => p.group === 'learned' && p.method === 'rules')).toBe(true);
     expect(json.ours.learned.f1).toBeGreaterThan(0.9);
+  });
+
+  it('--train-seed draws each site\'s training pages with the seed, the same on every run; not with --train-from last', async () => {
+    const ids = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'];
+    const drawn = new Rng('7/news-bench.test').sample(ids, 5);
+    const { json, stdout } = await bench(['--train', '5', '--train-seed', '7', '--no-peers', '--no-methods']);
+    expect(json.options.trainSeed).toBe(7);
+    expect(stdout).toMatch(/--train 5 --train-seed 7:/);
+    const learned = json.perPage.filter((p: { group: string }) => p.group === 'learned').map((p: { id: string }) => p.id);
+    expect(learned).toEqual(ids.filter((id) => !drawn.includes(id)));
+    expect(json.perPage.filter((p: { group: string }) => p.group === 'learned').every((p: { method: string }) => p.method === 'rules')).toBe(true);
+    await expect(bench(['--train', '5', '--train-seed', '7', '--train-from', 'last', '--no-peers', '--no-methods'])).rejects.toThrow(/--train-seed draws the training pages at random/);
+  });
+
+  it('a site is a host, as the pipeline keys it; --sites-by dataset takes the manifest\'s registrable domain', async () => {
+    const twoHosts = path.join(dir, 'two-hosts');
+    const { json } = await bench(['--train', '3', '--no-peers', '--no-methods'], twoHosts);
+    expect(json.options.sitesBy).toBeUndefined();
+    expect(json.sites).toBe(2);
+    // a.… has 4 pages: 3 learn, 1 is scored with its rules; b.… has 3, too few: the fallback's
+    expect(json.learnedSites).toBe(1);
+    expect(json.perPage.map((p: { id: string; site: string; group: string }) => [p.id, p.site, p.group])).toEqual([
+      ['a4', 'a.news-bench.test', 'learned'],
+      ['b1', 'b.news-bench.test', 'fallback'],
+      ['b2', 'b.news-bench.test', 'fallback'],
+      ['b3', 'b.news-bench.test', 'fallback'],
+    ]);
+    expect(json.perPage[0].method).toBe('rules');
+
+    const { json: byDomain, stdout } = await bench(['--train', '3', '--sites-by', 'dataset', '--no-peers', '--no-methods'], twoHosts);
+    expect(byDomain.options.sitesBy).toBe('dataset');
+    expect(stdout).toMatch(/--train 3 --sites-by dataset:/);
+    expect(byDomain.sites).toBe(1);
+    // one site of 7 pages: the first 3 (a1–a3) learn, the 4 others are scored as its pages
+    expect(byDomain.perPage.map((p: { id: string; site: string; group: string }) => [p.id, p.site, p.group])).toEqual(
+      ['a4', 'b1', 'b2', 'b3'].map((id) => [id, 'news-bench.test', 'learned']),
+    );
   });
 
   it('--learn-from: each site learns from its pages in another dataset and every page here is scored; rules of another template give way to the fallback', async () => {
