@@ -16,7 +16,7 @@ import { formatScaling, runLearnScaling } from './learn-scaling';
 import { METHODS } from '../lib/fallback';
 import { PEER_NAMES, type PeerName } from './peers';
 import { formatPooled, poolResults, type PooledResult } from './pooled';
-import { formatReport } from './report';
+import { formatReport, splitLabel } from './report';
 import { DEFAULT_METHODS, runBench, type BenchResult, type SitesBy, type TrainFrom } from './run';
 
 const DEFAULT_CACHE = fileURLToPath(new URL('../.bench/cache', import.meta.url));
@@ -107,7 +107,7 @@ const program = new Command()
     let pooled: PooledResult | undefined;
     if (several) {
       pooled = poolResults(results);
-      process.stdout.write(`\n=== ${results.length} sets, --train ${opts.train}${opts.trainFrom === 'last' ? ' --train-from last' : ''}${opts.trainSeed !== undefined ? ` --train-seed ${opts.trainSeed}` : ''}${opts.sitesBy === 'dataset' ? ' --sites-by dataset' : ''}${opts.learnFrom ? ` --learn-from ${path.basename(path.resolve(opts.learnFrom))}` : ''} ===\n` + formatPooled(pooled) + '\n');
+      process.stdout.write(`\n=== ${results.length} sets, ${splitLabel(results[0].options)} ===\n` + formatPooled(pooled) + '\n');
     }
     let scaling;
     if (opts.learnScaling) {

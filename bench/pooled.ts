@@ -11,6 +11,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { splitLabel } from './report';
 import type { BenchResult, PageFigures, PageResult } from './run';
 import { round, seededRandom } from './stats';
 
@@ -170,5 +171,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   // a file holds one set's result, or several (`{ sets: [...] }`, as a run of several folders writes it)
   const read = async (f: string) => JSON.parse(await readFile(f, 'utf8')) as BenchResult | { sets: BenchResult[] };
   const results = (await Promise.all(files.map(read))).flatMap((r) => ('sets' in r ? r.sets : [r]));
-  process.stdout.write(formatPooled(poolResults(results)) + '\n');
+  // pages learned from in one run are scored in another: such rows are not one set of pages
+  const splits = [...new Set(results.map((r) => splitLabel(r.options)))];
+  if (splits.length > 1) {
+    process.stderr.write(`pooled: the results split the sites' pages differently (${splits.join('; ')}): pool runs of one split\n`);
+    process.exit(2);
+  }
+  process.stdout.write(`=== ${results.length} sets, ${splits[0] ?? ''} ===\n` + formatPooled(poolResults(results)) + '\n');
 }

@@ -24,11 +24,25 @@ function row(name: string, f: Figures, msMedian: number | null | undefined): str
   ];
 }
 
+/**
+ * How a run split each site's pages into training and scored ones, as its options would be given:
+ * `--train 5 --train-seed 1`. Results of different splits are not one set of pages (bench/pooled.ts).
+ */
+export function splitLabel(options: BenchResult['options']): string {
+  return (
+    `--train ${options.train}` +
+    (options.trainFrom ? ` --train-from ${options.trainFrom}` : '') +
+    (options.trainSeed !== undefined ? ` --train-seed ${options.trainSeed}` : '') +
+    (options.sitesBy ? ` --sites-by ${options.sitesBy}` : '') +
+    (options.learnFrom ? ` --learn-from ${options.learnFrom}` : '')
+  );
+}
+
 export function formatReport(r: BenchResult): string {
   const out: string[] = [];
   const peerNames = Object.keys(r.peers);
   out.push(
-    `${r.dataset}: ${r.pages} pages on ${r.sites} sites, --train ${r.options.train}${r.options.trainFrom ? ` --train-from ${r.options.trainFrom}` : ''}${r.options.trainSeed !== undefined ? ` --train-seed ${r.options.trainSeed}` : ''}${r.options.sitesBy ? ` --sites-by ${r.options.sitesBy}` : ''}${r.options.learnFrom ? ` --learn-from ${r.options.learnFrom}` : ''}: ${r.learnedSites} sites learned from ${r.trainPages} pages${r.options.learnFrom ? ` of ${r.options.learnFrom}` : ''}; ` +
+    `${r.dataset}: ${r.pages} pages on ${r.sites} sites, ${splitLabel(r.options)}: ${r.learnedSites} sites learned from ${r.trainPages} pages${r.options.learnFrom ? ` of ${r.options.learnFrom}` : ''}; ` +
       `${r.scoredPages} pages scored (${r.ours.learnedPages} of learned sites, ${r.ours.fallbackPages} through the fallback)`,
   );
   out.push(

@@ -1,6 +1,14 @@
 /** bench/pooled.ts: the pooled row over several sets' pages, in the runs' scoring and, from the same run, in the other one. */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { formatPooled, poolResults } from '../../bench/pooled';
+import { splitLabel } from '../../bench/report';
 import type { BenchResult, PageFigures, PageResult } from '../../bench/run';
 
 const fig = (precision: number, recall: number): PageFigures => ({ precision, recall, f1: (2 * precision * recall) / (precision + recall) }) as PageFigures;
@@ -51,5 +59,43 @@ describe('poolResults with no learned site (--train 0)', () => {
     expect(p.group).toBe('all');
     expect(p.pooled.pages).toBe(3);
     expect(formatPooled(p)).toContain('set (every page)');
+  });
+});
+
+describe('the pooled command on saved results', () => {
+  const run = promisify(execFile);
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+  const saved = (dataset: string, options: Partial<BenchResult['options']>) => ({ ...result(dataset, [page('1', [1, 1], [0.5, 0.5])]), options: { ...result(dataset, []).options, ...options } });
+
+  it('names the split as its options are given', () => {
+    expect(splitLabel(saved('a', { train: 5 }).options)).toBe('--train 5');
+    expect(splitLabel(saved('a', { train: 5, trainSeed: 1, sitesBy: 'dataset' }).options)).toBe('--train 5 --train-seed 1 --sites-by dataset');
+    expect(splitLabel(saved('a', { train: 3, trainFrom: 'last', learnFrom: 'big9-09' }).options)).toBe('--train 3 --train-from last --learn-from big9-09');
+  });
+
+  it('pools results of one split, and refuses results that split the pages differently', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'spider-pooled-'));
+    try {
+      const file = async (name: string, r: object) => {
+        const f = path.join(dir, name);
+        await writeFile(f, JSON.stringify(r));
+        return f;
+      };
+      const a = await file('a.json', saved('a', { train: 5, trainSeed: 1 }));
+      const b = await file('b.json', saved('b', { train: 5, trainSeed: 1 }));
+      const c = await file('c.json', saved('c', { train: 5, trainSeed: 2 }));
+      const { stdout } = await run(process.execPath, [tsx, 'bench/pooled.ts', a, b], { cwd: root });
+      expect(stdout).toMatch(/^=== 2 sets, --train 5 --train-seed 1 ===/);
+      expect(stdout).toMatch(/^pooled\s+2\s/m);
+      const refused = await run(process.execPath, [tsx, 'bench/pooled.ts', a, c], { cwd: root }).then(
+        () => undefined,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(refused?.code).toBe(2);
+      expect(refused?.stderr).toMatch(/split the sites' pages differently \(--train 5 --train-seed 1; --train 5 --train-seed 2\)/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
