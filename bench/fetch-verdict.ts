@@ -1,8 +1,9 @@
 /**
  * The fetch-path verdict per site on multi-page datasets: `npx tsx bench/fetch-verdict.ts <dataset dir>...
- * [--train 5] [--cache-root dir] [--trust-cache] [--json out.json]`.
+ * [--train 5] [--sites-by host|dataset] [--cache-root dir] [--trust-cache] [--json out.json]`.
  *
- * Each site with more than `train` pages learns from its first `train` pages with the learn step
+ * A site is a host, as the pipeline keys it (bench/sites.ts; `--sites-by dataset`: the manifest's
+ * registrable domain). Each site with more than `train` pages learns from its first `train` pages with the learn step
  * (forced), in a store of its own holding what the render step leaves: the feature documents, the
  * snapshots and the HTML as served (for a dataset page: its archived copy, as render stores it for a
  * replay; taken from the dataset when the cached render predates served.html). The learn records the
@@ -13,7 +14,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../lib/config/config';
-import { bySite, readDataset } from '../lib/dataset/dataset';
+import { readDataset } from '../lib/dataset/dataset';
 import { learnStep } from '../lib/learn/learn-step';
 import { silentLogger } from '../lib/step/context';
 import { keys } from '../lib/store/keys';
@@ -21,17 +22,21 @@ import { MemoryStore } from '../lib/store/memory-store';
 import { putJson } from '../lib/store/store';
 import type { FetchPathVerdict } from '../lib/types/rules-document';
 import { BenchRenderer, placeholderUrl, recordingQueues } from './render';
+import { groupBySite, NO_SITE, type SitesBy } from './sites';
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     train: { type: 'string', default: '5' },
+    'sites-by': { type: 'string', default: 'host' },
     'cache-root': { type: 'string' },
     'trust-cache': { type: 'boolean', default: false },
     json: { type: 'string' },
   },
 });
 const train = Number(args.train);
+if (args['sites-by'] !== 'host' && args['sites-by'] !== 'dataset') throw new Error(`--sites-by: host or dataset, not ${args['sites-by']}`);
+const sitesBy: SitesBy = args['sites-by'];
 const say = (line: string) => process.stderr.write(line + '\n');
 
 interface SiteVerdict { dataset: string; site: string; verdict?: FetchPathVerdict; selectors?: readonly string[]; note?: string }
@@ -47,8 +52,8 @@ async function main(): Promise<void> {
       trustCache: args['trust-cache'],
     });
     try {
-      for (const [site, entries] of bySite(dataset)) {
-        if (entries.length < train + 1) continue;
+      for (const [site, entries] of groupBySite(dataset.entries, sitesBy)) {
+        if (site === NO_SITE || entries.length < train + 1) continue;
         const store = new MemoryStore();
         let siteKey: string | undefined;
         for (const e of entries.slice(0, train)) {

@@ -1,5 +1,5 @@
 /**
- * Field rules on real pages (issue 6): for each dataset site whose pages carry machine-readable
+ * Field rules on real pages (issue 6): for each site (a host, as the pipeline keys it: bench/sites.ts) whose pages carry machine-readable
  * values (JSON-LD, Open Graph, meta author/date), learn the field rules from its first `train` pages
  * (rendered from their archived HTML, values from their own metadata), then take its other pages
  * with those values removed from the HTML, render them, and extract title, byline and published from
@@ -20,7 +20,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseHtml } from '../lib/html/parse';
 import { loadConfig, type Config } from '../lib/config/config';
-import { bySite, readDataset, type DatasetEntry } from '../lib/dataset/dataset';
+import { readDataset, type DatasetEntry } from '../lib/dataset/dataset';
+import { groupBySite, NO_SITE, type SitesBy } from './sites';
 import { siteOf } from '../lib/store/keys';
 import { MemoryStore } from '../lib/store/memory-store';
 import type { FeatureDocument } from '../lib/types/feature-document';
@@ -84,6 +85,9 @@ export interface FieldsBenchResult {
 export interface FieldsBenchOptions {
   readonly datasetDir: string;
   readonly train?: number;
+  /** What a site is (bench/sites.ts): a host, as the pipeline keys it (default), or the manifest's registrable domain. */
+  readonly sitesBy?: SitesBy;
+  /** Only these sites (named as `sitesBy` names them). */
   readonly sites?: readonly string[];
   /** Render cache root (a folder per dataset below it); undefined: `.bench/fields`. */
   readonly cacheRoot?: string;
@@ -161,8 +165,8 @@ export async function runFieldsBench(options: FieldsBenchOptions): Promise<Field
   const pages: FieldsBenchPage[] = [];
 
   try {
-    for (const [site, entries] of bySite(dataset)) {
-      if (options.sites && !options.sites.includes(site)) continue;
+    for (const [site, entries] of groupBySite(dataset.entries, options.sitesBy)) {
+      if (site === NO_SITE || (options.sites && !options.sites.includes(site))) continue;
       if (entries.length <= train) continue;
       const withUrl = entries.filter((e): e is DatasetEntry & { url: string } => !!e.url);
       if (withUrl.length <= train) continue;

@@ -17,7 +17,8 @@ import { METHODS } from '../lib/fallback';
 import { PEER_NAMES, type PeerName } from './peers';
 import { formatPooled, poolResults, type PooledResult } from './pooled';
 import { formatReport, splitLabel } from './report';
-import { DEFAULT_METHODS, runBench, type BenchResult, type SitesBy, type TrainFrom } from './run';
+import { DEFAULT_METHODS, runBench, type BenchResult, type TrainFrom } from './run';
+import type { SitesBy } from './sites';
 
 const DEFAULT_CACHE = fileURLToPath(new URL('../.bench/cache', import.meta.url));
 
@@ -39,14 +40,14 @@ const program = new Command()
   .name('bench')
   .description('Accuracy and speed of learned rules vs the fallback and peer extractors on a dataset folder (manifest.jsonl, pages/, gold/).')
   .argument('[datasets...]', 'dataset folders (several: one report per set, then every set and the pooled row)')
-  .option('--train <n>', 'pages per site to learn from (first in manifest order); 0: everything through the fallback', nonNegativeInt, 5)
+  .option('--train <n>', 'pages per site to learn from (the first in manifest order, unless --train-from last or --train-seed); 0: everything through the fallback', nonNegativeInt, 5)
   .addOption(new Option('--train-from <end>', 'which of each site\'s pages learn, in manifest order: the first (default) or the last; the last give a second choice of training pages to confirm on').choices(['first', 'last']).default('first'))
-  .option('--train-seed <n>', 'draw each site\'s training pages at random with this seed instead of taking the first (or last): one more split of training and scored pages per seed, none of them tuned on', nonNegativeInt)
+  .option('--train-seed <n>', 'draw each site\'s --train training pages at random (seeded by this and the site\'s name) instead of the first: one more split of training and scored pages per seed, none of them tuned on', nonNegativeInt)
   .addOption(new Option('--sites-by <key>', 'what a site is: host (the pipeline\'s key: a URL\'s hostname without www.) or dataset (the manifest\'s site, the registrable domain: a blog platform\'s users one site)').choices(['host', 'dataset']).default('host'))
-  .option('--learn-from <dataset>', 'learn each site from its pages in this other dataset folder (the first, or last, --train of them) and score every page of the datasets named: rules meet a template they never saw (big9-09\'s 2009 pages, big9-13\'s 2013 ones)')
+  .option('--learn-from <dataset>', 'learn each site from its pages in this other dataset folder (the first, last or drawn --train of them) and score every page of the datasets named: rules meet a template they never saw (big9-09\'s 2009 pages, big9-13\'s 2013 ones)')
   .option('--json <file>', 'write the full result as JSON')
   .option('--limit <n>', 'only the first N pages of the manifest', nonNegativeInt)
-  .option('--sites <list>', 'only these sites (comma-separated; "(no site)" for pages without one)', list)
+  .option('--sites <list>', 'only these sites, named as --sites-by names them: hosts by default (comma-separated; "(no site)" for pages without one)', list)
   .option('--no-peers', 'do not run the peer extractors')
   .addOption(new Option('--peer <names>', `peers to run (comma-separated): ${PEER_NAMES.join(', ')}`).argParser(list))
   .option('--body-only', 'score each tool\'s body text alone (default: its own title as the first line, then its body)')

@@ -33,7 +33,8 @@ export function splitLabel(options: BenchResult['options']): string {
     `--train ${options.train}` +
     (options.trainFrom ? ` --train-from ${options.trainFrom}` : '') +
     (options.trainSeed !== undefined ? ` --train-seed ${options.trainSeed}` : '') +
-    (options.sitesBy ? ` --sites-by ${options.sitesBy}` : '') +
+    // results written before --sites-by grouped by the manifest's sites
+    (options.sitesBy !== 'host' ? ' --sites-by dataset' : '') +
     (options.learnFrom ? ` --learn-from ${options.learnFrom}` : '')
   );
 }

@@ -15,7 +15,7 @@ import { METHODS } from '../lib/fallback';
 import { fieldsJson, runFieldsBench, type FieldsJson } from './fields';
 import { learnStep } from '../lib/learn/learn-step';
 import type { Logger, StepContext } from '../lib/step/context';
-import { keys, siteOf } from '../lib/store/keys';
+import { keys } from '../lib/store/keys';
 import { MemoryStore } from '../lib/store/memory-store';
 import { putJson } from '../lib/store/store';
 import type { RulesDocument } from '../lib/types/rules-document';
@@ -25,11 +25,12 @@ import { BenchRenderer, placeholderUrl, recordingQueues, type RenderedPage } fro
 import { timeLearning, type ScalingResult } from './learn-scaling';
 import { scoredText, type ScoringMode } from './scoring';
 import { Rng } from '../lib/demo/prng';
+import { groupBySite, NO_SITE, siteKeyOf, type SitesBy } from './sites';
 import { aggregateWithBootstrap, mean, median, quantile, round, type AggregateWithStd } from './stats';
 
 export interface BenchOptions {
   readonly datasetDir: string;
-  /** Pages per site to learn from (first ones in manifest order); 0: every page through the fallback. */
+  /** Pages per site to learn from (the first in manifest order, the last, or drawn with `trainSeed`); 0: every page through the fallback. */
   readonly train: number;
   /** Which end of each site's pages (manifest order) learns: `first` (default) or `last`, a second choice of training pages to confirm on. */
   readonly trainFrom?: TrainFrom;
@@ -39,7 +40,7 @@ export interface BenchOptions {
    */
   readonly trainSeed?: number;
   /**
-   * Learn each site from its pages in this other dataset (the first, or last, `train` of them) and
+   * Learn each site from its pages in this other dataset (the first, last or drawn `train` of them) and
    * score every page of this one: rules meet pages of a template they never saw (big9-09's 2009
    * captures and big9-13's 2013 ones, a site redesign).
    */
@@ -84,9 +85,6 @@ export interface BenchOptions {
 }
 
 export type Group = 'learned' | 'fallback';
-
-/** What a site is: the pipeline's key (host) or the manifest's `site` (registrable domain). */
-export type SitesBy = 'host' | 'dataset';
 
 /** Which end of each site's pages, in manifest order, learns. */
 export type TrainFrom = 'first' | 'last';
@@ -188,8 +186,8 @@ export interface BenchResult {
     trainFrom?: 'last';
     /** Present when each site's training pages were drawn at random with this seed (`--train-seed`). */
     trainSeed?: number;
-    /** Present when the manifest's sites were the sites (`--sites-by dataset`); else a site is a host. */
-    sitesBy?: 'dataset';
+    /** What a site was (`--sites-by`); absent in results written before it, whose sites were the manifest's. */
+    sitesBy?: SitesBy;
     /** Present when each site learned from its pages in another dataset (`--learn-from`): that dataset's name. */
     learnFrom?: string;
     limit?: number;
@@ -256,7 +254,6 @@ export interface BenchResult {
   learnScaling?: ScalingResult;
 }
 
-const NO_SITE = '(no site)';
 
 function figures(scores: readonly PageScore[]): Figures {
   const a: AggregateWithStd = aggregateWithBootstrap(scores);
@@ -350,6 +347,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       const fr = await runFieldsBench({
         datasetDir: options.datasetDir,
         train: fieldsTrain,
+        sitesBy: options.sitesBy,
         sites: options.sites,
         config,
         log: (line) => log(`  ${line}`),
@@ -372,10 +370,10 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
 async function planBench(options: BenchOptions, log: (line: string) => void): Promise<BenchPlan> {
   const dataset = await readDataset(options.datasetDir);
   let entries: DatasetEntry[] = [...dataset.entries];
-  const siteKey = options.sitesBy === 'dataset' ? datasetSite : hostSite;
+  const siteKey = siteKeyOf(options.sitesBy);
   if (options.sites?.length) entries = entries.filter((e) => options.sites!.includes(siteKey(e)));
   if (options.limit !== undefined) entries = entries.slice(0, options.limit);
-  if (entries.length === 0) throw new Error(`no pages to run on in ${dataset.dir}`);
+  if (entries.length === 0) throw new Error(`no pages to run on in ${dataset.dir}${options.sites?.length ? ` (--sites names ${options.sitesBy === 'dataset' ? 'registrable domains' : 'hosts, as the pipeline keys sites; --sites-by dataset for registrable domains'})` : ''}`);
   const train = options.train;
   const scoring: ScoringMode = options.scoring ?? 'title+body';
   const methodNames = [...(options.methods ?? DEFAULT_METHODS)];
@@ -395,11 +393,11 @@ async function planBench(options: BenchOptions, log: (line: string) => void): Pr
   };
   const trainingNamed = options.trainSeed !== undefined ? `${train} pages drawn with seed ${options.trainSeed}` : `${options.trainFrom === 'last' ? 'last' : 'first'} ${train} pages`;
 
-  // Per site, the first (or last) `train` pages learn and the rest are scored with the rules;
+  // Per site, the first (last, or drawn) `train` pages learn and the rest are scored with the rules;
   // sites with too few pages, and pages without a site, are scored with the fallback. With another
   // dataset to learn from, a site learns from its pages there and every page here is scored.
-  const groups = bySite(entries, siteKey);
-  const learnGroups = learnFrom ? bySite(learnFrom.entries, siteKey) : undefined;
+  const groups = groupBySite(entries, options.sitesBy);
+  const learnGroups = learnFrom ? groupBySite(learnFrom.entries, options.sitesBy) : undefined;
   const plans: SitePlan[] = [];
   for (const [site, list] of groups) {
     // the site's pages to learn from: here, leaving one to score at least; or all of them in the other set
@@ -423,30 +421,6 @@ async function planBench(options: BenchOptions, log: (line: string) => void): Pr
   return { dataset, learnFrom, renderKey, entries, groups, plans, learnedPlans, scored, train, scoring, methodNames, config };
 }
 
-/** The manifest's site (its registrable domain), or NO_SITE. */
-const datasetSite = (e: DatasetEntry) => e.site ?? NO_SITE;
-
-/** The site the pipeline keys the page's URL by (its host), or NO_SITE without a URL. */
-function hostSite(e: DatasetEntry): string {
-  if (!e.url) return NO_SITE;
-  try {
-    return siteOf(e.url);
-  } catch {
-    return NO_SITE;
-  }
-}
-
-/** Pages by site, in manifest order (pages without a site under NO_SITE). */
-function bySite(entries: readonly DatasetEntry[], siteKey: (e: DatasetEntry) => string): Map<string, DatasetEntry[]> {
-  const groups = new Map<string, DatasetEntry[]>();
-  for (const e of entries) {
-    const k = siteKey(e);
-    let list = groups.get(k);
-    if (!list) groups.set(k, (list = []));
-    list.push(e);
-  }
-  return groups;
-}
 
 /** Render every page (training pages for their features, scored pages for their snapshots), from the cache when it holds them. */
 async function renderPages(plan: BenchPlan, options: BenchOptions, log: (line: string) => void) {
@@ -546,7 +520,7 @@ async function extractPages(plan: BenchPlan, rendered: Map<string, RenderedPage>
     for (const e of plan.scored) {
       const r = rendered.get(e.id)!;
       if (!r.features || hostsWithRules.has(r.site)) continue;
-      // The pipeline keys sites by hostname; a dataset site (registrable domain) may span several.
+      // The pipeline keys sites by hostname; with --sites-by dataset a site (registrable domain) may span several.
       await putJson(applyStore, keys.rules(r.site), rules);
       hostsWithRules.add(r.site);
     }
@@ -799,7 +773,7 @@ function summarize(
       train,
       ...(options.trainFrom === 'last' ? { trainFrom: 'last' as const } : {}),
       ...(options.trainSeed !== undefined ? { trainSeed: options.trainSeed } : {}),
-      ...(options.sitesBy === 'dataset' ? { sitesBy: 'dataset' as const } : {}),
+      sitesBy: options.sitesBy ?? 'host',
       ...(learnFrom ? { learnFrom: learnFrom.name } : {}),
       ...(options.limit !== undefined ? { limit: options.limit } : {}),
       ...(options.sites?.length ? { sites: options.sites } : {}),

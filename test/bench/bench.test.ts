@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { htmlToText } from '../../bench/html-text';
 import { formatFields } from '../../bench/report';
-import { DEFAULT_METHODS } from '../../bench/run';
+import { DEFAULT_METHODS, runBench } from '../../bench/run';
 import { joinTitle, normaliseLine, scoredText, showsTitle } from '../../bench/scoring';
 import { median, quantile } from '../../bench/stats';
 import { fieldsJson, type FieldsBenchResult } from '../../bench/fields';
@@ -201,7 +201,7 @@ describe('bench (end to end)', () => {
     expect(json.ours.learned.f1).toBeGreaterThan(0.9);
   });
 
-  it('--train-seed draws each site\'s training pages with the seed, the same on every run; not with --train-from last', async () => {
+  it('--train-seed draws each site\'s training pages with the seed and the site\'s name; not with --train-from last', async () => {
     const ids = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'];
     const drawn = new Rng('7/news-bench.test').sample(ids, 5);
     const { json, stdout } = await bench(['--train', '5', '--train-seed', '7', '--no-peers', '--no-methods']);
@@ -211,12 +211,16 @@ describe('bench (end to end)', () => {
     expect(learned).toEqual(ids.filter((id) => !drawn.includes(id)));
     expect(json.perPage.filter((p: { group: string }) => p.group === 'learned').every((p: { method: string }) => p.method === 'rules')).toBe(true);
     await expect(bench(['--train', '5', '--train-seed', '7', '--train-from', 'last', '--no-peers', '--no-methods'])).rejects.toThrow(/--train-seed draws the training pages at random/);
+    // runBench itself refuses it too (it is called without the command)
+    await expect(runBench({ datasetDir: path.join(dir, 'dataset'), train: 5, trainSeed: 7, trainFrom: 'last', peers: [], cacheRoot: path.join(dir, 'cache') })).rejects.toThrow(
+      /--train-seed draws the training pages at random/,
+    );
   });
 
   it('a site is a host, as the pipeline keys it; --sites-by dataset takes the manifest\'s registrable domain', async () => {
     const twoHosts = path.join(dir, 'two-hosts');
     const { json } = await bench(['--train', '3', '--no-peers', '--no-methods'], twoHosts);
-    expect(json.options.sitesBy).toBeUndefined();
+    expect(json.options.sitesBy).toBe('host');
     expect(json.sites).toBe(2);
     // a.… has 4 pages: 3 learn, 1 is scored with its rules; b.… has 3, too few: the fallback's
     expect(json.learnedSites).toBe(1);
@@ -227,6 +231,11 @@ describe('bench (end to end)', () => {
       ['b3', 'b.news-bench.test', 'fallback'],
     ]);
     expect(json.perPage[0].method).toBe('rules');
+
+    // --sites names hosts: the fallback host's pages alone; its registrable domain names none
+    const { json: onlyB } = await bench(['--train', '3', '--sites', 'b.news-bench.test', '--no-peers', '--no-methods'], twoHosts);
+    expect(onlyB.perPage.map((p: { id: string }) => p.id)).toEqual(['b1', 'b2', 'b3']);
+    await expect(bench(['--train', '3', '--sites', 'news-bench.test', '--no-peers', '--no-methods'], twoHosts)).rejects.toThrow(/--sites names hosts.*--sites-by dataset/);
 
     const { json: byDomain, stdout } = await bench(['--train', '3', '--sites-by', 'dataset', '--no-peers', '--no-methods'], twoHosts);
     expect(byDomain.options.sitesBy).toBe('dataset');

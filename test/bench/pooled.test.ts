@@ -69,9 +69,11 @@ describe('the pooled command on saved results', () => {
   const saved = (dataset: string, options: Partial<BenchResult['options']>) => ({ ...result(dataset, [page('1', [1, 1], [0.5, 0.5])]), options: { ...result(dataset, []).options, ...options } });
 
   it('names the split as its options are given', () => {
-    expect(splitLabel(saved('a', { train: 5 }).options)).toBe('--train 5');
+    expect(splitLabel(saved('a', { train: 5, sitesBy: 'host' }).options)).toBe('--train 5');
+    // a result written before --sites-by grouped by the manifest's sites
+    expect(splitLabel(saved('a', { train: 5 }).options)).toBe('--train 5 --sites-by dataset');
     expect(splitLabel(saved('a', { train: 5, trainSeed: 1, sitesBy: 'dataset' }).options)).toBe('--train 5 --train-seed 1 --sites-by dataset');
-    expect(splitLabel(saved('a', { train: 3, trainFrom: 'last', learnFrom: 'big9-09' }).options)).toBe('--train 3 --train-from last --learn-from big9-09');
+    expect(splitLabel(saved('a', { train: 3, trainFrom: 'last', sitesBy: 'host', learnFrom: 'big9-09' }).options)).toBe('--train 3 --train-from last --learn-from big9-09');
   });
 
   it('pools results of one split, and refuses results that split the pages differently', async () => {
@@ -82,9 +84,9 @@ describe('the pooled command on saved results', () => {
         await writeFile(f, JSON.stringify(r));
         return f;
       };
-      const a = await file('a.json', saved('a', { train: 5, trainSeed: 1 }));
-      const b = await file('b.json', saved('b', { train: 5, trainSeed: 1 }));
-      const c = await file('c.json', saved('c', { train: 5, trainSeed: 2 }));
+      const a = await file('a.json', saved('a', { train: 5, trainSeed: 1, sitesBy: 'host' }));
+      const b = await file('b.json', saved('b', { train: 5, trainSeed: 1, sitesBy: 'host' }));
+      const c = await file('c.json', saved('c', { train: 5, trainSeed: 2, sitesBy: 'host' }));
       const { stdout } = await run(process.execPath, [tsx, 'bench/pooled.ts', a, b], { cwd: root });
       expect(stdout).toMatch(/^=== 2 sets, --train 5 --train-seed 1 ===/);
       expect(stdout).toMatch(/^pooled\s+2\s/m);
