@@ -45,11 +45,7 @@ export interface BenchOptions {
    * captures and big9-13's 2013 ones, a site redesign).
    */
   readonly learnFromDir?: string;
-  /**
-   * What a site is: `host`, the pipeline's key (a URL's hostname without `www.`, lib/store/keys.ts
-   * siteOf), so the bench learns what the pipeline would; or `dataset`, the manifest's `site` (the
-   * registrable domain: `nuttynomads.posterous.com` and `tweetrightbrain.posterous.com` one site).
-   */
+  /** What a site is (bench/sites.ts): a host, as the pipeline keys it (default), or the manifest's registrable domain. */
   readonly sitesBy?: SitesBy;
   /** Only the first N pages of the manifest (after --sites). */
   readonly limit?: number;
@@ -254,7 +250,6 @@ export interface BenchResult {
   learnScaling?: ScalingResult;
 }
 
-
 function figures(scores: readonly PageScore[]): Figures {
   const a: AggregateWithStd = aggregateWithBootstrap(scores);
   const empty = scores.length === 0;
@@ -365,7 +360,6 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   return result;
 }
 
-
 /** Read the dataset and decide, per site, which pages learn and which are scored. */
 async function planBench(options: BenchOptions, log: (line: string) => void): Promise<BenchPlan> {
   const dataset = await readDataset(options.datasetDir);
@@ -420,7 +414,6 @@ async function planBench(options: BenchOptions, log: (line: string) => void): Pr
   const renderKey = (e: DatasetEntry) => (learnFromEntries.has(e) ? `${learnFrom!.name}/${e.id}` : e.id);
   return { dataset, learnFrom, renderKey, entries, groups, plans, learnedPlans, scored, train, scoring, methodNames, config };
 }
-
 
 /** Render every page (training pages for their features, scored pages for their snapshots), from the cache when it holds them. */
 async function renderPages(plan: BenchPlan, options: BenchOptions, log: (line: string) => void) {
