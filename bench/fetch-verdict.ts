@@ -3,8 +3,8 @@
  * [--train 5] [--sites-by host|dataset] [--cache-root dir] [--trust-cache] [--json out.json]`.
  *
  * A site is a host, as the pipeline keys it (bench/sites.ts; `--sites-by dataset`: the manifest's
- * registrable domain). Each site with more than `train` pages learns from its first `train` pages with the learn step
- * (forced), in a store of its own holding what the render step leaves: the feature documents, the
+ * registrable domain). Each site with more than `train` pages learns from its first `train` pages
+ * with the learn step (forced), in a store of its own holding what the render step leaves: the feature documents, the
  * snapshots and the HTML as served (for a dataset page: its archived copy, as render stores it for a
  * replay; taken from the dataset when the cached render predates served.html). The learn records the
  * verdict (docs/fetch-path.md); this prints it per site and counts the sites whose rules work without

@@ -1,6 +1,7 @@
 /**
- * Field rules on real pages (issue 6): for each site (a host, as the pipeline keys it: bench/sites.ts) whose pages carry machine-readable
- * values (JSON-LD, Open Graph, meta author/date), learn the field rules from its first `train` pages
+ * Field rules on real pages (issue 6): for each site (a host, as the pipeline keys it:
+ * bench/sites.ts) whose pages carry machine-readable values (JSON-LD, Open Graph, meta
+ * author/date), learn the field rules from its first `train` pages
  * (rendered from their archived HTML, values from their own metadata), then take its other pages
  * with those values removed from the HTML, render them, and extract title, byline and published from
  * the learned HTML rules alone; compare with the removed values (normalised exact match for title

@@ -66,15 +66,3 @@ export async function readDataset(dir: string): Promise<Dataset> {
   }
   return { name: basename(root), dir: root, entries };
 }
-
-/** Entries grouped by site (entries without a site left out), sites in manifest order. */
-export function bySite(dataset: Dataset): Map<string, DatasetEntry[]> {
-  const out = new Map<string, DatasetEntry[]>();
-  for (const e of dataset.entries) {
-    if (!e.site) continue;
-    let list = out.get(e.site);
-    if (!list) out.set(e.site, (list = []));
-    list.push(e);
-  }
-  return out;
-}

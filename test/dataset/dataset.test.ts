@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bySite, readDataset } from '../../lib/dataset/dataset';
+import { readDataset } from '../../lib/dataset/dataset';
 
 let dir: string;
 
@@ -37,11 +37,6 @@ describe('readDataset', () => {
     expect(b.url).toBeNull();
     expect(await a.html()).toBe('<p>Page A</p>');
     expect(await b.gold()).toBe('Gold B');
-  });
-
-  it('groups entries with a site by site', async () => {
-    const ds = await readDataset(dir);
-    expect([...bySite(ds).entries()].map(([s, es]) => [s, es.map((e) => e.id)])).toEqual([['example.com', ['a']]]);
   });
 
   it('names the line of a malformed manifest entry', async () => {
