@@ -1,9 +1,11 @@
 /**
  * A light Readability (the project's first fallback, kept as one of the methods). Paragraphs (blocks
  * with their own text) are scored by length and commas, the score flows to their containers, the
- * container with the best score corrected by link density wins, joined by siblings that score well
- * or are good paragraphs themselves. Inside the result, boilerplate is left out: navigation, forms,
- * elements whose class/id reads like boilerplate, link-heavy containers.
+ * container with the best score corrected by link density wins (or its nearest ancestor holding
+ * several runners-up that score close to it: an article in sections), joined by siblings that score
+ * well or are good paragraphs themselves. Inside the result, boilerplate is left out: navigation,
+ * forms, elements whose class/id reads like boilerplate, link-heavy containers (a box of linked
+ * headlines: few commas and more than a fifth of its text in links, as Readability tests).
  *
  * `notArticle` flags pages that look like a listing or a home page: little paragraph text, mostly
  * links, or a stack of linked headlines with teasers.
@@ -36,6 +38,10 @@ interface Stats {
   own: number;
   ownLink: number;
   commas: number;
+  /** Commas of the text under the element, outside links (commas counts the element's own). */
+  allCommas: number;
+  /** Text characters under the element that sit inside a list (ul, ol). */
+  listChars: number;
   score: number;
   scored: boolean;
   paragraphs: number;
@@ -163,7 +169,7 @@ function analyse(root: ParentNode, stripUnlikely: boolean): Analysis {
   let totalChars = 0;
   let totalLinkChars = 0;
 
-  const newStats = (): Stats => ({ chars: 0, linkChars: 0, own: 0, ownLink: 0, commas: 0, score: 0, scored: false, paragraphs: 0, images: 0 });
+  const newStats = (): Stats => ({ chars: 0, linkChars: 0, own: 0, ownLink: 0, commas: 0, allCommas: 0, listChars: 0, score: 0, scored: false, paragraphs: 0, images: 0 });
 
   interface Frame { el: ParentNode; st: Stats; block: Stats; inLink: boolean; junk: boolean }
   const EXIT = Symbol('exit');
@@ -193,6 +199,7 @@ function analyse(root: ParentNode, stripUnlikely: boolean): Analysis {
         let commas = 0;
         for (let i = item.data.indexOf(','); i >= 0; i = item.data.indexOf(',', i + 1)) commas++;
         top.block.commas += commas;
+        top.st.allCommas += commas;
       }
       continue;
     }
@@ -224,6 +231,8 @@ function analyse(root: ParentNode, stripUnlikely: boolean): Analysis {
         parent.st.linkChars += st.linkChars;
         parent.st.paragraphs += st.paragraphs;
         parent.st.images += st.images;
+        parent.st.allCommas += st.allCommas;
+        parent.st.listChars += el.name === 'ul' || el.name === 'ol' ? st.chars : st.listChars;
       }
     }
   }
@@ -298,6 +307,10 @@ function attempt(root: ParentNode, body: Element | undefined, flags: Flags, opti
     }
   }
   if (!top) return undefined;
+  // The best candidate and its ancestors hold the article's core: no link-density test drops them.
+  const holdsBest = new Set<Element>();
+  for (let e: Element | null = top; e; e = e.parent instanceof Element ? e.parent : null) holdsBest.add(e);
+  top = sharedAncestor(top, topScore, candidates, stats, body);
 
   // While the top candidate holds nearly all of its parent's text, take the parent: it adds the
   // headline and byline that sit next to the body.
@@ -343,12 +356,64 @@ function attempt(root: ParentNode, body: Element | undefined, flags: Flags, opti
     if (!flags.cleanConditionally || !CONDITIONAL.has(el.name)) return false;
     if (st.chars === 0) return st.images === 0;
     const ld = linkDensity(st);
+    if (linkyContainer(el, st, flags.weightClasses ? classWeight(el) : 0) && !holdsBest.has(el)) return true;
     if (ld > 0.5) return true;
     if (ld > 0.25 && st.chars < 300 && st.paragraphs <= 1) return true;
     if (flags.weightClasses && classWeight(el) < 0 && ld > 0.1 && st.paragraphs <= 2) return true;
     return false;
   };
   return { ...renderContent(roots, { skip, baseUrl: options.baseUrl }), roots, analysis, skip };
+}
+
+/** Readability's `_cleanConditionally`: prose this many commas long is kept whatever its links. */
+const PROSE_COMMAS = 10;
+/** A container whose text is more than this share link text is a list of links (Readability: 0.2). */
+const LINKY_SHARE = 0.2;
+/** Text share inside ul/ol from which a container is a list. */
+const LIST_SHARE = 0.9;
+/** Class weight from which a container is named as content (POSITIVE), and keeps more links. */
+const CONTENT_WEIGHT = 25;
+
+/**
+ * A container of few commas whose text is more than a fifth link text, not a list and not named as
+ * content, is a box of linked headlines (with or without teasers), not prose: Readability's
+ * "low weight and a little linky". A block of inline text (a `div` used as a paragraph, which
+ * Readability turns into a `p` first) is no container: a short post ending on a "read more" link
+ * stays.
+ */
+function linkyContainer(el: Element, st: Stats, weight: number): boolean {
+  if (st.allCommas >= PROSE_COMMAS || st.own >= st.chars) return false;
+  const isList = el.name === 'ul' || el.name === 'ol' || st.listChars > LIST_SHARE * st.chars;
+  return !isList && weight < CONTENT_WEIGHT && linkDensity(st) > LINKY_SHARE;
+}
+
+/** Readability's alternative top candidates: the best few, those scoring this share of the top one… */
+const TOP_CANDIDATES = 5;
+const CLOSE_SCORE = 0.75;
+/** …and how many of them an ancestor of the top candidate must hold to replace it. */
+const SHARED_BY = 3;
+
+/**
+ * The article split into sections of their own (the steps of a how-to, the parts of a long story)
+ * shows as several candidates scoring close to the best one: the nearest ancestor of the best that
+ * holds at least three of them is the article (Readability's alternative candidate ancestors).
+ */
+function sharedAncestor(top: Element, topScore: number, candidates: readonly Element[], stats: Map<Element, Stats>, body: Element | undefined): Element {
+  const close = candidates
+    .filter((c) => c !== top)
+    .sort((x, y) => stats.get(y)!.score - stats.get(x)!.score)
+    .slice(0, TOP_CANDIDATES - 1)
+    .filter((c) => stats.get(c)!.score >= CLOSE_SCORE * topScore);
+  if (close.length < SHARED_BY) return top;
+  const ancestors = close.map((c) => {
+    const out = new Set<Element>();
+    for (let e = c.parent; e instanceof Element; e = e.parent) out.add(e);
+    return out;
+  });
+  for (let e = top.parent; e instanceof Element && e !== body; e = e.parent) {
+    if (ancestors.filter((a) => a.has(e as Element)).length >= SHARED_BY) return stats.has(e) ? e : top;
+  }
+  return top;
 }
 
 export interface Region {

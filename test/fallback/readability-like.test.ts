@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { parseHtml } from '../../lib/html/parse';
+import { extractReadabilityLike } from '../../lib/fallback/readability-like';
+
+const nav = '<ul class="nav"><li><a href="/">Home</a></li><li><a href="/crafts">Crafts</a></li><li><a href="/garden">Garden</a></li></ul>';
+
+describe('the light Readability', () => {
+  it('takes an article split into sections of its own, not only the best-scoring one', () => {
+    const steps = [
+      'Soak the foam in a bowl of water, then cut it to fit the saucer, leaving a finger of space all around.',
+      'Dig a hole in the foam with a spoon, then set the plant in it, pressing the roots down gently.',
+      'Add a second plant beside the first, then fill the gaps with moss, tucking it in with tweezers.',
+      'Pin the moss around the foam with floral wire, then trim whatever hangs over the edge of the saucer.',
+      'Lower the glass over the saucer, then wipe the fingerprints off, and set it somewhere out of the sun.',
+    ];
+    const html = `<html><body>${nav}<div class="main"><h1>How to Build a Terrarium</h1><div class="sections">${steps
+      .map((s, i) => `<div class="step"><h2>Step ${i + 1}</h2><div class="text"><p>${s}</p></div></div>`)
+      .join('')}</div><div class="aside"><a href="/a">Plant ideas</a> <a href="/b">Moss gardens</a></div></div></body></html>`;
+    const r = extractReadabilityLike(parseHtml(html));
+    for (const s of steps) expect(r.text).toContain(s);
+    expect(r.text).not.toContain('Moss gardens');
+  });
+
+  it('leaves out a box of linked headlines with teasers inside the story, and keeps a paragraph ending on a link', () => {
+    const story = [1, 2, 3, 4, 5, 6]
+      .map((i) => `<p>Paragraph ${i} of the story: the city opened nine depots for old trees, which are chipped, and the chips are free, as the council said on Thursday.</p>`)
+      .join('');
+    const teasers = [1, 2, 3, 4]
+      .map(
+        (i) =>
+          `<dt><a href="/news/${i}">Headline number ${i} about something else in the province</a></dt><dd>A teaser of the other story number ${i} that runs on for a line or so.</dd>`,
+      )
+      .join('');
+    // a div used as a paragraph (inline content only), a third of it one link: prose, not a box of links
+    const closing =
+      '<div>The depots stay open until the twentieth of January, and the council asks that trees be left bare, without tinsel, lights or stands, and that nobody leaves bags of wrapping paper beside them. ' +
+      'Read the council’s notice in full at <a href="/notice">the city’s website, on its page of notices for the holidays and the winter season</a></div>';
+    const html = `<html><body>${nav}<div class="story"><h1>Undeck the halls</h1>${story}${closing}<div class="lineup"><h3>More headlines</h3><dl>${teasers}</dl></div></div></body></html>`;
+    const r = extractReadabilityLike(parseHtml(html));
+    expect(r.text).toContain('Paragraph 6 of the story');
+    expect(r.text).toContain('Read the council’s notice in full');
+    expect(r.text).not.toContain('Headline number 1');
+    expect(r.text).not.toContain('A teaser of the other story');
+  });
+});
