@@ -5,7 +5,7 @@
  * several runners-up that score close to it: an article in sections), joined by siblings that score
  * well or are good paragraphs themselves. Inside the result, boilerplate is left out: navigation,
  * forms, elements whose class/id reads like boilerplate, link-heavy containers (a box of linked
- * headlines: few commas and more than a fifth of its text in links, as Readability tests).
+ * headlines: few commas and more than a fifth of its text in links, as Readability tests a `div`).
  *
  * `notArticle` flags pages that look like a listing or a home page: little paragraph text, mostly
  * links, or a stack of linked headlines with teasers.
@@ -63,6 +63,9 @@ const OUTPUT_DROP = new Set(['form', 'fieldset', 'nav', 'dialog']);
 const PARAGRAPH_EXCLUDED = new Set(['li', 'ul', 'ol', 'dl', 'dt', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'th', 'caption', 'figcaption', 'summary', 'legend', 'html', 'body', 'header', 'footer', 'nav', 'aside']);
 /** Where a paragraph's score goes first: p-like blocks give it to their parent, containers keep it. */
 const P_LIKE = new Set(['p', 'pre', 'blockquote', 'dd', 'address']);
+const LIST_TAGS = new Set(['ul', 'ol']);
+/** Boxes linkyContainer tests: Readability's `div`, and `section`, which pages use as one (a home page's teaser lists). */
+const LINKY_TAGS = new Set(['div', 'section']);
 const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'table', 'dl', 'header', 'center', 'figure', 'article']);
 
 function classAndId(el: Element): string {
@@ -232,7 +235,7 @@ function analyse(root: ParentNode, stripUnlikely: boolean): Analysis {
         parent.st.paragraphs += st.paragraphs;
         parent.st.images += st.images;
         parent.st.allCommas += st.allCommas;
-        parent.st.listChars += el.name === 'ul' || el.name === 'ol' ? st.chars : st.listChars;
+        parent.st.listChars += LIST_TAGS.has(el.name) ? st.chars : st.listChars;
       }
     }
   }
@@ -307,10 +310,12 @@ function attempt(root: ParentNode, body: Element | undefined, flags: Flags, opti
     }
   }
   if (!top) return undefined;
-  // The best candidate and its ancestors hold the article's core: no link-density test drops them.
-  const holdsBest = new Set<Element>();
-  for (let e: Element | null = top; e; e = e.parent instanceof Element ? e.parent : null) holdsBest.add(e);
-  top = sharedAncestor(top, topScore, candidates, stats, body);
+  const lifted = sharedAncestor(top, topScore, candidates, stats, body);
+  // The best candidate, the runners-up that lifted it, and their ancestors hold the article's core:
+  // the test for boxes of links (linkyContainer) never drops them.
+  const core = new Set<Element>();
+  for (const c of [top, ...lifted.runnersUp]) for (let e: Element | null = c; e && !core.has(e); e = e.parent instanceof Element ? e.parent : null) core.add(e);
+  top = lifted.top;
 
   // While the top candidate holds nearly all of its parent's text, take the parent: it adds the
   // headline and byline that sit next to the body.
@@ -356,35 +361,36 @@ function attempt(root: ParentNode, body: Element | undefined, flags: Flags, opti
     if (!flags.cleanConditionally || !CONDITIONAL.has(el.name)) return false;
     if (st.chars === 0) return st.images === 0;
     const ld = linkDensity(st);
-    if (linkyContainer(el, st, flags.weightClasses ? classWeight(el) : 0) && !holdsBest.has(el)) return true;
+    const weight = flags.weightClasses ? classWeight(el) : 0;
+    if (!core.has(el) && linkyContainer(el, st, weight)) return true;
     if (ld > 0.5) return true;
     if (ld > 0.25 && st.chars < 300 && st.paragraphs <= 1) return true;
-    if (flags.weightClasses && classWeight(el) < 0 && ld > 0.1 && st.paragraphs <= 2) return true;
+    if (weight < 0 && ld > 0.1 && st.paragraphs <= 2) return true;
     return false;
   };
   return { ...renderContent(roots, { skip, baseUrl: options.baseUrl }), roots, analysis, skip };
 }
 
-/** Readability's `_cleanConditionally`: prose this many commas long is kept whatever its links. */
+/** Readability's `_cleanConditionally`: a container with this many commas is prose, not a box of links. */
 const PROSE_COMMAS = 10;
 /** A container whose text is more than this share link text is a list of links (Readability: 0.2). */
 const LINKY_SHARE = 0.2;
-/** Text share inside ul/ol from which a container is a list. */
+/** Text share inside lists (LIST_TAGS) from which a container is a list. */
 const LIST_SHARE = 0.9;
 /** Class weight from which a container is named as content (POSITIVE), and keeps more links. */
 const CONTENT_WEIGHT = 25;
 
 /**
- * A container of few commas whose text is more than a fifth link text, not a list and not named as
- * content, is a box of linked headlines (with or without teasers), not prose: Readability's
- * "low weight and a little linky". A block of inline text (a `div` used as a paragraph, which
- * Readability turns into a `p` first) is no container: a short post ending on a "read more" link
- * stays.
+ * A box (LINKY_TAGS) of few commas (outside links) whose text is more than a fifth link text, not a
+ * list and not named as content, is a box of linked headlines (with or without teasers), not prose:
+ * Readability's "low weight and a little linky", which it tests on `div`s. A story's `header` (the
+ * headline and linked author names), a table of linked names or a `figure` is no such box. A box of
+ * inline text only (a `div` used as a paragraph, which Readability turns into a `p` first) is no
+ * container: a short post ending on a "read more" link stays.
  */
 function linkyContainer(el: Element, st: Stats, weight: number): boolean {
-  if (st.allCommas >= PROSE_COMMAS || st.own >= st.chars) return false;
-  const isList = el.name === 'ul' || el.name === 'ol' || st.listChars > LIST_SHARE * st.chars;
-  return !isList && weight < CONTENT_WEIGHT && linkDensity(st) > LINKY_SHARE;
+  if (!LINKY_TAGS.has(el.name) || st.allCommas >= PROSE_COMMAS || st.own >= st.chars) return false;
+  return st.listChars <= LIST_SHARE * st.chars && weight < CONTENT_WEIGHT && linkDensity(st) > LINKY_SHARE;
 }
 
 /** Readability's alternative top candidates: the best few, those scoring this share of the top one… */
@@ -398,22 +404,30 @@ const SHARED_BY = 3;
  * shows as several candidates scoring close to the best one: the nearest ancestor of the best that
  * holds at least three of them is the article (Readability's alternative candidate ancestors).
  */
-function sharedAncestor(top: Element, topScore: number, candidates: readonly Element[], stats: Map<Element, Stats>, body: Element | undefined): Element {
+function sharedAncestor(
+  top: Element,
+  topScore: number,
+  candidates: readonly Element[],
+  stats: Map<Element, Stats>,
+  body: Element | undefined,
+): { top: Element; runnersUp: readonly Element[] } {
+  const unchanged = { top, runnersUp: [] };
+  if (top === body || topScore <= 0) return unchanged;
   const close = candidates
     .filter((c) => c !== top)
     .sort((x, y) => stats.get(y)!.score - stats.get(x)!.score)
     .slice(0, TOP_CANDIDATES - 1)
     .filter((c) => stats.get(c)!.score >= CLOSE_SCORE * topScore);
-  if (close.length < SHARED_BY) return top;
+  if (close.length < SHARED_BY) return unchanged;
   const ancestors = close.map((c) => {
     const out = new Set<Element>();
     for (let e = c.parent; e instanceof Element; e = e.parent) out.add(e);
     return out;
   });
   for (let e = top.parent; e instanceof Element && e !== body; e = e.parent) {
-    if (ancestors.filter((a) => a.has(e as Element)).length >= SHARED_BY) return stats.has(e) ? e : top;
+    if (ancestors.filter((a) => a.has(e as Element)).length >= SHARED_BY) return stats.has(e) ? { top: e, runnersUp: close } : unchanged;
   }
-  return top;
+  return unchanged;
 }
 
 export interface Region {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseHtml } from '../../lib/html/parse';
-import { extractReadabilityLike } from '../../lib/fallback/readability-like';
+import { extractReadabilityLike, readabilityAttempts } from '../../lib/fallback/readability-like';
 
 const nav = '<ul class="nav"><li><a href="/">Home</a></li><li><a href="/crafts">Crafts</a></li><li><a href="/garden">Garden</a></li></ul>';
 
@@ -41,5 +41,21 @@ describe('the light Readability', () => {
     expect(r.text).toContain('Read the council’s notice in full');
     expect(r.text).not.toContain('Headline number 1');
     expect(r.text).not.toContain('A teaser of the other story');
+  });
+
+  it('never drops the container of its best candidate as a box of links, even when a fifth of its text is links', () => {
+    // a blog post whose paragraphs link a lot, in wrappers that hold little else: the top climbs above them
+    const para = (i: number) =>
+      `<p>Paragraph ${i}: the company is counting on its new phone to revive sales this winter and the filing shows why, ` +
+      `as <a href="/filing/${i}">the quarterly report filed with the regulator on Friday</a> makes plain to anyone who reads it.</p>`;
+    const html = `<html><body>${nav}<div class="wrap"><h2 class="date">Sunday, October 14</h2><div class="item"><h3>Backward motion</h3><div class="words">${[1, 2, 3, 4]
+      .map(para)
+      .join('')}</div><div class="footer">Posted by the detective at noon</div></div></div></body></html>`;
+    const r = extractReadabilityLike(parseHtml(html));
+    for (const i of [1, 2, 3, 4]) expect(r.text).toContain(`Paragraph ${i}: the company`);
+    // the strictest attempt (class weights, conditional cleaning) keeps them too, not only a relaxed one
+    const [strict] = readabilityAttempts(parseHtml(html));
+    const paragraphs = [1, 2, 3, 4].map((i) => para(i).replace(/<[^>]+>/g, '')).join('');
+    expect(strict.chars).toBeGreaterThanOrEqual(paragraphs.length);
   });
 });
