@@ -7,8 +7,9 @@
  * - almost no text (under 25 words);
  * - little text (under 50 words) on a page that is mostly links (over half its words);
  * - a stack of linked headlines: at least 3 headings that are links among the extracted blocks,
- *   with no more than teasers between them (under 60 words per headline, fewer than 3 long
- *   paragraphs).
+ *   or between two of them (a headline the run left out, as a learned site's repeated text, still
+ *   parts two teasers; a box of them counts once), with no more than teasers between them (under 60
+ *   words per headline, fewer than 3 long paragraphs).
  */
 import type { ArticleContent } from '../html/content';
 import type { Block } from './blocks';
@@ -40,7 +41,17 @@ export function notArticleReason(a: Analysed, sel: Selected, out: ArticleContent
   const words = out.wordCount;
   if (words < 25) return 'almost no text';
   if (words < 50 && linkDensity > 0.5) return 'little text, mostly links';
-  const linked = sel.blocks.filter(isLinkedHeadline).length;
+  let linked = sel.blocks.filter(isLinkedHeadline).length;
+  // Headlines left out of the run (a learned site's repeated text, cleaning) still part its teasers:
+  // each gap between two extracted blocks that holds one counts as one headline.
+  for (let k = 1; k < sel.blocks.length; k++) {
+    for (let j = sel.blocks[k - 1].index + 1; j < sel.blocks[k].index; j++) {
+      if (isLinkedHeadline(a.blocks[j])) {
+        linked++;
+        break;
+      }
+    }
+  }
   const longParagraphs = sel.blocks.filter((b) => b.text.length >= 200 && b.linkWords < b.words * 0.3).length;
   if (linked >= 3 && longParagraphs < 3 && words / linked < 60) return 'linked headlines with teasers';
   return '';

@@ -9,6 +9,7 @@ import { analyse, selectBlocks } from '../../lib/fallback/combined';
 import { defaultCompiledModel, defaultFallbackModel } from '../../lib/fallback/default-model';
 import { aggregate, scorePage } from '../../lib/metric/metric';
 import { markReadability } from '../../lib/render/readability-in-page';
+import { normalizeText } from '../../lib/text/match';
 import { READABILITY_MARK } from '../../lib/types/feature-document';
 
 const ORIGIN = 'http://news.example';
@@ -43,6 +44,18 @@ describe('the combination on generated pages', () => {
     const home = extractFallback(parseHtml(pageHtml(site, '/', ORIGIN)));
     expect(home.notArticle).toBe(true);
     expect(home.reason).not.toBe('');
+  });
+
+  it("marks a learned site's home page as not an article when its headlines are left out as the site's repeated text", () => {
+    // as render leaves the page (Mozilla Readability's marks keep the teasers), and as apply calls the
+    // fallback on a learned site: the texts the site repeats on its other pages (its articles' titles) left out
+    const dom = new JSDOM(pageHtml(site, '/', ORIGIN));
+    expect(markReadability(dom.window.document, Readability, READABILITY_MARK, 'data-spider-i').ok).toBe(true);
+    const boilerplate = new Set(articles.map((p) => normalizeText(p.title)));
+    const home = extractFallback(parseHtml(dom.serialize()), { boilerplate });
+    expect(home.text).not.toContain(articles[0].title);
+    expect(home.notArticle).toBe(true);
+    expect(home.reason).toBe('linked headlines with teasers');
   });
 
   it('is deterministic and never throws on odd input', () => {
