@@ -275,6 +275,17 @@ describe('bench (end to end)', () => {
     const { json: same } = await bench(['--train', '3', '--train-from', 'last', '--learn-from', path.join(dir, 'dataset'), '--no-peers', '--no-methods'], path.join(dir, 'dataset-copy'));
     expect(same.learnedSites).toBe(1);
     expect(same.perPage.filter((p: { group: string }) => p.group === 'learned').every((p: { method: string }) => p.method === 'rules')).toBe(true);
+
+    // With --train-seed, the training pages are drawn from the site's pages in the other set: learned
+    // from two of the redesigned set's three, the rules give way to the fallback on every page here
+    // (drawn from this set's own pages, they would serve them), and every page is still scored.
+    const seeded = await bench(['--train', '2', '--train-seed', '7', '--learn-from', redesign, '--no-peers', '--no-methods']);
+    expect(seeded.json.options).toMatchObject({ trainSeed: 7, learnFrom: 'redesign' });
+    expect(seeded.stdout).toMatch(/--train 2 --train-seed 7 --learn-from redesign: 1 sites learned from 2 pages of redesign;/);
+    expect(seeded.json.scoredPages).toBe(8);
+    const seededLearned = seeded.json.perPage.filter((p: { group: string }) => p.group === 'learned');
+    expect(seededLearned).toHaveLength(7);
+    expect(seededLearned.every((p: { method: string }) => p.method === 'fallback')).toBe(true);
   });
 
   it('--no-methods runs none; --fields adds ours and Readability.js per field, and the field table', async () => {
