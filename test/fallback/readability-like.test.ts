@@ -58,4 +58,24 @@ describe('the light Readability', () => {
     const paragraphs = [1, 2, 3, 4].map((i) => para(i).replace(/<[^>]+>/g, '')).join('');
     expect(strict.chars).toBeGreaterThanOrEqual(paragraphs.length);
   });
+
+  it("leaves out readers' comments beside the story's wrapper, where it climbed to take the headline", () => {
+    // the story's paragraphs in a container, the headline and byline beside it in a wrapper; after the
+    // wrapper, comments the page does not name as such: divs of inline text, each over 80 characters
+    const story = [1, 2, 3, 4, 5]
+      .map((i) => `<p>Paragraph ${i} of the story: the agency, which employs 140 people, was to move its offices to the east end of the city, and the minister must now decide.</p>`)
+      .join('');
+    const comments = [1, 2, 3]
+      .map(
+        (i) =>
+          `<div class="meta">Posted by: reader ${i}, Glasgow on 9:35am</div><div class="entry">Comment ${i}: geography is never irrelevant, you have to employ people and find them somewhere to work, which the city offers.</div>`,
+      )
+      .join('');
+    const html = `<html><body>${nav}<div class="page"><div class="story"><h1>Ministers face a dilemma</h1><p class="byline">By Kevin Schofield</p><div class="text">${story}</div></div><div class="share"><a href="/add">Add a comment</a></div>${comments}</div></body></html>`;
+    const r = extractReadabilityLike(parseHtml(html));
+    expect(r.text).toContain('Ministers face a dilemma');
+    expect(r.text).toContain('By Kevin Schofield');
+    expect(r.text).toContain('Paragraph 5 of the story');
+    expect(r.text).not.toContain('Comment 1: geography');
+  });
 });
