@@ -2,7 +2,7 @@
  * The benchmark command:
  *
  *   npm run bench -- <dataset folder>… [--train 5] [--train-from last | --train-seed N] [--sites-by dataset] [--learn-from folder] [--peer-cache dir] [--json out.json] [--limit N] [--sites a,b] [--no-peers]
- *                    [--body-only] [--methods a,b | --no-methods] [--fields]
+ *                    [--body-only] [--methods a,b | --no-methods] [--fields] [--fallback-model file]
  *   npm run bench -- --learn-scaling            (learn time on 10, 25, 50, 100 generated pages)
  *
  * Several folders: one report per set, then a table of every set and the pooled row (bench/pooled.ts).
@@ -60,6 +60,7 @@ const program = new Command()
   .option('--cache-dir <dir>', 'render cache root', DEFAULT_CACHE)
   .option('--trust-cache', 'take cached renders of the same URL whatever render code wrote them (tuning runs of code that does not change rendering; not for published figures)')
   .option('--dump <dir>', 'write our and the peers\' extracted texts and the learned rules here (several sets: a folder per set)')
+  .option('--fallback-model <file>', 'the fallback uses this model (`spider train` stores one at <data-dir>/store/models/fallback.json) instead of the shipped default, as apply does a stored one')
   .option('--peer-cache <dir>', 'cache the peers\' outputs here (keyed by peer version, URL and HTML): tuning runs skip the peers')
   .option('--learn-scaling', 'also time learning on 10, 25, 50 and 100 pages of a generated site (and of the dataset, sites mixed)')
   .option('--quiet', 'no progress lines')
@@ -94,6 +95,7 @@ const program = new Command()
         trustCache: opts.trustCache,
         dumpDir: opts.dump && several ? path.join(opts.dump, path.basename(path.resolve(datasetDir))) : opts.dump,
         peerCacheDir: opts.peerCache,
+        fallbackModel: opts.fallbackModel,
         scoring: opts.bodyOnly ? 'body' : 'title+body',
         methods,
         fields: opts.fields,
@@ -144,6 +146,7 @@ interface Options {
   cacheDir: string;
   dump?: string;
   peerCache?: string;
+  fallbackModel?: string;
   trustCache?: boolean;
   learnScaling?: boolean;
   quiet?: boolean;

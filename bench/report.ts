@@ -35,7 +35,8 @@ export function splitLabel(options: BenchResult['options']): string {
     (options.trainSeed !== undefined ? ` --train-seed ${options.trainSeed}` : '') +
     // results written before --sites-by grouped by the manifest's sites
     (options.sitesBy !== 'host' ? ' --sites-by dataset' : '') +
-    (options.learnFrom ? ` --learn-from ${options.learnFrom}` : '')
+    (options.learnFrom ? ` --learn-from ${options.learnFrom}` : '') +
+    (options.fallbackModel ? ` --fallback-model ${options.fallbackModel.file}` : '')
   );
 }
 
@@ -51,6 +52,7 @@ export function formatReport(r: BenchResult): string {
       ? 'scoring: body (each tool\'s body text alone; --body-only)'
       : 'scoring: title+body (each tool\'s own title as the first line, then its body, as the gold starts with the headline; --body-only to score bodies alone)',
   );
+  if (r.options.fallbackModel) out.push(`fallback model: ${r.options.fallbackModel.file}, trained on ${r.options.fallbackModel.trainedOn} (the fallback's methods alone keep the shipped default)`);
   if (r.ours.renderFailures) out.push(`render failures: ${r.ours.renderFailures} (their pages score as empty for us)`);
   for (const s of r.skippedPeers) out.push(`peer ${s.name} skipped: ${s.reason}`);
   out.push('');

@@ -4,14 +4,14 @@
  * against the gold text next to the peers run on the same pages' archived HTML.
  */
 import { realpathSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { applyStep, clearRulesCache } from '../lib/apply/apply-step';
 import { parseHtml } from '../lib/html/parse';
 import { loadConfig, type Config } from '../lib/config/config';
 import { readDataset, type DatasetEntry } from '../lib/dataset/dataset';
 import { scorePage, type PageScore } from '../lib/metric/metric';
-import { METHODS } from '../lib/fallback';
+import { METHODS, parseModel } from '../lib/fallback';
 import { fieldsJson, runFieldsBench, type FieldsJson } from './fields';
 import { learnStep } from '../lib/learn/learn-step';
 import type { Logger, StepContext } from '../lib/step/context';
@@ -47,6 +47,12 @@ export interface BenchOptions {
   readonly learnFromDir?: string;
   /** What a site is (bench/sites.ts): a host, as the pipeline keys it (default), or the manifest's registrable domain. */
   readonly sitesBy?: SitesBy;
+  /**
+   * A fallback model file (`spider train`'s, stored at `models/fallback.json`): apply's fallback uses
+   * it as it does a stored model, instead of the shipped default. The fallback's methods run alone
+   * keep the default.
+   */
+  readonly fallbackModel?: string;
   /** Only the first N pages of the manifest (after --sites). */
   readonly limit?: number;
   /** Only these sites. */
@@ -186,6 +192,8 @@ export interface BenchResult {
     sitesBy?: SitesBy;
     /** Present when each site learned from its pages in another dataset (`--learn-from`): that dataset's name. */
     learnFrom?: string;
+    /** Present when the fallback used a model file (`--fallback-model`): its file name and what it was trained on. */
+    fallbackModel?: { file: string; trainedOn: string };
     limit?: number;
     sites?: readonly string[];
     peers: readonly string[];
@@ -298,6 +306,8 @@ interface BenchPlan {
   readonly scoring: ScoringMode;
   readonly methodNames: string[];
   readonly config: Config;
+  /** The fallback model file given (`--fallback-model`): its bytes, file name and what it was trained on. */
+  readonly fallbackModel?: { bytes: Buffer; file: string; trainedOn: string };
 }
 interface SitePlan { site: string; group: Group; train: DatasetEntry[]; scored: DatasetEntry[] }
 type SiteRules = Map<string, { rules?: RulesDocument; learnMs?: number; note?: string }>;
@@ -379,6 +389,7 @@ async function planBench(options: BenchOptions, log: (line: string) => void): Pr
   if (learnFrom && learnFrom.name === dataset.name) throw new Error(`--learn-from names another dataset of the same folder name (${dataset.name}): their render caches would mix; rename one`);
   if (learnFrom && options.fields) throw new Error('--fields learns from each site\'s own pages: run it without --learn-from');
   if (options.trainSeed !== undefined && options.trainFrom === 'last') throw new Error('--train-seed draws the training pages at random: leave out --train-from last');
+  const fallbackModel = options.fallbackModel ? await readModelFile(options.fallbackModel) : undefined;
   // a site's training pages: its first or last `train`, or `train` drawn with the seed (kept in manifest order)
   const pickTraining = (site: string, list: DatasetEntry[]) => {
     if (options.trainSeed === undefined) return options.trainFrom === 'last' ? list.slice(-train) : list.slice(0, train);
@@ -412,7 +423,21 @@ async function planBench(options: BenchOptions, log: (line: string) => void): Pr
   const scored = plans.flatMap((p) => p.scored.map((e) => ({ entry: e, plan: p })));
   const learnFromEntries = new Set(learnFrom?.entries);
   const renderKey = (e: DatasetEntry) => (learnFromEntries.has(e) ? `${learnFrom!.name}/${e.id}` : e.id);
-  return { dataset, learnFrom, renderKey, entries, groups, plans, learnedPlans, scored, train, scoring, methodNames, config };
+  return { dataset, learnFrom, renderKey, entries, groups, plans, learnedPlans, scored, train, scoring, methodNames, config, fallbackModel };
+}
+
+/** A fallback model file, checked as apply checks a stored one (lib/fallback/model.ts), with a clear error. */
+async function readModelFile(file: string): Promise<NonNullable<BenchPlan['fallbackModel']>> {
+  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`--fallback-model ${file}: cannot read it (${error.code ?? error.message})`);
+  });
+  let model;
+  try {
+    model = parseModel(JSON.parse(bytes.toString('utf8')));
+  } catch (error) {
+    throw new Error(`--fallback-model ${file}: not a fallback model (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+  }
+  return { bytes, file: path.basename(file), trainedOn: model.trainedOn };
 }
 
 /** Render every page (training pages for their features, scored pages for their snapshots), from the cache when it holds them. */
@@ -506,6 +531,8 @@ async function extractPages(plan: BenchPlan, rendered: Map<string, RenderedPage>
   const applyStore = new MemoryStore();
   const applyLogger = countingLogger();
   const applyCtx: StepContext = { store: applyStore, queues: recordingQueues(), config, logger: applyLogger };
+  // a model given is stored where apply reads a retrained one
+  if (plan.fallbackModel) await applyStore.put(keys.fallbackModel(), plan.fallbackModel.bytes, { contentType: 'application/json' });
   const hostsWithRules = new Set<string>();
   for (const plan of learnedPlans) {
     const rules = siteRules.get(plan.site)?.rules;
@@ -768,6 +795,7 @@ function summarize(
       ...(options.trainSeed !== undefined ? { trainSeed: options.trainSeed } : {}),
       sitesBy: options.sitesBy ?? 'host',
       ...(learnFrom ? { learnFrom: learnFrom.name } : {}),
+      ...(plan.fallbackModel ? { fallbackModel: { file: plan.fallbackModel.file, trainedOn: plan.fallbackModel.trainedOn } } : {}),
       ...(options.limit !== undefined ? { limit: options.limit } : {}),
       ...(options.sites?.length ? { sites: options.sites } : {}),
       peers: peers.map((p) => p.name),

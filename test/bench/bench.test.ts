@@ -18,6 +18,7 @@ import { median, quantile } from '../../bench/stats';
 import { fieldsJson, type FieldsBenchResult } from '../../bench/fields';
 import { articlesOf, generateSite, pageHtml } from '../../lib/demo/index';
 import { Rng } from '../../lib/demo/prng';
+import defaultModelJson from '../../models/fallback-default.json' with { type: 'json' };
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -286,6 +287,29 @@ describe('bench (end to end)', () => {
     const seededLearned = seeded.json.perPage.filter((p: { group: string }) => p.group === 'learned');
     expect(seededLearned).toHaveLength(7);
     expect(seededLearned.every((p: { method: string }) => p.method === 'fallback')).toBe(true);
+  });
+
+  it('--fallback-model: the fallback uses the model file given, named in the report and the split label; a file that is no model is refused', async () => {
+    // the shipped default with its classifier blinded (no block is article text by Dragnet alone):
+    // the fallback pages' texts must change if the model is used
+    const blind = structuredClone(defaultModelJson) as typeof defaultModelJson;
+    blind.trainedOn = 'a blinded copy of the default';
+    blind.dragnet.classifier.bias = -50;
+    const file = path.join(dir, 'blind-model.json');
+    await writeFile(file, JSON.stringify(blind));
+    const args = ['--train', '3', '--no-peers', '--no-methods'];
+    const [plain, blinded] = [await bench(args), await bench([...args, '--fallback-model', file])];
+    expect(plain.json.options.fallbackModel).toBeUndefined();
+    expect(blinded.json.options.fallbackModel).toEqual({ file: 'blind-model.json', trainedOn: 'a blinded copy of the default' });
+    expect(blinded.stdout).toMatch(/--train 3 --fallback-model blind-model\.json:/);
+    expect(blinded.stdout).toContain('fallback model: blind-model.json, trained on a blinded copy of the default');
+    const fallbackF1 = (json: any) => json.perPage.filter((p: { method: string }) => p.method === 'fallback').map((p: { ours: { f1: number } }) => p.ours.f1);
+    expect(fallbackF1(blinded.json)).toHaveLength(fallbackF1(plain.json).length);
+    expect(fallbackF1(blinded.json)).not.toEqual(fallbackF1(plain.json));
+
+    await writeFile(path.join(dir, 'not-a-model.json'), JSON.stringify({ version: 1, hello: 'world' }));
+    await expect(bench([...args, '--fallback-model', path.join(dir, 'not-a-model.json')])).rejects.toThrow(/--fallback-model .*not-a-model\.json: not a fallback model/);
+    await expect(bench([...args, '--fallback-model', path.join(dir, 'missing.json')])).rejects.toThrow(/--fallback-model .*missing\.json: cannot read it \(ENOENT\)/);
   });
 
   it('--no-methods runs none; --fields adds ours and Readability.js per field, and the field table', async () => {
