@@ -3,8 +3,8 @@
  * with their own text) are scored by length and commas, the score flows to their containers, the
  * container with the best score corrected by link density wins (or its nearest ancestor holding
  * several runners-up that score close to it: an article in sections), widened to the wrapper that
- * also holds its headline and byline, or else joined by its siblings that score well or are good
- * paragraphs themselves. Inside the result, boilerplate is left out: navigation,
+ * also holds its headline and byline (which takes no siblings), or else joined by its siblings that
+ * score well or are good paragraphs themselves. Inside the result, boilerplate is left out: navigation,
  * forms, elements whose class/id reads like boilerplate, link-heavy containers (a box of linked
  * headlines: few commas and more than a fifth of its text in links, as Readability tests a `div`).
  *
@@ -319,24 +319,26 @@ function attempt(root: ParentNode, body: Element | undefined, flags: Flags, opti
   top = lifted.top;
 
   // While the top candidate holds nearly all of its parent's text, take the parent: it adds the
-  // headline and byline that sit next to the body.
-  let climbed = false;
+  // headline and byline that sit next to the body. `widened`: some parent added text of its own (a
+  // bare wrapper around the top, adding none, is no wider).
+  let widened = false;
   while (top !== body && top.parent instanceof Element && top.parent !== body && stats.has(top.parent)) {
     const parent: Element = top.parent;
     const ps = stats.get(parent)!;
     const ts = stats.get(top)!;
     if (ps.chars > ts.chars * 1.25 + 200 || linkDensity(ps) > linkDensity(ts) + 0.1) break;
+    if (ps.chars > ts.chars) widened = true;
     top = parent;
-    climbed = true;
   }
 
-  // Siblings that belong with it. Readability joins the siblings of the paragraphs' container; a
-  // wrapper climbed to above already holds those, and its own siblings are the page's other boxes
-  // (readers' comments, related links, the next story), so none joins it.
+  // Siblings that belong with it. This climb goes further than Readability's (to a parent only while
+  // it scores higher or is an only child): up to the wrapper that holds the headline and byline as
+  // well. That wrapper holds the article, and its own siblings are the page's other boxes (readers'
+  // comments, related links, the next story), so none joins it.
   const roots: Element[] = [];
   const topStats = stats.get(top)!;
   const threshold = Math.max(10, topStats.score * 0.2);
-  const siblings = climbed ? [top] : top.parent ? top.parent.children : [top];
+  const siblings = widened ? [top] : top.parent ? top.parent.children : [top];
   const topClass = classAndId(top);
   for (const s of siblings) {
     if (!(s instanceof Element)) continue;

@@ -77,5 +77,18 @@ describe('the light Readability', () => {
     expect(r.text).toContain('By Kevin Schofield');
     expect(r.text).toContain('Paragraph 5 of the story');
     expect(r.text).not.toContain('Comment 1: geography');
+    expect(r.text).not.toContain('Posted by');
+    expect(r.text).not.toContain('Add a comment');
+  });
+
+  it('still joins the siblings of a bare wrapper around the story, which adds no text of its own', () => {
+    const part = (n: number, i: number) =>
+      `<p>Part ${n}, paragraph ${i}: the agency, which employs 140 people, was to move its offices to the east end of the city, and the minister must now decide.</p>`;
+    const first = [1, 2, 3, 4, 5].map((i) => part(1, i)).join('');
+    const second = [1, 2, 3].map((i) => part(2, i)).join('');
+    const html = `<html><body>${nav}<div class="page"><h1>Ministers face a dilemma</h1><div class="wrap"><div class="text">${first}</div></div><div class="more">${second}</div></div></body></html>`;
+    const r = extractReadabilityLike(parseHtml(html));
+    expect(r.text).toContain('Part 1, paragraph 5');
+    expect(r.text).toContain('Part 2, paragraph 3');
   });
 });
