@@ -9,12 +9,13 @@
  *
  * Methods: see lib/fallback/index.ts (`combined` is what lib/apply/fallback.ts serves).
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { parseHtml } from '../lib/html/parse';
-import { METHODS, parseModel, type FallbackModel } from '../lib/fallback';
+import { METHODS, type FallbackModel } from '../lib/fallback';
 import { readDataset } from '../lib/dataset/dataset';
 import { scorePage, type PageScore } from '../lib/metric/metric';
 import { htmlToText } from './html-text';
+import { readModelFile } from './model-file';
 import { loadReadability } from './readability';
 import { aggregateWithBootstrap, median, quantile } from './stats';
 
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
   const names = (opt('--methods') ?? Object.keys(METHODS).join(',')).split(',').filter(Boolean);
   for (const n of names) if (!METHODS[n]) throw new Error(`unknown method ${n}; known: ${Object.keys(METHODS).join(', ')}`);
   const modelPath = opt('--model');
-  const model: FallbackModel | undefined = modelPath ? parseModel(JSON.parse(await readFile(modelPath, 'utf8'))) : undefined;
+  const model: FallbackModel | undefined = modelPath ? (await readModelFile(modelPath, '--model')).model : undefined;
 
   const runners = new Map<string, Runner>();
   for (const n of names) {

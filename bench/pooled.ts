@@ -171,10 +171,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   // a file holds one set's result, or several (`{ sets: [...] }`, as a run of several folders writes it)
   const read = async (f: string) => JSON.parse(await readFile(f, 'utf8')) as BenchResult | { sets: BenchResult[] };
   const results = (await Promise.all(files.map(read))).flatMap((r) => ('sets' in r ? r.sets : [r]));
-  // pages learned from in one run are scored in another: such rows are not one set of pages
+  // pages learned from in one run are scored in another: such rows are not one set of pages; and
+  // rows of two fallback models are not one extractor's
   const splits = [...new Set(results.map((r) => splitLabel(r.options)))];
   if (splits.length > 1) {
-    process.stderr.write(`pooled: the results split the sites' pages differently (${splits.join('; ')}): pool runs of one split\n`);
+    process.stderr.write(`pooled: the results split the sites' pages differently or used other fallback models (${splits.join('; ')}): pool runs of one split and one model\n`);
     process.exit(2);
   }
   process.stdout.write(`=== ${results.length} sets, ${splits[0] ?? ''} ===\n` + formatPooled(poolResults(results)) + '\n');

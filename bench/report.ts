@@ -25,8 +25,9 @@ function row(name: string, f: Figures, msMedian: number | null | undefined): str
 }
 
 /**
- * How a run split each site's pages into training and scored ones, as its options would be given:
- * `--train 5 --train-seed 1`. Results of different splits are not one set of pages (bench/pooled.ts).
+ * How a run split each site's pages into training and scored ones, and the fallback model it used
+ * when not the shipped default, as its options would be given: `--train 5 --train-seed 1`. Results
+ * of different splits are not one set of pages, nor of different models one extractor (bench/pooled.ts).
  */
 export function splitLabel(options: BenchResult['options']): string {
   return (
@@ -36,7 +37,7 @@ export function splitLabel(options: BenchResult['options']): string {
     // results written before --sites-by grouped by the manifest's sites
     (options.sitesBy !== 'host' ? ' --sites-by dataset' : '') +
     (options.learnFrom ? ` --learn-from ${options.learnFrom}` : '') +
-    (options.fallbackModel ? ` --fallback-model ${options.fallbackModel.file}` : '')
+    (options.fallbackModel ? ` --fallback-model ${options.fallbackModel.file} (${options.fallbackModel.sha256})` : '')
   );
 }
 
@@ -52,7 +53,7 @@ export function formatReport(r: BenchResult): string {
       ? 'scoring: body (each tool\'s body text alone; --body-only)'
       : 'scoring: title+body (each tool\'s own title as the first line, then its body, as the gold starts with the headline; --body-only to score bodies alone)',
   );
-  if (r.options.fallbackModel) out.push(`fallback model: ${r.options.fallbackModel.file}, trained on ${r.options.fallbackModel.trainedOn} (the fallback's methods alone keep the shipped default)`);
+  if (r.options.fallbackModel) out.push(`fallback model: ${r.options.fallbackModel.file} (sha256 ${r.options.fallbackModel.sha256}…), trained on ${r.options.fallbackModel.trainedOn}; the fallback's methods alone use it too`);
   if (r.ours.renderFailures) out.push(`render failures: ${r.ours.renderFailures} (their pages score as empty for us)`);
   for (const s of r.skippedPeers) out.push(`peer ${s.name} skipped: ${s.reason}`);
   out.push('');

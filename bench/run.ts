@@ -4,14 +4,15 @@
  * against the gold text next to the peers run on the same pages' archived HTML.
  */
 import { realpathSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { applyStep, clearRulesCache } from '../lib/apply/apply-step';
 import { parseHtml } from '../lib/html/parse';
 import { loadConfig, type Config } from '../lib/config/config';
 import { readDataset, type DatasetEntry } from '../lib/dataset/dataset';
 import { scorePage, type PageScore } from '../lib/metric/metric';
-import { METHODS, parseModel } from '../lib/fallback';
+import { METHODS } from '../lib/fallback';
+import { readModelFile, type ModelFile } from './model-file';
 import { fieldsJson, runFieldsBench, type FieldsJson } from './fields';
 import { learnStep } from '../lib/learn/learn-step';
 import type { Logger, StepContext } from '../lib/step/context';
@@ -49,8 +50,8 @@ export interface BenchOptions {
   readonly sitesBy?: SitesBy;
   /**
    * A fallback model file (`spider train`'s, stored at `models/fallback.json`): apply's fallback uses
-   * it as it does a stored model, instead of the shipped default. The fallback's methods run alone
-   * keep the default.
+   * it as it does a stored model, instead of the shipped default (on the pages of unlearned sites, and
+   * on learned-site pages the guard gives to the fallback); so do the fallback's methods run alone.
    */
   readonly fallbackModel?: string;
   /** Only the first N pages of the manifest (after --sites). */
@@ -192,8 +193,8 @@ export interface BenchResult {
     sitesBy?: SitesBy;
     /** Present when each site learned from its pages in another dataset (`--learn-from`): that dataset's name. */
     learnFrom?: string;
-    /** Present when the fallback used a model file (`--fallback-model`): its file name and what it was trained on. */
-    fallbackModel?: { file: string; trainedOn: string };
+    /** Present when the fallback used a model file (`--fallback-model`): its file name, the start of its SHA-256, what it was trained on. */
+    fallbackModel?: { file: string; sha256: string; trainedOn: string };
     limit?: number;
     sites?: readonly string[];
     peers: readonly string[];
@@ -306,8 +307,8 @@ interface BenchPlan {
   readonly scoring: ScoringMode;
   readonly methodNames: string[];
   readonly config: Config;
-  /** The fallback model file given (`--fallback-model`): its bytes, file name and what it was trained on. */
-  readonly fallbackModel?: { bytes: Buffer; file: string; trainedOn: string };
+  /** The fallback model file given (`--fallback-model`). */
+  readonly fallbackModel?: ModelFile;
 }
 interface SitePlan { site: string; group: Group; train: DatasetEntry[]; scored: DatasetEntry[] }
 type SiteRules = Map<string, { rules?: RulesDocument; learnMs?: number; note?: string }>;
@@ -424,20 +425,6 @@ async function planBench(options: BenchOptions, log: (line: string) => void): Pr
   const learnFromEntries = new Set(learnFrom?.entries);
   const renderKey = (e: DatasetEntry) => (learnFromEntries.has(e) ? `${learnFrom!.name}/${e.id}` : e.id);
   return { dataset, learnFrom, renderKey, entries, groups, plans, learnedPlans, scored, train, scoring, methodNames, config, fallbackModel };
-}
-
-/** A fallback model file, checked as apply checks a stored one (lib/fallback/model.ts), with a clear error. */
-async function readModelFile(file: string): Promise<NonNullable<BenchPlan['fallbackModel']>> {
-  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`--fallback-model ${file}: cannot read it (${error.code ?? error.message})`);
-  });
-  let model;
-  try {
-    model = parseModel(JSON.parse(bytes.toString('utf8')));
-  } catch (error) {
-    throw new Error(`--fallback-model ${file}: not a fallback model (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
-  }
-  return { bytes, file: path.basename(file), trainedOn: model.trainedOn };
 }
 
 /** Render every page (training pages for their features, scored pages for their snapshots), from the cache when it holds them. */
@@ -579,7 +566,7 @@ async function extractPages(plan: BenchPlan, rendered: Map<string, RenderedPage>
     if (!r.snapshot) return { text: '', error: `not rendered: ${r.error}` };
     const started = performance.now();
     try {
-      const out = METHODS[name](parseHtml(r.snapshot), { baseUrl: r.renderUrl });
+      const out = METHODS[name](parseHtml(r.snapshot), { baseUrl: r.renderUrl, model: plan.fallbackModel?.model });
       return { text: out.text, notArticle: out.notArticle, ms: performance.now() - started };
     } catch (error) {
       return { text: '', ms: performance.now() - started, error: error instanceof Error ? error.message : String(error) };
@@ -795,7 +782,7 @@ function summarize(
       ...(options.trainSeed !== undefined ? { trainSeed: options.trainSeed } : {}),
       sitesBy: options.sitesBy ?? 'host',
       ...(learnFrom ? { learnFrom: learnFrom.name } : {}),
-      ...(plan.fallbackModel ? { fallbackModel: { file: plan.fallbackModel.file, trainedOn: plan.fallbackModel.trainedOn } } : {}),
+      ...(plan.fallbackModel ? { fallbackModel: { file: plan.fallbackModel.file, sha256: plan.fallbackModel.sha256, trainedOn: plan.fallbackModel.model.trainedOn } } : {}),
       ...(options.limit !== undefined ? { limit: options.limit } : {}),
       ...(options.sites?.length ? { sites: options.sites } : {}),
       peers: peers.map((p) => p.name),

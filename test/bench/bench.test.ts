@@ -292,23 +292,27 @@ describe('bench (end to end)', () => {
   it('--fallback-model: the fallback uses the model file given, named in the report and the split label; a file that is no model is refused', async () => {
     // the shipped default with its classifier blinded (no block is article text by Dragnet alone):
     // the fallback pages' texts must change if the model is used
-    const blind = structuredClone(defaultModelJson) as typeof defaultModelJson;
+    const blind = structuredClone(defaultModelJson);
     blind.trainedOn = 'a blinded copy of the default';
     blind.dragnet.classifier.bias = -50;
     const file = path.join(dir, 'blind-model.json');
     await writeFile(file, JSON.stringify(blind));
-    const args = ['--train', '3', '--no-peers', '--no-methods'];
+    const args = ['--train', '3', '--no-peers', '--methods', 'dragnet'];
     const [plain, blinded] = [await bench(args), await bench([...args, '--fallback-model', file])];
     expect(plain.json.options.fallbackModel).toBeUndefined();
-    expect(blinded.json.options.fallbackModel).toEqual({ file: 'blind-model.json', trainedOn: 'a blinded copy of the default' });
-    expect(blinded.stdout).toMatch(/--train 3 --fallback-model blind-model\.json:/);
-    expect(blinded.stdout).toContain('fallback model: blind-model.json, trained on a blinded copy of the default');
+    expect(blinded.json.options.fallbackModel).toEqual({ file: 'blind-model.json', sha256: expect.stringMatching(/^[0-9a-f]{12}$/), trainedOn: 'a blinded copy of the default' });
+    const sha = blinded.json.options.fallbackModel.sha256;
+    expect(blinded.stdout).toContain(`--train 3 --fallback-model blind-model.json (${sha}):`);
+    expect(blinded.stdout).toContain(`fallback model: blind-model.json (sha256 ${sha}…), trained on a blinded copy of the default`);
     const fallbackF1 = (json: any) => json.perPage.filter((p: { method: string }) => p.method === 'fallback').map((p: { ours: { f1: number } }) => p.ours.f1);
     expect(fallbackF1(blinded.json)).toHaveLength(fallbackF1(plain.json).length);
     expect(fallbackF1(blinded.json)).not.toEqual(fallbackF1(plain.json));
+    // the methods run alone use it too: Dragnet's classifier, blinded, keeps nothing
+    expect(plain.json.fallbackMethods.dragnet.f1).toBeGreaterThan(0.5);
+    expect(blinded.json.fallbackMethods.dragnet.f1).toBeLessThan(plain.json.fallbackMethods.dragnet.f1);
 
     await writeFile(path.join(dir, 'not-a-model.json'), JSON.stringify({ version: 1, hello: 'world' }));
-    await expect(bench([...args, '--fallback-model', path.join(dir, 'not-a-model.json')])).rejects.toThrow(/--fallback-model .*not-a-model\.json: not a fallback model/);
+    await expect(bench([...args, '--fallback-model', path.join(dir, 'not-a-model.json')])).rejects.toThrow(/--fallback-model .*not-a-model\.json: not a fallback model \(not a valid document: \w+/);
     await expect(bench([...args, '--fallback-model', path.join(dir, 'missing.json')])).rejects.toThrow(/--fallback-model .*missing\.json: cannot read it \(ENOENT\)/);
   });
 

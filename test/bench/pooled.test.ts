@@ -74,6 +74,11 @@ describe('the pooled command on saved results', () => {
     expect(splitLabel(saved('a', { train: 5 }).options)).toBe('--train 5 --sites-by dataset');
     expect(splitLabel(saved('a', { train: 5, trainSeed: 1, sitesBy: 'dataset' }).options)).toBe('--train 5 --train-seed 1 --sites-by dataset');
     expect(splitLabel(saved('a', { train: 3, trainFrom: 'last', sitesBy: 'host', learnFrom: 'big9-09' }).options)).toBe('--train 3 --train-from last --learn-from big9-09');
+    // two models stored under one name are two models
+    const model = (sha256: string) => ({ file: 'fallback.json', sha256, trainedOn: 'store: 514 pages of 54 learned sites' });
+    const [one, two] = ['0123456789ab', 'ba9876543210'].map((sha) => splitLabel(saved('a', { train: 0, sitesBy: 'host', fallbackModel: model(sha) }).options));
+    expect(one).toBe('--train 0 --fallback-model fallback.json (0123456789ab)');
+    expect(two).not.toBe(one);
   });
 
   it('pools results of one split, and refuses results that split the pages differently', async () => {
@@ -95,7 +100,7 @@ describe('the pooled command on saved results', () => {
         (error: { code: number; stderr: string }) => error,
       );
       expect(refused?.code).toBe(2);
-      expect(refused?.stderr).toMatch(/split the sites' pages differently \(--train 5 --train-seed 1; --train 5 --train-seed 2\)/);
+      expect(refused?.stderr).toMatch(/split the sites' pages differently or used other fallback models \(--train 5 --train-seed 1; --train 5 --train-seed 2\)/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
