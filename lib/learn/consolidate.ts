@@ -7,7 +7,7 @@
  *
  * Generated-looking ids and classes (names.ts) never enter a selector. Selectors are also kept as
  * steps, which `pathMatches` tests against a block's path without any HTML, with the same meaning
- * as the CSS selector has in the page.
+ * as the CSS selector has in the page. The rules document writes them from their container (shorten.ts).
  */
 import type { PathStep } from '../types/feature-document';
 import { stableClasses, stableId } from './names';
@@ -71,6 +71,24 @@ export function formatSelector(steps: SelectorSteps): string {
  * .class, :nth-child(n) per step; CSS escapes). Null for anything else.
  */
 export function parseSelector(selector: string): SelectorStep[] | null {
+  const chain = parseChain(selector);
+  if (!chain || chain[0].tag !== 'body' || chain[0].id || chain[0].classes.length || chain[0].nthChild) return null;
+  return chain.slice(1);
+}
+
+/**
+ * Parse a selector of the rules: formatSelector's, from body (`rooted`), or a tail of one that
+ * matches at any depth (`div.entry > p`, shorten.ts). Null for anything else.
+ */
+export function parseRuleSelector(selector: string): { readonly steps: SelectorStep[]; readonly rooted: boolean } | null {
+  const rooted = parseSelector(selector);
+  if (rooted) return { steps: rooted, rooted: true };
+  const chain = parseChain(selector);
+  return chain && !chain.some((s) => s.tag === 'body') ? { steps: chain, rooted: false } : null;
+}
+
+/** The steps of a chain of compounds joined by child combinators; null for anything else. */
+function parseChain(selector: string): SelectorStep[] | null {
   let pos = 0;
   const s = selector.trim();
   const isIdentChar = (ch: string) => /[A-Za-z0-9_-]/.test(ch) || ch.charCodeAt(0) >= 0x80;
@@ -128,24 +146,23 @@ export function parseSelector(selector: string): SelectorStep[] | null {
     if (!sep) break;
     pos += sep[0].length;
   }
-  if (pos !== s.length) return null;
-  if (steps.length === 0 || steps[0].tag !== 'body' || steps[0].id || steps[0].classes.length || steps[0].nthChild) {
-    return null;
-  }
-  return steps.slice(1);
+  if (pos !== s.length || steps.length === 0) return null;
+  return steps;
+}
+
+/** Whether one step of a selector matches one element of a path (as the CSS compound would). */
+export function stepMatches(s: SelectorStep, p: PathStep): boolean {
+  if (s.tag !== p.tag.toLowerCase()) return false;
+  if (s.id !== undefined && s.id !== p.id) return false;
+  if (s.nthChild !== undefined && s.nthChild !== p.index) return false;
+  for (const c of s.classes) if (!p.classes.includes(c)) return false;
+  return true;
 }
 
 /** Whether the element at the end of path is matched by the selector steps (as the CSS would). */
 export function pathMatches(steps: SelectorSteps, path: readonly PathStep[]): boolean {
   if (steps.length !== path.length) return false;
-  for (let i = 0; i < steps.length; i++) {
-    const s = steps[i];
-    const p = path[i];
-    if (s.tag !== p.tag.toLowerCase()) return false;
-    if (s.id !== undefined && s.id !== p.id) return false;
-    if (s.nthChild !== undefined && s.nthChild !== p.index) return false;
-    for (const c of s.classes) if (!p.classes.includes(c)) return false;
-  }
+  for (let i = 0; i < steps.length; i++) if (!stepMatches(steps[i], path[i])) return false;
   return true;
 }
 

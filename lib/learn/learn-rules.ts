@@ -5,6 +5,7 @@
  *   blocks → vectors → DBSCAN across all pages (vectorize.ts, dbscan.ts)
  *   clusters → scored, the top one and the ones inside its region (select.ts)
  *   chosen blocks' paths → consolidated selectors (consolidate.ts), self-checked (self-check.ts)
+ *   selectors → written from the named container of what they take (shorten.ts)
  *   pages of two layouts or more → the same, per layout (templates.ts)
  *
  * Deterministic: the documents are ordered newest first (renderedAt, then pageId) before anything
@@ -14,13 +15,13 @@ import type { FeatureDocument } from '../types/feature-document';
 import { BOILERPLATE_TEXTS_MAX, BOILERPLATE_TEXT_MAX_LENGTH, TEMPLATES_MAX, type ClusterSummary, type RulesDocument, type TemplateRule } from '../types/rules-document';
 import { withSiteStableNames } from './names';
 import { cleanDescendants, learnClean } from './clean';
-import { formatSelector } from './consolidate';
 import { generalizeBodySelectors } from './generalize';
 import { chooseContainerText } from './container-text';
 import { chooseHeaderBlocks } from './header';
 import { PageTexts } from './repeated-texts';
 import { buildSelectors, measureSelectors } from './self-check';
 import { selectClusters, type ScoredCluster } from './select';
+import { shortestSelectors } from './shorten';
 import { blockSimilarities } from './tfidf';
 import { clusterBlocks } from './vectorize';
 import { groupByLayout, layoutKinds, layoutSelectors } from './templates';
@@ -175,9 +176,10 @@ function learnContent(ordered: readonly FeatureDocument[], opts: LearnOptions, w
   return {
     learnedFrom: ordered.map((d) => d.pageId),
     content: {
-      selectors: cleaned.steps.map(formatSelector),
-      ...(dekRules?.selectors.length ? { dek: dekRules.selectors } : {}),
-      ...(headerRules?.selectors.length ? { header: headerRules.selectors } : {}),
+      // written from the named container each takes, as a person writes them (shorten.ts)
+      selectors: shortestSelectors(cleaned.steps, ordered),
+      ...(dekRules?.selectors.length ? { dek: shortestSelectors(dekRules.steps, ordered) } : {}),
+      ...(headerRules?.selectors.length ? { header: shortestSelectors(headerRules.steps, ordered) } : {}),
       clean: [
         ...new Set([
           ...cleaned.clean,
