@@ -21,7 +21,7 @@ import { chooseHeaderBlocks } from './header';
 import { PageTexts } from './repeated-texts';
 import { buildSelectors, measureSelectors } from './self-check';
 import { selectClusters, type ScoredCluster } from './select';
-import { shortestSelectors } from './shorten';
+import { shortestSelectors, shortestSelectorTexts } from './shorten';
 import { blockSimilarities } from './tfidf';
 import { clusterBlocks } from './vectorize';
 import { groupByLayout, layoutKinds, layoutSelectors } from './templates';
@@ -95,7 +95,7 @@ export function learnRules(docs: readonly FeatureDocument[], options: Partial<Le
   const sorted = [...docs].sort((a, b) => compare(b.renderedAt, a.renderedAt) || compare(a.pageId, b.pageId));
   // names on one page only (post-28, category-politics) would split clusters and selectors per page
   const ordered = withSiteStableNames(sorted);
-  const learned = learnContent(ordered, opts, weakLabels);
+  const learned = learnContent(ordered, sorted, opts, weakLabels);
   const templates = learnTemplates(sorted, ordered, opts, weakLabels);
   return templates ? { ...learned, templates } : learned;
 }
@@ -119,7 +119,7 @@ function learnTemplates(sorted: readonly FeatureDocument[], ordered: readonly Fe
   const templates: TemplateRule[] = [];
   groups.forEach((g, gi) => {
     if (!layouts[gi].length) return;
-    const own = learnContent(groupDocs[gi], opts, weakLabels);
+    const own = learnContent(groupDocs[gi], g.map((i) => sorted[i]), opts, weakLabels);
     if (!own.content.selectors.length) return;
     // a template's content rules are the site's less the boilerplate, which serves the fallback (site-wide)
     const { boilerplate: _, ...content } = own.content;
@@ -128,8 +128,11 @@ function learnTemplates(sorted: readonly FeatureDocument[], ordered: readonly Fe
   return templates.length >= 2 ? templates : undefined;
 }
 
-/** The content rules of these pages (ordered newest first, names made stable). */
-function learnContent(ordered: readonly FeatureDocument[], opts: LearnOptions, weakLabels?: ReadonlyMap<string, string>): LearnedRules {
+/**
+ * The content rules of these pages (ordered newest first, names made stable); `rendered`: the same
+ * pages with every name, as CSS sees them, which the selectors are written against (shorten.ts).
+ */
+function learnContent(ordered: readonly FeatureDocument[], rendered: readonly FeatureDocument[], opts: LearnOptions, weakLabels?: ReadonlyMap<string, string>): LearnedRules {
   const weak = weakLabels ? ordered.map((d) => { const t = weakLabels.get(d.pageId); return t === undefined ? undefined : labelBlocks(d, t); }) : undefined;
 
   const { similarity, vectors } = blockSimilarities(ordered);
@@ -177,17 +180,20 @@ function learnContent(ordered: readonly FeatureDocument[], opts: LearnOptions, w
     learnedFrom: ordered.map((d) => d.pageId),
     content: {
       // written from the named container each takes, as a person writes them (shorten.ts)
-      selectors: shortestSelectors(cleaned.steps, ordered),
-      ...(dekRules?.selectors.length ? { dek: shortestSelectors(dekRules.steps, ordered) } : {}),
-      ...(headerRules?.selectors.length ? { header: shortestSelectors(headerRules.steps, ordered) } : {}),
-      clean: [
-        ...new Set([
-          ...cleaned.clean,
-          ...cleanDescendants(ordered, selection.chosen, cleaned.steps, weak),
-          ...(headerRules ? cleanDescendants(ordered, headerMask, headerRules.steps) : []),
-          ...(dekRules ? cleanDescendants(ordered, header.dek, dekRules.steps) : []),
-        ]),
-      ],
+      selectors: shortestSelectors(cleaned.steps, rendered),
+      ...(dekRules?.selectors.length ? { dek: shortestSelectors(dekRules.steps, rendered) } : {}),
+      ...(headerRules?.selectors.length ? { header: shortestSelectors(headerRules.steps, rendered) } : {}),
+      clean: shortestSelectorTexts(
+        [
+          ...new Set([
+            ...cleaned.clean,
+            ...cleanDescendants(ordered, selection.chosen, cleaned.steps, weak),
+            ...(headerRules ? cleanDescendants(ordered, headerMask, headerRules.steps) : []),
+            ...(dekRules ? cleanDescendants(ordered, header.dek, dekRules.steps) : []),
+          ]),
+        ],
+        rendered,
+      ),
       // for the single-page extractor on the site's pages the selectors give way on
       ...boilerplateOf(ordered),
     },

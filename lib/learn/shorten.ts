@@ -9,9 +9,17 @@
  * element it selects, and that takes no block the rules did not take on any page they were learned
  * from. Taking follows apply (lib/html/extract-with-rules.ts): a block is taken when a selector
  * matches its element or an ancestor. A selector no such tail serves stays whole.
+ *
+ * The pages are read as they were rendered, every id and class kept (not with the site's stable
+ * names only, names.ts): a tail is matched against the page as CSS will match it. A block whose path
+ * was cut (a page nested deeper than the feature document records) is one no selector from <body>
+ * is known to take, and one a tail may take when any end of the tail matches the start of its path.
  */
 import type { FeatureDocument, PathStep } from '../types/feature-document';
-import { formatSelector, formatStep, stepMatches, type SelectorSteps } from './consolidate';
+import { formatSelector, formatStep, parseSelector, stepMatches, type SelectorSteps } from './consolidate';
+
+/** Named steps tried as a tail's start, nearest the element first; past them the selector stays whole. */
+export const MAX_TAIL_STARTS = 6;
 
 /** Whether `steps` match `path` from position `start` on, step for step. */
 function matchesAt(steps: SelectorSteps, path: readonly PathStep[], start: number): boolean {
@@ -30,6 +38,12 @@ function anywhereTakes(steps: SelectorSteps, path: readonly PathStep[]): boolean
   return false;
 }
 
+/** Whether some end of the steps matches the start of a cut path (the steps above it unknown). */
+function mayTakeAboveCut(steps: SelectorSteps, path: readonly PathStep[]): boolean {
+  for (let k = 1; k < steps.length && k <= path.length; k++) if (matchesAt(steps.slice(steps.length - k), path, 0)) return true;
+  return false;
+}
+
 /**
  * Whether a selector of the rules (parseRuleSelector's) takes the block at `path`, as apply takes
  * it: the selector matches the block's element or an ancestor.
@@ -40,22 +54,66 @@ export function selectorTakes(selector: { readonly steps: SelectorSteps; readonl
 
 const named = (s: SelectorSteps[number]) => s.id !== undefined || s.classes.length > 0;
 
+/** A block's path as its selector records it: cut when it does not start at <body>. */
+const isCut = (b: FeatureDocument['blocks'][number]) => b.path.length > 0 && !b.selector.startsWith('body > ');
+
+const pathKey = (path: readonly PathStep[]) => path.map((s) => `${s.tag}#${s.id ?? ''}.${s.classes.join('.')}:${s.index}`).join('>');
+
 /**
  * The selectors' texts, in order, each text once: each selector's shortest tail from a named
  * container that takes on each of `docs` only blocks the selectors together take (a tail takes all
  * its whole selector takes, and may take more); the whole selector, from <body>, where no tail does.
  * Together, the texts take on the pages exactly what the selectors took: the same content at two
- * depths (a page with a wrapper more) becomes one text.
+ * depths (a page with a wrapper more) becomes one text. `docs` are the pages as rendered.
  */
 export function shortestSelectors(selectors: readonly SelectorSteps[], docs: readonly FeatureDocument[]): string[] {
-  const taken = docs.map((d) => d.blocks.map((b) => selectors.some((s) => rootedTakes(s, b.path))));
+  // what a tail must not take: the blocks no selector takes, each distinct path once, found by the
+  // names on them (a tail starts at a named step, so only paths with that name can match it)
+  const byName = new Map<string, (readonly PathStep[])[]>();
+  const cut: (readonly PathStep[])[] = [];
+  const seen = new Set<string>();
+  for (const d of docs) {
+    for (const b of d.blocks) {
+      const isCutPath = isCut(b);
+      if (!isCutPath && selectors.some((s) => rootedTakes(s, b.path))) continue;
+      const key = (isCutPath ? '~' : '') + pathKey(b.path);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (isCutPath) cut.push(b.path);
+      const names = new Set<string>();
+      for (const step of b.path) for (const n of namesOf(step)) names.add(n);
+      for (const n of names) {
+        let list = byName.get(n);
+        if (!list) byName.set(n, (list = []));
+        list.push(b.path);
+      }
+    }
+  }
+  const takesNone = (tail: SelectorSteps) =>
+    (byName.get(namesOf(tail[0])[0]) ?? []).every((p) => !anywhereTakes(tail, p)) && cut.every((p) => !anywhereTakes(tail, p) && !mayTakeAboveCut(tail, p));
   const texts = selectors.map((steps) => {
-    for (let start = steps.length - 2; start >= 0; start--) {
+    let tried = 0;
+    for (let start = steps.length - 2; start >= 0 && tried < MAX_TAIL_STARTS; start--) {
       if (!named(steps[start])) continue;
+      tried++;
       const tail = steps.slice(start);
-      if (docs.every((d, i) => d.blocks.every((b, j) => taken[i][j] || !anywhereTakes(tail, b.path)))) return tail.map(formatStep).join(' > ');
+      if (takesNone(tail)) return tail.map(formatStep).join(' > ');
     }
     return formatSelector(steps);
   });
   return [...new Set(texts)];
+}
+
+/** A step's names as keys (`div#main`, `div.entry`): an element a step with one of them matches has it. */
+function namesOf(step: { readonly tag: string; readonly id?: string; readonly classes: readonly string[] }): string[] {
+  const tag = step.tag.toLowerCase();
+  return [...(step.id !== undefined ? [`${tag}#${step.id}`] : []), ...step.classes.map((c) => `${tag}.${c}`)];
+}
+
+/** shortestSelectors for selectors as formatSelector wrote them; one it cannot read stays as it is. */
+export function shortestSelectorTexts(selectors: readonly string[], docs: readonly FeatureDocument[]): string[] {
+  const parsed = selectors.map((s) => parseSelector(s));
+  const readable = parsed.filter((p): p is NonNullable<typeof p> => p !== null);
+  const short = shortestSelectors(readable, docs);
+  return [...new Set([...short, ...selectors.filter((_, i) => parsed[i] === null)])];
 }

@@ -37,6 +37,20 @@ describe('extractWithRules', () => {
     expect(extractWithRules(parseHtml(page), { selectors: ['div.body > p'], header: ['div#main', 'footer'], clean: [] }).header).toBeUndefined();
   });
 
+  it('takes nothing the page does not show, and starts the body at its first node with text', () => {
+    const html = `<html><body><div id="main">
+      <noscript><div class="body"><p>Enable scripts to read on.</p></div></noscript>
+      <div class="body" hidden><p>A teaser the page hides.</p></div>
+      <div class="promo"><div class="body"><p><img src="/ad.png"></p></div></div>
+      <div class="byline">By Jane</div>
+      <div class="body"><p>The council voted on Tuesday.</p></div>
+    </div></body></html>`;
+    const r = extractWithRules(parseHtml(html), { selectors: ['div.body > p'], header: ['div.byline'], clean: [] });
+    // the <noscript> and the hidden box are not taken; the promo's empty match does not end the header
+    expect(r.text).toBe('The council voted on Tuesday.');
+    expect(r.header).toBe('By Jane');
+  });
+
   it('puts the dek selectors\u2019 nodes before the body at the head of the body, and leaves them out of the header', () => {
     const r = extractWithRules(parseHtml(page), { selectors: ['div.body > p'], dek: ['div.byline'], header: ['div.byline', 'h1.headline'], clean: [] });
     expect(r.text.split('\n').slice(0, 2)).toEqual(['By Jane', 'First paragraph with a link and bold.']);

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { parseRuleSelector, parseSelector } from '../../lib/learn/consolidate';
-import { selectorTakes, shortestSelectors } from '../../lib/learn/shorten';
+import { formatStep, parseRuleSelector, parseSelector } from '../../lib/learn/consolidate';
+import { compileSelector } from '../../lib/html/selector';
+import { Element } from 'domhandler';
+import type { FeatureDocument } from '../../lib/types/feature-document';
+import { selectorTakes, shortestSelectors, shortestSelectorTexts } from '../../lib/learn/shorten';
 import { extractWithRules } from '../../lib/html/extract-with-rules';
 import { parseHtml } from '../../lib/html/parse';
-import { makeBlock, makeDoc, path } from './factory';
+import { learnRules } from '../../lib/learn/learn-rules';
+import { makeBlock, makeDoc, newsSite, path } from './factory';
+import type { PathStep } from '../../lib/types/feature-document';
 
 const STORY = 'div#page > main.content > article.post > div.entry > p';
 const steps = (selector: string) => parseSelector(selector)!;
@@ -50,6 +55,52 @@ describe('shortestSelectors', () => {
   });
 });
 
+describe('shortestSelectors in learnRules', () => {
+  it('reads the pages with every class they were rendered with, as CSS matches them', () => {
+    // a sidebar box on four of six pages, named `div.article-body` on one: not a name of the site
+    // (names.ts leaves it out of learning), and a class css-select still sees on that page
+    const pages = newsSite(6).map((p) => p.doc);
+    const box = (d: FeatureDocument, k: number) => ({
+      ...d,
+      blocks: [
+        ...d.blocks,
+        makeBlock({ text: "Sign up for the week's best stories, sent every Friday.", path: `div#page.wrap:2 > aside.sidebar:2 > div${k === 0 ? '.article-body' : ''}:3 > p:1`, bbox: { x: 1200, y: 900, width: 300, height: 40 }, css: { 'font-size': '13px' } }, d.blocks.length),
+      ],
+    });
+    const docs = pages.map((d, k) => (k < 4 ? box(d, k) : d));
+    const rules = learnRules(docs);
+    expect(rules.content.selectors[0]).toBe('article.post > div.article-body > p');
+    const sidebar = docs[0].blocks[docs[0].blocks.length - 1].path;
+    expect(rules.content.selectors.some((s) => selectorTakes(parseRuleSelector(s)!, sidebar))).toBe(false);
+    // without the box's class, the container alone names the story
+    expect(learnRules(pages).content.selectors[0]).toBe('div.article-body > p');
+  });
+
+  it('a clean selector written from its container, as the body\'s, still cleans under a wrapper more', () => {
+    const html = (wrapper: boolean) => `<html><body>${wrapper ? '<div class="ad-slot">' : ''}<div id="page"><article class="post"><div class="entry">
+      <p>The council voted on Tuesday to widen the road.</p><p class="postmeta">Filed under Roads</p></div></article></div>${wrapper ? '</div>' : ''}</body></html>`;
+    const docs = [page('a', 'div#page > article.post > div.entry > p', 'div#page > article.post > div.entry > p.postmeta')];
+    const [body] = shortestSelectors([steps('body > div#page > article.post > div.entry > p')], docs);
+    // learn writes the clean selectors from their text (shortestSelectorTexts); one it cannot read stays as it is
+    const [clean, odd] = shortestSelectorTexts(['body > div#page > article.post > div.entry > p.postmeta', 'div.entry p'], docs);
+    expect([body, clean, odd]).toEqual(['div.entry > p', 'div.entry > p.postmeta', 'div.entry p']);
+    for (const wrapper of [false, true]) {
+      expect(extractWithRules(parseHtml(html(wrapper)), { selectors: [body], clean: [clean] }).text, `wrapper: ${wrapper}`).toBe('The council voted on Tuesday to widen the road.');
+    }
+  });
+
+  it('never writes a tail that may take a block whose recorded path was cut above it', () => {
+    // a block nested past the path cap: its path starts below steps the feature document dropped
+    const cut = { ...makeBlock({ text: 'deep comment', path: 'div.entry > p' }, 1), selector: 'body div.entry > p' };
+    const docs = [makeDoc({ pageId: 'a', blocks: [makeBlock({ text: 'the story', path: STORY }, 0), cut] })];
+    // any tail ending `div.entry > p` may take it (what is above the cut is unknown): the selector stays whole
+    expect(shortestSelectors([steps(`body > ${STORY}`)], docs)).toEqual([`body > ${STORY}`]);
+    // where a tail's end cannot match the start of the cut path, the cut block does not hold it back
+    const other = { ...cut, path: path('ul.thread > li > p'), selector: 'body ul.thread > li > p' };
+    expect(shortestSelectors([steps(`body > ${STORY}`)], [makeDoc({ pageId: 'b', blocks: [docs[0].blocks[0], other] })])).toEqual(['div.entry > p']);
+  });
+});
+
 describe('parseRuleSelector and selectorTakes', () => {
   it('reads a selector from body and a tail that matches at any depth', () => {
     expect(parseRuleSelector('body > div#page > p')).toEqual({ rooted: true, steps: steps('body > div#page > p') });
@@ -75,5 +126,53 @@ describe('a shortened selector at apply', () => {
     const take = (selector: string) => extractWithRules(parseHtml(html), { selectors: [selector], clean: [] }).text;
     expect(take(`body > ${STORY}`)).toBe('');
     expect(take(short)).toBe('The council voted on Tuesday to widen the road.\nWork starts in May.');
+  });
+});
+
+describe('selectorTakes against css-select', () => {
+  it('takes a block exactly when css-select matches its element or an ancestor, for tails of every path of a random page', () => {
+    let seed = 11;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    const names = ['a', 'b', 'c'];
+    const grow = (depth: number): string => {
+      const tag = ['div', 'section', 'p'][rand(3)];
+      const cls = names.filter(() => rand(3) === 0);
+      const id = rand(6) === 0 ? ` id="i${rand(3)}"` : '';
+      const inner = depth > 0 ? Array.from({ length: 1 + rand(3) }, () => grow(depth - 1)).join('') : `leaf ${rand(1e6)}`;
+      return `<${tag}${id}${cls.length ? ` class="${cls.join(' ')}"` : ''}>${inner}</${tag}>`;
+    };
+    const doc = parseHtml(`<html><body>${Array.from({ length: 4 }, () => grow(4)).join('')}</body></html>`);
+    // every element holding text directly is a block; its path from below <body>, with positions
+    const leaves: Element[] = [];
+    const walk = (el: Element) => {
+      if (el.children.some((c) => c.type === 'text')) leaves.push(el);
+      for (const c of el.children) if (c instanceof Element) walk(c);
+    };
+    const body = (doc.children.find((c) => c instanceof Element && c.name === 'html') as Element).children.find((c) => c instanceof Element && c.name === 'body') as Element;
+    for (const c of body.children) if (c instanceof Element) walk(c);
+    const pathOf = (el: Element): PathStep[] => {
+      const out: PathStep[] = [];
+      for (let n: Element | null = el; n && n !== body; n = n.parent as Element | null) {
+        const siblings = (n.parent as Element).children.filter((c) => c instanceof Element);
+        out.unshift({ tag: n.name, ...(n.attribs.id ? { id: n.attribs.id } : {}), classes: (n.attribs.class ?? '').split(' ').filter(Boolean), index: siblings.indexOf(n) + 1 });
+      }
+      return out;
+    };
+    const paths = leaves.map(pathOf);
+    let compared = 0;
+    for (const p of paths.slice(0, 30)) {
+      for (let start = 0; start < p.length; start++) {
+        const tail = p.slice(start).map((s, i) => ({ tag: s.tag, ...(s.id ? { id: s.id } : {}), classes: s.classes, ...(i % 2 ? { nthChild: s.index } : {}) }));
+        const text = tail.map(formatStep).join(' > ');
+        const match = compileSelector(text)!;
+        leaves.forEach((leaf, k) => {
+          let css = false;
+          for (let n: Element | null = leaf; n && n !== body; n = n.parent as Element | null) css ||= match(n);
+          expect(selectorTakes(parseRuleSelector(text)!, paths[k]), `${text} on ${k}`).toBe(css);
+          compared++;
+        });
+      }
+    }
+    expect(compared).toBeGreaterThan(1000);
   });
 });
