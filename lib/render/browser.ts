@@ -29,6 +29,7 @@ import { egressPolicyFor, type EgressPolicy, type Resolver } from '../net/egress
 import { BLOCKED_HEADER, EgressProxy, type EgressEvent, type EgressProxyOptions } from '../net/egress-proxy';
 import { httpStatusError } from '../politeness/http-status';
 import { MAX_PATH_STEPS, MAX_SELECTOR_CHARS, READABILITY_MARK, SNAPSHOT_META, type CollectedPage, type InPageReadability } from '../types/feature-document';
+import { COLLECTOR_SKIP_TAGS } from '../html/content';
 import { NonRetryableError } from '../util/errors';
 import { collectPage, type CollectOptions } from './collector';
 import { withTimeout } from '../util/timeout';
@@ -580,6 +581,20 @@ export class Renderer {
         for (const el of document.querySelectorAll('script')) {
           if ((el.getAttribute('type') || '').trim().toLowerCase() === 'application/ld+json') continue;
           if (el.firstChild) el.textContent = '';
+        }
+        // What the page does not show is marked so apply, which reads no layout, leaves it out as the
+        // collector did: each outermost element of the body laid out as display:none (a stylesheet's
+        // mobile copy, a closed menu, a modal) gets the hidden attribute, which hides it anyway.
+        const skipped = new Set(${JSON.stringify(COLLECTOR_SKIP_TAGS)});
+        if (document.body) {
+          const walker = document.createTreeWalker(document.body, 1 /* NodeFilter.SHOW_ELEMENT */, {
+            acceptNode: (el) => {
+              if (skipped.has(el.localName) || el.hasAttribute('hidden')) return 2; // FILTER_REJECT: not its subtree
+              if (getComputedStyle(el).display === 'none') { el.setAttribute('hidden', ''); return 2; }
+              return 1;
+            },
+          });
+          while (walker.nextNode());
         }
         const comments = document.createTreeWalker(document, 128 /* NodeFilter.SHOW_COMMENT */);
         const drop = [];

@@ -5,6 +5,8 @@ import { isNonRetryable } from '../../lib/util/errors';
 import { BlockSchema, MAX_PATH_STEPS } from '../../lib/types/feature-document';
 import { z } from 'zod';
 import { serveRoutes, type TestServer } from '../helpers/http-server';
+import { extractWithRules } from '../../lib/apply/extract-with-rules';
+import { parseHtml } from '../../lib/html/parse';
 
 const page = `<!doctype html><html lang="en"><head><title>Live page</title>
 <link rel="stylesheet" href="/style.css"></head>
@@ -36,6 +38,13 @@ describe('Renderer (real Chromium)', () => {
           <script type="text/template"><p>template text</p></script></head>
           <body><!-- a comment --><h1>Lean story</h1><p id="lead">The story's first paragraph, styled blue.</p>
           <script>document.getElementById('lead').dataset.seen = 'yes';</script><p>The second paragraph.</p></body></html>`,
+      },
+      '/hidden': {
+        body: `<!doctype html><html><head><title>Hidden</title><style>.mobile { display: none } .menu { display: none } @media (max-width: 600px) { .mobile { display: block } }</style></head>
+          <body><nav class="menu"><ul><li>Home</li><li>World</li></ul></nav>
+          <div class="mobile"><div class="entry"><p>The council voted to widen the road, mobile copy.</p></div></div>
+          <main><div class="entry"><p>The council voted to widen the road.</p><p style="color: gray">Filed under Roads.</p></div></main>
+          <script>document.querySelector('main').insertAdjacentHTML('beforeend', '<div class="entry" style="display:none"><p>Shown on a click.</p></div>');</script></body></html>`,
       },
       '/deep': { body: `<!doctype html><title>Deep</title><body>${'<div class="n">'.repeat(300)}<p>Deep article text.</p>${'</div>'.repeat(300)}</body>` },
     });
@@ -74,6 +83,20 @@ describe('Renderer (real Chromium)', () => {
     expect(snap).toContain('<script type="text/template"></script>');
     expect(snap).toMatch(/<script><\/script><p[^>]*>The second paragraph\.<\/p>/);
     expect(snap).not.toMatch(/getElementById|template text|<!--/);
+  });
+
+  it('marks what the page lays out as display:none hidden in the snapshot, so apply leaves it out as the collector did', async () => {
+    const result = await renderer.render({ url: `${server.origin}/hidden` });
+    expect(result.collected.blocks.map((b) => b.text)).toEqual(['The council voted to widen the road.', 'Filed under Roads.']);
+    const doc = parseHtml(result.snapshot);
+    // the stylesheet's mobile copy and menu, and what a script hid, are marked; what is shown is not
+    expect(result.snapshot).toMatch(/<nav class="menu" hidden="">/);
+    expect(result.snapshot).toMatch(/<div class="mobile" hidden="">/);
+    expect(result.snapshot).toMatch(/<div class="entry" style="display:none" hidden="">/);
+    expect(result.snapshot).toMatch(/<main[^>]*><div class="entry"[^>]*>/);
+    expect(result.snapshot).not.toMatch(/<main[^>]*hidden|<div class="entry" hidden/);
+    const taken = extractWithRules(doc, { selectors: ['div.entry > p'], clean: [] }).text;
+    expect(taken).toBe('The council voted to widen the road.\nFiled under Roads.');
   });
 
   it('keeps a page nested deeper than the path cap: every block a valid feature-document block', async () => {
