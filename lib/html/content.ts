@@ -107,6 +107,19 @@ export function countWords(text: string): number {
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b/i;
 
+const DISPLAY_NONE = /(?:^|;)\s*display\s*:\s*none\b/i;
+
+/**
+ * Hidden with everything inside it, in the markup itself: `hidden` (which render sets on what the
+ * page laid out as display:none), or an inline display:none. Unlike visibility, no child can undo it.
+ */
+export function hidesSubtree(el: Element): boolean {
+  const a = el.attribs;
+  if (a.hidden !== undefined) return true;
+  const style = a.style;
+  return style !== undefined && style.length > 0 && DISPLAY_NONE.test(style);
+}
+
 /** Hidden in the markup itself: `hidden`, or an inline display:none / visibility:hidden. */
 export function isHidden(el: Element): boolean {
   const a = el.attribs;

@@ -11,7 +11,6 @@ import { indexSelectors, isAncestorOrSelf, matchesAny, selectOutermost, type Mat
 import type { ContentRule } from '../types/rules-document';
 import { BLOCK_TAGS, isHidden, renderContent, type ArticleContent, type ContentRoot } from './content';
 import { isElement } from './parse';
-import { elementText } from './element-text';
 import { PROSE_MIN_WORDS, wordsOf } from './prose';
 
 export interface RulesExtraction extends ArticleContent {
@@ -45,7 +44,7 @@ export function selectRuleNodes(doc: Document, rules: ContentRule, invalid: stri
   const body = selectOutermost(doc, content);
   // before the body's first node with text (an empty match above the byline does not end the header):
   // the walk stops there, or at a match holding it
-  const start = body.find((el) => elementText(el, 0) !== '') ?? body[0];
+  const start = body.find((el) => wordsOf([el], isHidden).words > 0) ?? body[0];
   const before = (selectors: readonly string[] | undefined) => (selectors?.length && start ? selectOutermost(doc, indexSelectors(selectors, invalid), start) : []);
   const dek = before(rules.dek);
   // a header element is not the dek nor inside it: its text would be given twice

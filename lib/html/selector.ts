@@ -5,7 +5,7 @@
  */
 import { compile } from 'css-select';
 import { Element, type AnyNode, type Document } from 'domhandler';
-import { isHidden, SKIP_TAGS } from './content';
+import { COLLECTOR_SKIP_TAGS, hidesSubtree } from './content';
 
 export type Matcher = (el: Element) => boolean;
 
@@ -130,10 +130,12 @@ export function matchesAny(index: MatcherIndex, el: Element): boolean {
   return false;
 }
 
+const NOT_READ: ReadonlySet<string> = new Set(COLLECTOR_SKIP_TAGS);
+
 /**
  * The outermost elements under `root` that any selector of the index matches, in document order,
- * none inside an element the page does not show (SKIP_TAGS, hidden); with `until`, only those
- * before that node (the walk stops there).
+ * none inside an element the collector never reads (COLLECTOR_SKIP_TAGS) or one hidden with all it
+ * holds (hidesSubtree); with `until`, only those before that node (the walk stops there).
  */
 export function selectOutermost(root: Document | Element, index: MatcherIndex, until?: AnyNode): Element[] {
   const taken: Element[] = [];
@@ -144,8 +146,9 @@ export function selectOutermost(root: Document | Element, index: MatcherIndex, u
     const node = stack.pop()!;
     if (node === until) break;
     if (!(node instanceof Element)) continue;
-    // what the page does not show is never taken: a script's, a <noscript>'s or a hidden element's
-    if (SKIP_TAGS.has(node.name) || isHidden(node)) continue;
+    // what the collector never read, or the page does not show, is never taken: a <noscript>'s, a
+    // <template>'s, a hidden element's
+    if (NOT_READ.has(node.name) || hidesSubtree(node)) continue;
     if (matchesAny(index, node)) {
       if (until && isAncestorOrSelf(node, until)) break; // it holds `until`: what follows comes after
       taken.push(node);

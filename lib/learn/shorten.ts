@@ -10,10 +10,13 @@
  * from. Taking follows apply (lib/html/extract-with-rules.ts): a block is taken when a selector
  * matches its element or an ancestor. A selector no such tail serves stays whole.
  *
+ * At most MAX_TAIL_STARTS named steps are tried, nearest the element first.
+ *
  * The pages are read as they were rendered, every id and class kept (not with the site's stable
  * names only, names.ts): a tail is matched against the page as CSS will match it. A block whose path
- * was cut (a page nested deeper than the feature document records) is one no selector from <body>
- * is known to take, and one a tail may take when any end of the tail matches the start of its path.
+ * was cut (nested deeper than the feature document records, or named at such length that its
+ * selector was cut) has ancestors nobody knows: any tail may take it, so on a site whose training
+ * pages hold one the rules stay whole, as they were learned.
  */
 import type { FeatureDocument, PathStep } from '../types/feature-document';
 import { formatSelector, formatStep, parseSelector, stepMatches, type SelectorSteps } from './consolidate';
@@ -38,12 +41,6 @@ function anywhereTakes(steps: SelectorSteps, path: readonly PathStep[]): boolean
   return false;
 }
 
-/** Whether some end of the steps matches the start of a cut path (the steps above it unknown). */
-function mayTakeAboveCut(steps: SelectorSteps, path: readonly PathStep[]): boolean {
-  for (let k = 1; k < steps.length && k <= path.length; k++) if (matchesAt(steps.slice(steps.length - k), path, 0)) return true;
-  return false;
-}
-
 /**
  * Whether a selector of the rules (parseRuleSelector's) takes the block at `path`, as apply takes
  * it: the selector matches the block's element or an ancestor.
@@ -57,7 +54,7 @@ const named = (s: SelectorSteps[number]) => s.id !== undefined || s.classes.leng
 /** A block's path as its selector records it: cut when it does not start at <body>. */
 const isCut = (b: FeatureDocument['blocks'][number]) => b.path.length > 0 && !b.selector.startsWith('body > ');
 
-const pathKey = (path: readonly PathStep[]) => path.map((s) => `${s.tag}#${s.id ?? ''}.${s.classes.join('.')}:${s.index}`).join('>');
+const pathKey = (path: readonly PathStep[]) => JSON.stringify(path);
 
 /**
  * The selectors' texts, in order, each text once: each selector's shortest tail from a named
@@ -67,19 +64,18 @@ const pathKey = (path: readonly PathStep[]) => path.map((s) => `${s.tag}#${s.id 
  * depths (a page with a wrapper more) becomes one text. `docs` are the pages as rendered.
  */
 export function shortestSelectors(selectors: readonly SelectorSteps[], docs: readonly FeatureDocument[]): string[] {
+  // a block whose ancestors are unknown may be taken by any tail
+  if (docs.some((d) => d.blocks.some(isCut))) return [...new Set(selectors.map(formatSelector))];
   // what a tail must not take: the blocks no selector takes, each distinct path once, found by the
   // names on them (a tail starts at a named step, so only paths with that name can match it)
   const byName = new Map<string, (readonly PathStep[])[]>();
-  const cut: (readonly PathStep[])[] = [];
   const seen = new Set<string>();
   for (const d of docs) {
     for (const b of d.blocks) {
-      const isCutPath = isCut(b);
-      if (!isCutPath && selectors.some((s) => rootedTakes(s, b.path))) continue;
-      const key = (isCutPath ? '~' : '') + pathKey(b.path);
+      if (selectors.some((s) => rootedTakes(s, b.path))) continue;
+      const key = pathKey(b.path);
       if (seen.has(key)) continue;
       seen.add(key);
-      if (isCutPath) cut.push(b.path);
       const names = new Set<string>();
       for (const step of b.path) for (const n of namesOf(step)) names.add(n);
       for (const n of names) {
@@ -89,8 +85,7 @@ export function shortestSelectors(selectors: readonly SelectorSteps[], docs: rea
       }
     }
   }
-  const takesNone = (tail: SelectorSteps) =>
-    (byName.get(namesOf(tail[0])[0]) ?? []).every((p) => !anywhereTakes(tail, p)) && cut.every((p) => !anywhereTakes(tail, p) && !mayTakeAboveCut(tail, p));
+  const takesNone = (tail: SelectorSteps) => (byName.get(namesOf(tail[0])[0]) ?? []).every((p) => !anywhereTakes(tail, p));
   const texts = selectors.map((steps) => {
     let tried = 0;
     for (let start = steps.length - 2; start >= 0 && tried < MAX_TAIL_STARTS; start--) {

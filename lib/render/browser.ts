@@ -584,18 +584,21 @@ export class Renderer {
         }
         // What the page does not show is marked so apply, which reads no layout, leaves it out as the
         // collector did: each outermost element of the body laid out as display:none (a stylesheet's
-        // mobile copy, a closed menu, a modal) gets the hidden attribute, which hides it anyway.
+        // mobile copy, a closed menu, a modal) gets the hidden attribute. All are found first, then
+        // marked: an attribute set during the walk would make every later style read lay out again.
         const skipped = new Set(${JSON.stringify(COLLECTOR_SKIP_TAGS)});
+        const undisplayed = [];
         if (document.body) {
           const walker = document.createTreeWalker(document.body, 1 /* NodeFilter.SHOW_ELEMENT */, {
             acceptNode: (el) => {
               if (skipped.has(el.localName) || el.hasAttribute('hidden')) return 2; // FILTER_REJECT: not its subtree
-              if (getComputedStyle(el).display === 'none') { el.setAttribute('hidden', ''); return 2; }
+              if (getComputedStyle(el).display === 'none') { undisplayed.push(el); return 2; }
               return 1;
             },
           });
           while (walker.nextNode());
         }
+        for (const el of undisplayed) el.setAttribute('hidden', '');
         const comments = document.createTreeWalker(document, 128 /* NodeFilter.SHOW_COMMENT */);
         const drop = [];
         for (let c = comments.nextNode(); c; c = comments.nextNode()) drop.push(c);

@@ -49,6 +49,14 @@ describe('extractWithRules', () => {
     // the <noscript> and the hidden box are not taken; the promo's empty match does not end the header
     expect(r.text).toBe('The council voted on Tuesday.');
     expect(r.header).toBe('By Jane');
+    // nor does a match whose only text is hidden; and what the page shows, inside a button or under
+    // an element a child makes visible again, is taken as before
+    const shown = html
+      .replace('<p><img src="/ad.png"></p>', '<p><img src="/ad.png"><span hidden>Photo: Ads Inc</span></p>')
+      .replace('<div class="body"><p>The council', '<button class="more"><div class="body"><p>Read the full story.</p></div></button><div style="visibility:hidden"><div class="body"><p style="visibility:visible">Shown again.</p></div></div><div class="body"><p>The council');
+    const again = extractWithRules(parseHtml(shown), { selectors: ['div.body > p'], header: ['div.byline'], clean: [] });
+    expect(again.header).toBe('By Jane');
+    expect(again.text).toBe('Read the full story.\nShown again.\nThe council voted on Tuesday.');
   });
 
   it('puts the dek selectors\u2019 nodes before the body at the head of the body, and leaves them out of the header', () => {

@@ -89,15 +89,26 @@ describe('shortestSelectors in learnRules', () => {
     }
   });
 
-  it('never writes a tail that may take a block whose recorded path was cut above it', () => {
-    // a block nested past the path cap: its path starts below steps the feature document dropped
-    const cut = { ...makeBlock({ text: 'deep comment', path: 'div.entry > p' }, 1), selector: 'body div.entry > p' };
+  it('keeps the rules whole on pages holding a block whose recorded path was cut: any tail may take it', () => {
+    // a block nested past the path cap: its ancestors above the recorded steps are unknown
+    const cut = { ...makeBlock({ text: 'deep comment', path: 'ul.thread > li > p' }, 1), selector: 'body ul.thread > li > p' };
     const docs = [makeDoc({ pageId: 'a', blocks: [makeBlock({ text: 'the story', path: STORY }, 0), cut] })];
-    // any tail ending `div.entry > p` may take it (what is above the cut is unknown): the selector stays whole
     expect(shortestSelectors([steps(`body > ${STORY}`)], docs)).toEqual([`body > ${STORY}`]);
-    // where a tail's end cannot match the start of the cut path, the cut block does not hold it back
-    const other = { ...cut, path: path('ul.thread > li > p'), selector: 'body ul.thread > li > p' };
-    expect(shortestSelectors([steps(`body > ${STORY}`)], [makeDoc({ pageId: 'b', blocks: [docs[0].blocks[0], other] })])).toEqual(['div.entry > p']);
+    // the single-step record of a block whose one step was too long to keep
+    const oneStep = { ...cut, path: path('p'), selector: 'body p' };
+    expect(shortestSelectors([steps(`body > ${STORY}`)], [makeDoc({ pageId: 'b', blocks: [docs[0].blocks[0], oneStep] })])).toEqual([`body > ${STORY}`]);
+  });
+
+  it('tells apart two paths that differ only in how their class names split', () => {
+    // `div.box > p` takes a div of classes "box" and "x", not one of the single class "box.x"
+    const step = (classes: string[]): PathStep => ({ tag: 'div', classes, index: 1 });
+    const p: PathStep = { tag: 'p', classes: [], index: 1 };
+    const blocks = [
+      makeBlock({ text: 'the story', path: 'main#m > div.box > p' }, 0),
+      makeBlock({ text: 'a promo', path: [{ tag: 'section', classes: [], index: 2 }, step(['box.x']), p] }, 1),
+      makeBlock({ text: 'another promo', path: [{ tag: 'section', classes: [], index: 2 }, step(['box', 'x']), p] }, 2),
+    ];
+    expect(shortestSelectors([steps('body > main#m > div.box > p')], [makeDoc({ pageId: 'a', blocks })])).toEqual(['main#m > div.box > p']);
   });
 });
 

@@ -41,7 +41,8 @@ describe('Renderer (real Chromium)', () => {
       },
       '/hidden': {
         body: `<!doctype html><html><head><title>Hidden</title><style>.mobile { display: none } .menu { display: none } @media (max-width: 600px) { .mobile { display: block } }</style></head>
-          <body><nav class="menu"><ul><li>Home</li><li>World</li></ul></nav>
+          <body><svg style="display:none"><symbol id="icon"><path d="M0 0h1v1z"></path></symbol></svg>
+          <nav class="menu"><ul><li>Home</li><li style="display:none">World</li></ul></nav><aside hidden><p>Already hidden.</p></aside>
           <div class="mobile"><div class="entry"><p>The council voted to widen the road, mobile copy.</p></div></div>
           <main><div class="entry"><p>The council voted to widen the road.</p><p style="color: gray">Filed under Roads.</p></div></main>
           <script>document.querySelector('main').insertAdjacentHTML('beforeend', '<div class="entry" style="display:none"><p>Shown on a click.</p></div>');</script></body></html>`,
@@ -91,6 +92,10 @@ describe('Renderer (real Chromium)', () => {
     const doc = parseHtml(result.snapshot);
     // the stylesheet's mobile copy and menu, and what a script hid, are marked; what is shown is not
     expect(result.snapshot).toMatch(/<nav class="menu" hidden="">/);
+    // only the outermost: what it holds, an element hidden already and an svg sprite are as they were
+    expect(result.snapshot).toMatch(/<li style="display:none">World<\/li>/);
+    expect(result.snapshot).toMatch(/<aside hidden="">/);
+    expect(result.snapshot).toMatch(/<svg style="display:none">/);
     expect(result.snapshot).toMatch(/<div class="mobile" hidden="">/);
     expect(result.snapshot).toMatch(/<div class="entry" style="display:none" hidden="">/);
     expect(result.snapshot).toMatch(/<main[^>]*><div class="entry"[^>]*>/);
