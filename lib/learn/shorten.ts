@@ -8,9 +8,8 @@
  * A selector is cut to its shortest tail that starts at a step with an id or a class above the
  * element it selects, and that takes no block the rules did not take on any page they were learned
  * from. Taking follows apply (lib/html/extract-with-rules.ts): a block is taken when a selector
- * matches its element or an ancestor. A selector no such tail serves stays whole.
- *
- * At most MAX_TAIL_STARTS named steps are tried, nearest the element first.
+ * matches its element or an ancestor. A selector no such tail serves (of the MAX_TAIL_STARTS named
+ * steps nearest its element) stays whole.
  *
  * The pages are read as they were rendered, every id and class kept (not with the site's stable
  * names only, names.ts): a tail is matched against the page as CSS will match it. A block whose path
