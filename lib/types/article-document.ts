@@ -12,9 +12,12 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * give another article for the same page. A relearn extracts again the articles an older extraction
  * made (docs/rules-document.md, "Relearn: what is extracted again").
  * 1: articles without the field. 2: the prose written bare between the body's elements, the
- * single-page extractor's model trained with the dek, titles without their decoration.
+ * single-page extractor's model trained with the dek, titles without their decoration. 3: the rules
+ * take nothing inside an element the collector never reads or one hidden with all it holds, and the
+ * header ends at the body's first element with words; the light Readability's alternative ancestors
+ * and boxes of links, and no siblings for a wrapper its top candidate climbed to (2026-11-26/27).
  */
-export const EXTRACTION_VERSION = 2;
+export const EXTRACTION_VERSION = 3;
 
 /** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);
