@@ -105,9 +105,8 @@ export function countWords(text: string): number {
   return n;
 }
 
-const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b/i;
-
 const DISPLAY_NONE = /(?:^|;)\s*display\s*:\s*none\b/i;
+const VISIBILITY_HIDDEN = /(?:^|;)\s*visibility\s*:\s*hidden\b/i;
 
 /**
  * Hidden with everything inside it, in the markup itself: `hidden` (which render sets on what the
@@ -120,12 +119,11 @@ export function hidesSubtree(el: Element): boolean {
   return style !== undefined && style.length > 0 && DISPLAY_NONE.test(style);
 }
 
-/** Hidden in the markup itself: `hidden`, or an inline display:none / visibility:hidden. */
+/** Hidden in the markup itself: what hidesSubtree says, or an inline visibility:hidden. */
 export function isHidden(el: Element): boolean {
-  const a = el.attribs;
-  if (a.hidden !== undefined) return true;
-  const style = a.style;
-  return style !== undefined && style.length > 0 && HIDDEN_STYLE.test(style);
+  if (hidesSubtree(el)) return true;
+  const style = el.attribs.style;
+  return style !== undefined && style.length > 0 && VISIBILITY_HIDDEN.test(style);
 }
 
 const NEEDS_ESCAPE = /[&<>"]/;

@@ -43,8 +43,8 @@ export function selectRuleNodes(doc: Document, rules: ContentRule, invalid: stri
   const clean = indexSelectors(rules.clean, invalid);
   const body = selectOutermost(doc, content);
   // before the body's first node with text (an empty match above the byline does not end the header):
-  // the walk stops there, or at a match holding it
-  const start = body.find((el) => wordsOf([el], isHidden).words > 0) ?? body[0];
+  // the walk stops there, or at a match holding it; looked for only where there is a dek or header
+  const start = rules.dek?.length || rules.header?.length ? (body.find((el) => wordsOf([el], isHidden).words > 0) ?? body[0]) : undefined;
   const before = (selectors: readonly string[] | undefined) => (selectors?.length && start ? selectOutermost(doc, indexSelectors(selectors, invalid), start) : []);
   const dek = before(rules.dek);
   // a header element is not the dek nor inside it: its text would be given twice
