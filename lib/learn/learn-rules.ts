@@ -95,7 +95,7 @@ export function learnRules(docs: readonly FeatureDocument[], options: Partial<Le
   const sorted = [...docs].sort((a, b) => compare(b.renderedAt, a.renderedAt) || compare(a.pageId, b.pageId));
   // names on one page only (post-28, category-politics) would split clusters and selectors per page
   const ordered = withSiteStableNames(sorted);
-  const learned = learnContent(ordered, sorted, opts, weakLabels);
+  const learned = learnContent(ordered, sorted, opts, weakLabels, ordered);
   const templates = learnTemplates(sorted, ordered, opts, weakLabels);
   return templates ? { ...learned, templates } : learned;
 }
@@ -119,7 +119,7 @@ function learnTemplates(sorted: readonly FeatureDocument[], ordered: readonly Fe
   const templates: TemplateRule[] = [];
   groups.forEach((g, gi) => {
     if (!layouts[gi].length) return;
-    const own = learnContent(groupDocs[gi], g.map((i) => sorted[i]), opts, weakLabels);
+    const own = learnContent(groupDocs[gi], g.map((i) => sorted[i]), opts, weakLabels, ordered);
     if (!own.content.selectors.length) return;
     // a template's content rules are the site's less the boilerplate, which serves the fallback (site-wide)
     const { boilerplate: _, ...content } = own.content;
@@ -130,12 +130,19 @@ function learnTemplates(sorted: readonly FeatureDocument[], ordered: readonly Fe
 
 /**
  * The content rules of these pages (ordered newest first, names made stable); `rendered`: the same
- * pages with every name, as CSS sees them, which the selectors are written against (shorten.ts).
+ * pages with every name, as CSS sees them, which the selectors are written against (shorten.ts);
+ * `site`: all the site's training pages, these among them, over which TF-IDF counts (tfidf.ts).
  */
-function learnContent(ordered: readonly FeatureDocument[], rendered: readonly FeatureDocument[], opts: LearnOptions, weakLabels?: ReadonlyMap<string, string>): LearnedRules {
+function learnContent(
+  ordered: readonly FeatureDocument[],
+  rendered: readonly FeatureDocument[],
+  opts: LearnOptions,
+  weakLabels: ReadonlyMap<string, string> | undefined,
+  site: readonly FeatureDocument[],
+): LearnedRules {
   const weak = weakLabels ? ordered.map((d) => { const t = weakLabels.get(d.pageId); return t === undefined ? undefined : labelBlocks(d, t); }) : undefined;
 
-  const { similarity, vectors } = blockSimilarities(ordered);
+  const { similarity, vectors } = blockSimilarities(ordered, site);
   // a kind of block shown once on every training page is a cluster, however few the pages
   const minPts = Math.max(2, Math.min(opts.minPts, ordered.length));
   const clustering = clusterBlocks(ordered, { eps: opts.eps, minPts, minWords: opts.minWords });

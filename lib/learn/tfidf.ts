@@ -113,16 +113,23 @@ export interface BlockSimilarities {
   readonly idf: IdfTable;
 }
 
-/** Similarity of every block of every page to its page's reference text, IDF over the pages given. */
-export function blockSimilarities(docs: readonly FeatureDocument[]): BlockSimilarities {
+/**
+ * Similarity of every block of every page to its page's reference text. IDF and the texts found on
+ * other pages are over `site`, the site's pages these are some of (all of them by default): how
+ * common a term is, is a site's property, and a template's two pages alone would zero the title's
+ * terms of each that the other's teaser names.
+ */
+export function blockSimilarities(docs: readonly FeatureDocument[], site: readonly FeatureDocument[] = docs): BlockSimilarities {
   const blockTerms = docs.map((d) => d.blocks.map((b) => terms(b.text)));
   const refTerms = docs.map((d) => terms(referenceTexts(d.page).join('\n')));
   // Link lists, and blocks found word for word on other pages, are left out of the pages' text: a
   // "latest stories" box lists the titles of the newest articles, the very pages a learn reads, on
   // every page (as links, or as headings a script makes clickable), and would zero their titles' idf.
-  const texts = new PageTexts(docs);
+  const texts = new PageTexts(site);
+  const siteTerms = site === docs ? blockTerms : site.map((d) => d.blocks.map((b) => terms(b.text)));
+  const siteRefTerms = site === docs ? refTerms : site.map((d) => terms(referenceTexts(d.page).join('\n')));
   const table = idfTable(
-    docs.map((d, i) => pageTerms(blockTerms[i].filter((_, k) => !isLinkList(d.blocks[k]) && !texts.repeated(d.blocks[k].text)), refTerms[i])),
+    site.map((d, i) => pageTerms(siteTerms[i].filter((_, k) => !isLinkList(d.blocks[k]) && !texts.repeated(d.blocks[k].text)), siteRefTerms[i])),
   );
   const vectors = blockTerms.map((page) => page.map((bt) => tfidf(termCounts(bt), table)));
   // a block found word for word on other pages is the site's, not this page's: it scores 0

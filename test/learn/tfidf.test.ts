@@ -103,3 +103,30 @@ describe('blockSimilarities and link lists', () => {
     expect(similarity[0].slice(1)).toEqual([0, 0, 0]);
   });
 });
+
+describe('blockSimilarities over some of a site\'s pages', () => {
+  // Two pages of one template, each with a teaser of the other's story (its words, not word for
+  // word, and not as links), among the site's five pages.
+  const story = (id: string, title: string, body: string, teaser: string) =>
+    makeDoc({ pageId: id, title, blocks: [makeBlock({ text: body, path: 'div > p' }), makeBlock({ text: teaser, path: 'aside > p' })] });
+  const template = [
+    story('iran', 'clarkson in iran', 'viewers in iran love clarkson and his cars', 'why the class survey counts stately homes'),
+    story('class', 'the class survey', 'the class survey asks about stately homes and wealth', 'how clarkson won viewers in iran'),
+  ];
+  const others = ['apples', 'harbour', 'orbit'].map((w) => story(w, `${w} news`, `the ${w} story told at length`, 'more news'));
+
+  it('alone, the teasers give every title word idf 0: the stories score 0', () => {
+    const { similarity } = blockSimilarities(template);
+    expect(similarity.map((s) => s[0])).toEqual([0, 0]);
+  });
+
+  it('takes idf from the site\'s pages: each story scores against its own title', () => {
+    const { similarity, idf } = blockSimilarities(template, [...template, ...others]);
+    expect(idf.documents).toBe(5);
+    expect(similarity).toHaveLength(2);
+    for (const [body, teaser] of similarity) {
+      expect(body).toBeGreaterThan(0.3);
+      expect(body).toBeGreaterThan(teaser);
+    }
+  });
+});
