@@ -45,6 +45,16 @@ describe('shortestSelectors', () => {
     expect(shortest('body > div#page > div.main > div.entry', docs.slice(0, 1))).toBe('div.main > div.entry');
   });
 
+  it('writes a step with an id by its id alone, unless its classes or position keep out a block left out', () => {
+    // a layout modifier class and a sibling position on the story's container: the id names it on every page
+    const docs = [page('a', 'div#page > div#story.wide:2 > p', 'div#page > aside#promo > p'), page('b', 'div#page > div#story.wide:2 > p')];
+    expect(shortest('body > div#page > div#story.wide > p', docs)).toBe('div#story > p');
+    expect(shortest('body > div#page > div#story:nth-child(2) > p', docs)).toBe('div#story > p');
+    // a page whose div#story without the class holds what the rules left out: the class tells them apart
+    const apart = [page('a', 'div#page > div#story.wide > p'), page('b', 'div#page > div#story > p')];
+    expect(shortestSelectors([steps('body > div#page > div#story.wide > p')], apart)[0]).toBe('div#story.wide > p');
+  });
+
   it('writes each selector once, in order; the same content at two depths is one text', () => {
     // the article at two depths (a page with a wrapper more) is one selector once written from its container
     const docs = [page('a', STORY), page('b', `div.wrapper > ${STORY}`)];
