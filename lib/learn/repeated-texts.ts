@@ -3,7 +3,9 @@
  * (issue 12). A block whose text is on two of the training pages or more is the template's or an
  * ad's (a share bar, "Advertisement", a standard notice, a list of the newest stories), never one
  * article's: the TF-IDF scoring leaves it out, selection does not take it, the header does not
- * count it, and clean and generalize judge the blocks their selectors would add by it.
+ * count it, and clean and generalize judge the blocks their selectors would add by it. The pages
+ * are those learned together (a template's, when a site has several), except for TF-IDF, which
+ * counts over all the site's pages (tfidf.ts blockSimilarities).
  *
  * Texts are compared in their normalised form (lib/text/match.ts normalizeText: case, Unicode
  * forms, typographic quotes and dashes, white space).

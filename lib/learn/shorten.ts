@@ -7,10 +7,10 @@
  *
  * A selector is cut to its shortest tail that starts at a step with an id or a class above the
  * element it selects, and that takes no block the rules did not take on any page they were learned
- * from; a step with an id is written by its id alone where that takes nothing more. Taking follows
- * apply (lib/html/extract-with-rules.ts): a block is taken when a selector matches its element or
- * an ancestor. A selector no such tail serves (of the MAX_TAIL_STARTS named steps nearest its
- * element) stays whole.
+ * from; its steps with an id are written by the id alone where that takes no more such block.
+ * Taking follows apply (lib/html/extract-with-rules.ts): a block is taken when a selector matches
+ * its element or an ancestor. A selector no such tail serves (of the MAX_TAIL_STARTS named steps
+ * nearest its element) stays whole.
  *
  * The pages are read as they were rendered, every id and class kept (not with the site's stable
  * names only, names.ts): a tail is matched against the page as CSS will match it. A block whose path
@@ -92,10 +92,13 @@ export function shortestSelectors(selectors: readonly SelectorSteps[], docs: rea
       if (!named(steps[start])) continue;
       tried++;
       const tail = steps.slice(start);
-      // an id names one element of a page: its classes and position only tell pages apart, and a
-      // page without them (a layout modifier, one more sibling) would lose the article
-      const byId = tail.map((step) => (step.id !== undefined ? { tag: step.tag, id: step.id, classes: [] } : step));
-      if (byId.some((step, i) => step !== tail[i]) && takesNone(byId)) return byId.map(formatStep).join(' > ');
+      // an id names one element of a page (a page that repeats it on the training pages keeps the
+      // classes): its classes and position only tell pages apart, and a page without them (a layout
+      // modifier, one more sibling) would lose the article
+      if (tail.some((step) => step.id !== undefined && (step.classes.length > 0 || step.nthChild !== undefined))) {
+        const byId = tail.map((step) => (step.id !== undefined ? { tag: step.tag, id: step.id, classes: [] } : step));
+        if (takesNone(byId)) return byId.map(formatStep).join(' > ');
+      }
       if (takesNone(tail)) return tail.map(formatStep).join(' > ');
     }
     return formatSelector(steps);

@@ -115,9 +115,10 @@ export interface BlockSimilarities {
 
 /**
  * Similarity of every block of every page to its page's reference text. IDF and the texts found on
- * other pages are over `site`, the site's pages these are some of (all of them by default): how
- * common a term is, is a site's property, and a template's two pages alone would zero the title's
- * terms of each that the other's teaser names.
+ * other pages are over `site`, which must hold `docs`' pages (all of them by default; the same
+ * texts, whatever their names): how common a term is, is a site's property, and a template's two
+ * pages alone would zero the title's terms of each that the other's teaser names. A page of `docs`
+ * missing from `site` would find its own terms in no document, and score 0 throughout.
  */
 export function blockSimilarities(docs: readonly FeatureDocument[], site: readonly FeatureDocument[] = docs): BlockSimilarities {
   const blockTerms = docs.map((d) => d.blocks.map((b) => terms(b.text)));

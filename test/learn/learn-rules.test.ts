@@ -5,7 +5,7 @@ import { DEFAULT_LEARN_OPTIONS, learnRules, type LearnedRules } from '../../lib/
 import { normalizeText } from '../../lib/text/match';
 import { RulesDocumentSchema } from '../../lib/types/rules-document';
 import type { FeatureDocument } from '../../lib/types/feature-document';
-import { makeBlock, makeDoc, newsPage, newsSite, type NewsPage, type Role } from './factory';
+import { makeBlock, makeDoc, newsPage, newsSite, TOPICS, type NewsPage, type Role } from './factory';
 
 /** Per role: how many of its blocks the learned selectors match, out of how many. */
 function coverage(rules: LearnedRules, pages: NewsPage[]): Record<string, [number, number]> {
@@ -241,5 +241,36 @@ describe('learnRules with a "latest stories" box', () => {
     for (const { doc } of pages) delete doc.page.description; // the title is all the page says of itself
     const rules = learnRules(pages.map((p) => p.doc));
     expectArticleOnly(coverage(rules, pages));
+  });
+});
+
+describe('learnRules: a template of few pages scores against the site', () => {
+  // Three story pages and two magazine pages; each magazine page teases the other's story with its
+  // title and description (plain text, not a link), so over the two alone every word of each
+  // title is on both pages.
+  const nav = ['Home', 'World', 'Science', 'Sport'].map((text) => ({ text, path: 'div#page > ul.nav > li' }));
+  const words = (topic: number, k: number) => TOPICS[topic].vocab.slice(k % 6, (k % 6) + 6).join(' ');
+  const paragraphs = (topic: number, path: string) =>
+    [0, 1, 2, 3, 4].map((k) => ({ text: `${TOPICS[topic].title}. The ${words(topic, k)} story goes on, paragraph ${k + 1}, with ${words(topic, k + 3)}.`, path }));
+  const page = (id: string, topic: number, blocks: { text: string; path: string }[]) =>
+    makeDoc({ pageId: id, title: TOPICS[topic].title, description: TOPICS[topic].description, blocks: [...nav, ...blocks].map((b, i) => makeBlock(b, i)) });
+  const story = (id: string, topic: number) => page(id, topic, paragraphs(topic, 'div#page > div.story > p'));
+  const magazine = (id: string, topic: number, teased: number) =>
+    page(id, topic, [
+      ...paragraphs(topic, 'div#page > div.magazine > div.mag-body > p'),
+      { text: 'Take the survey and compare your score with the rest of the country.', path: 'div#page > div.magazine > div.mag-body > div.wide > p' },
+      { text: `${TOPICS[teased].title}: ${TOPICS[teased].description}`, path: 'div#page > div.magazine > aside.more > p' },
+    ]);
+  const docs = [story('s1', 0), story('s2', 1), story('s3', 2), magazine('m1', 3, 4), magazine('m2', 4, 3)];
+
+  it("takes the magazine template's story, not its box", () => {
+    const rules = learnRules(docs);
+    const template = rules.templates?.find((t) => t.learnedFrom.includes('m1'));
+    expect(template, 'a magazine template').toBeDefined();
+    const selectors = template!.content.selectors.map((s) => parseRuleSelector(s)!);
+    const takes = (path: string) => selectors.some((s) => selectorTakes(s, docs[3].blocks.find((b) => b.selector.endsWith(path))!.path));
+    expect(takes('div.mag-body > p')).toBe(true);
+    expect(takes('div.wide > p')).toBe(false);
+    expect(takes('aside.more > p')).toBe(false);
   });
 });

@@ -53,6 +53,14 @@ describe('shortestSelectors', () => {
     // a page whose div#story without the class holds what the rules left out: the class tells them apart
     const apart = [page('a', 'div#page > div#story.wide > p'), page('b', 'div#page > div#story > p')];
     expect(shortestSelectors([steps('body > div#page > div#story.wide > p')], apart)[0]).toBe('div#story.wide > p');
+    // and one at another position: the position does
+    const elsewhere = [page('a', 'div#page > div#story:2 > p'), page('b', 'div#page > div#story:2 > p', 'div#page > div#story:5 > p')];
+    expect(shortestSelectors([steps('body > div#page > div#story:nth-child(2) > p')], elsewhere)[0]).toBe('div#story:nth-child(2) > p');
+    // at apply, a page without the modifier class keeps its article
+    const html = '<html><body><div id="page"><div id="story"><p>The story, told on a page without the wide layout.</p></div></div></body></html>';
+    const selector = shortest('body > div#page > div#story.wide > p', docs);
+    expect(extractWithRules(parseHtml(html), { selectors: [selector], clean: [] }).text).toBe('The story, told on a page without the wide layout.');
+    expect(extractWithRules(parseHtml(html), { selectors: ['div#story.wide > p'], clean: [] }).wordCount).toBe(0);
   });
 
   it('writes each selector once, in order; the same content at two depths is one text', () => {
