@@ -38,7 +38,8 @@ export function fetchPathVerdict(rules: Pick<RulesDocument, 'content' | 'templat
     if (rendered.wordCount === 0) continue;
     checked++;
     const f1 = page.served ? tokenF1(extractWithRules(page.served, contentRulesFor(page.served, rules).content).text, rendered.text) : 0;
-    if (f1 < lowest) {
+    // the worst page of equals is the first by id: the same pages give the same verdict, in any order
+    if (f1 < lowest || (f1 === lowest && worst !== undefined && page.pageId < worst)) {
       lowest = f1;
       worst = page.pageId;
     }

@@ -18,6 +18,11 @@ describe('fetchPathVerdict', () => {
     const v = fetchPathVerdict(rules, pages, 0.99, new Date(0));
     expect(v).toMatchObject({ works: false, pages: 3, minF1: 0, worstPage: 'p2' });
   });
+  it('names the same worst page whatever the order of the pages (of equals, the first by id)', () => {
+    const pages = [3, 1, 2].map((n) => ({ pageId: `p${n}`, rendered: page(story(n)), served: page('') }));
+    expect(fetchPathVerdict(rules, pages, 0.99, new Date(0)).worstPage).toBe('p1');
+    expect(fetchPathVerdict(rules, [...pages].reverse(), 0.99, new Date(0)).worstPage).toBe('p1');
+  });
   it('counts a page without served HTML as failing, and does not work when no page was checked', () => {
     expect(fetchPathVerdict(rules, [{ pageId: 'a', rendered: page(story(1)), served: undefined }], 0.99, new Date(0)).works).toBe(false);
     const none = fetchPathVerdict(rules, [{ pageId: 'a', rendered: page(''), served: page('') }], 0.99, new Date(0));
