@@ -30,9 +30,15 @@ describe('namedLikeBoilerplate', () => {
     expect(namedLikeBoilerplate([step('figure'), step('figcaption')])).toBe(true);
     expect(namedLikeBoilerplate([step('div', [], 'share-bar'), step('span')])).toBe(true);
   });
+  it('reads a camelCase name as its words, as the fallback reads names', () => {
+    expect(namedLikeBoilerplate([step('div', ['cnnBoxContent']), step('div', ['cnnHtPromoHead'])])).toBe(true);
+    expect(namedLikeBoilerplate([step('div', [], 'relatedLinks'), step('p')])).toBe(true);
+    expect(namedLikeBoilerplate([step('div', ['storyBody']), step('p', ['leadParagraph'])])).toBe(false);
+  });
   it('does not mistake words that merely contain those letters', () => {
     expect(namedLikeBoilerplate([step('div', ['article-body', 'readable']), step('p', ['lead'])])).toBe(false);
     expect(namedLikeBoilerplate([step('div', ['header-shadow']), step('p')])).toBe(false);
+    expect(namedLikeBoilerplate([step('div', ['adaptiveLayout']), step('p', ['shared'])])).toBe(false);
   });
 });
 
