@@ -118,7 +118,8 @@ export interface BlockSimilarities {
  * other pages are over `site`, which must hold `docs`' pages (all of them by default; the same
  * texts, whatever their names): how common a term is, is a site's property, and a template's two
  * pages alone would zero the title's terms of each that the other's teaser names. A page of `docs`
- * missing from `site` would find its own terms in no document, and score 0 throughout.
+ * missing from `site` would count its own terms nowhere: those no other page has would weigh 0,
+ * the rest too much.
  */
 export function blockSimilarities(docs: readonly FeatureDocument[], site: readonly FeatureDocument[] = docs): BlockSimilarities {
   const blockTerms = docs.map((d) => d.blocks.map((b) => terms(b.text)));

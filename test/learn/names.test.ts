@@ -35,6 +35,11 @@ describe('namedLikeBoilerplate', () => {
     expect(namedLikeBoilerplate([step('div', [], 'relatedLinks'), step('p')])).toBe(true);
     expect(namedLikeBoilerplate([step('div', ['storyBody']), step('p', ['leadParagraph'])])).toBe(false);
   });
+  it('reads a word with digits stuck to it as the word', () => {
+    for (const name of ['ad1', 'sidebar-ads2', 'caption2', 'ad300x250', 'promo_3'])
+      expect(namedLikeBoilerplate([step('div', [name]), step('p')]), name).toBe(true);
+    expect(namedLikeBoilerplate([step('div', ['col2']), step('p', ['h2title'])])).toBe(false);
+  });
   it('does not mistake words that merely contain those letters', () => {
     expect(namedLikeBoilerplate([step('div', ['article-body', 'readable']), step('p', ['lead'])])).toBe(false);
     expect(namedLikeBoilerplate([step('div', ['header-shadow']), step('p')])).toBe(false);
