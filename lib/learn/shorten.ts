@@ -92,9 +92,9 @@ export function shortestSelectors(selectors: readonly SelectorSteps[], docs: rea
       if (!named(steps[start])) continue;
       tried++;
       const tail = steps.slice(start);
-      // an id names one element of a page (a page that repeats it on the training pages keeps the
-      // classes): its classes and position only tell pages apart, and a page without them (a layout
-      // modifier, one more sibling) would lose the article
+      // an id usually names one element of a page (where a training page repeats it, the classes and
+      // position stay): they only tell pages apart, and a page without them (a layout modifier, one
+      // more sibling) would lose the article
       if (tail.some((step) => step.id !== undefined && (step.classes.length > 0 || step.nthChild !== undefined))) {
         const byId = tail.map((step) => (step.id !== undefined ? { tag: step.tag, id: step.id, classes: [] } : step));
         if (takesNone(byId)) return byId.map(formatStep).join(' > ');
