@@ -20,7 +20,7 @@
  */
 import type { FeatureDocument } from '../types/feature-document';
 import { normalizeText } from '../text/match';
-import { formatSelector, intersectPaths, pathMatches, tagSequence, type SelectorSteps } from './consolidate';
+import { formatSelector, intersectPaths, pathMatches, pathOrAncestorMatches, tagSequence, type SelectorSteps } from './consolidate';
 import { PageTexts } from './repeated-texts';
 import { LABEL_AGREEMENT, type WeakLabels } from './weak-labels';
 
@@ -45,7 +45,7 @@ export function learnClean(docs: readonly FeatureDocument[], chosen: readonly (r
     const otherClasses = new Map<string, Set<number>>();
     docs.forEach((doc, d) =>
       doc.blocks.forEach((b, i) => {
-        if (b.path.length !== s.length || !pathMatches(s, b.path)) return;
+        if (!pathMatches(s, b.path)) return;
         const last = b.path[b.path.length - 1];
         const names = [...last.classes.map((c) => `.${c}`), ...(last.id ? [`#${last.id}`] : [])];
         if (chosen[d]?.[i]) {
@@ -101,7 +101,7 @@ export function cleanDescendants(
     return words > 0 && kept >= LABEL_AGREEMENT * words ? label : undefined;
   });
   for (const s of selectors) {
-    const inside = (path: Path) => path.length > s.length && pathMatches(s, path.slice(0, s.length));
+    const inside = (path: Path) => path.length > s.length && pathOrAncestorMatches(s, path);
     const left = new Map<string, LeftOut>();
     const leftOut = new Set<string>();
     const kept: Path[] = [];
@@ -139,7 +139,7 @@ export function cleanDescendants(
       if (!below.some((step) => step.id || step.classes.length > 0)) continue;
       const steps = [...s, ...below];
       // nor what holds a chosen block
-      if (kept.some((p) => p.length >= steps.length && pathMatches(steps, p.slice(0, steps.length)))) continue;
+      if (kept.some((p) => pathOrAncestorMatches(steps, p))) continue;
       out.add(formatSelector(steps));
     }
   }

@@ -161,8 +161,17 @@ export function stepMatches(s: SelectorStep, p: PathStep): boolean {
 
 /** Whether the element at the end of path is matched by the selector steps (as the CSS would). */
 export function pathMatches(steps: SelectorSteps, path: readonly PathStep[]): boolean {
-  if (steps.length !== path.length) return false;
-  for (let i = 0; i < steps.length; i++) if (!stepMatches(steps[i], path[i])) return false;
+  return steps.length === path.length && matchesFrom(steps, path, 0);
+}
+
+/** Whether the steps (from body) match the element at the end of path or one of its ancestors. */
+export function pathOrAncestorMatches(steps: SelectorSteps, path: readonly PathStep[]): boolean {
+  return path.length >= steps.length && matchesFrom(steps, path, 0);
+}
+
+/** Whether the steps match the path's elements from position `start` on, step for step. */
+export function matchesFrom(steps: SelectorSteps, path: readonly PathStep[], start: number): boolean {
+  for (let i = 0; i < steps.length; i++) if (!stepMatches(steps[i], path[start + i])) return false;
   return true;
 }
 

@@ -19,25 +19,14 @@
  * pages hold one the rules stay whole, as they were learned.
  */
 import type { FeatureDocument, PathStep } from '../types/feature-document';
-import { formatSelector, formatStep, parseSelector, stepMatches, type SelectorSteps } from './consolidate';
+import { formatSelector, formatStep, matchesFrom, parseSelector, pathOrAncestorMatches, type SelectorSteps } from './consolidate';
 
 /** Named steps tried as a tail's start, nearest the element first; past them the selector stays whole. */
 export const MAX_TAIL_STARTS = 6;
 
-/** Whether `steps` match `path` from position `start` on, step for step. */
-function matchesAt(steps: SelectorSteps, path: readonly PathStep[], start: number): boolean {
-  for (let i = 0; i < steps.length; i++) if (!stepMatches(steps[i], path[start + i])) return false;
-  return true;
-}
-
-/** Whether a selector anchored at <body> matches the element at the end of `path` or an ancestor. */
-function rootedTakes(steps: SelectorSteps, path: readonly PathStep[]): boolean {
-  return path.length >= steps.length && matchesAt(steps, path, 0);
-}
-
 /** Whether a selector matching at any depth matches the element at the end of `path` or an ancestor. */
 function anywhereTakes(steps: SelectorSteps, path: readonly PathStep[]): boolean {
-  for (let start = 0; start + steps.length <= path.length; start++) if (matchesAt(steps, path, start)) return true;
+  for (let start = 0; start + steps.length <= path.length; start++) if (matchesFrom(steps, path, start)) return true;
   return false;
 }
 
@@ -46,7 +35,7 @@ function anywhereTakes(steps: SelectorSteps, path: readonly PathStep[]): boolean
  * it: the selector matches the block's element or an ancestor.
  */
 export function selectorTakes(selector: { readonly steps: SelectorSteps; readonly rooted: boolean }, path: readonly PathStep[]): boolean {
-  return selector.rooted ? rootedTakes(selector.steps, path) : anywhereTakes(selector.steps, path);
+  return selector.rooted ? pathOrAncestorMatches(selector.steps, path) : anywhereTakes(selector.steps, path);
 }
 
 const named = (s: SelectorSteps[number]) => s.id !== undefined || s.classes.length > 0;
@@ -72,7 +61,7 @@ export function shortestSelectors(selectors: readonly SelectorSteps[], docs: rea
   const seen = new Set<string>();
   for (const d of docs) {
     for (const b of d.blocks) {
-      if (selectors.some((s) => rootedTakes(s, b.path))) continue;
+      if (selectors.some((s) => pathOrAncestorMatches(s, b.path))) continue;
       const key = pathKey(b.path);
       if (seen.has(key)) continue;
       seen.add(key);
