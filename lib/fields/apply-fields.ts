@@ -1,7 +1,7 @@
 /** Applying a site's field rules to a parsed page: title, byline and published date (ISO 8601). */
 import type { Document } from 'domhandler';
 import type { FieldRules, FieldsSection } from '../types/rules-document';
-import { localeOrder, toIso } from '../text/dates';
+import { siteLocales, toIso } from '../text/dates';
 import { extractFrom, FIELD_NAMES, type FieldName } from './extract';
 import { FieldPage } from './page';
 
@@ -14,7 +14,7 @@ export interface FieldValues {
 
 /** One field's value by its rules: the first rule, in order, whose element holds a value. */
 export function applyFieldRule(page: FieldPage, field: FieldName, rules: FieldRules): string | undefined {
-  const locales = localeOrder(rules.locale);
+  const locales = siteLocales(rules.locale);
   for (const rule of rules.rules) {
     const el = page.select(rule);
     if (!el) continue;

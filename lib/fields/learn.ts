@@ -15,7 +15,7 @@
 import type { Element } from 'domhandler';
 import { elements } from '../html/parse';
 import type { FieldRule, FieldRules, FieldsSection } from '../types/rules-document';
-import { DATE_LOCALES, localeOrder, offsetBetween, type DateLocale } from '../text/dates';
+import { DATE_LOCALES, siteLocales, offsetBetween, type DateLocale } from '../text/dates';
 import { extractFrom, FIELD_NAMES, isValue, matchingLocales, MAX_TEXT, prefilter, type FieldName, type FieldTruth } from './extract';
 import { classesOf, cssEscape, FieldPage, pathOf, selectorOf, type RuleKind, type RuleRef } from './page';
 import { elementText, ownText, SKIPPED_TAGS } from '../html/element-text';
@@ -409,7 +409,7 @@ export function learnFieldRules(input: LearnFieldsInput, options: Partial<LearnF
     const tally = new Map<DateLocale, number>();
     const filters = withValue.flatMap((p) => generateFilters(p.page, p.truth, field === 'published' ? tally : undefined, opts.maxFiltersPerPage));
     const locale = field === 'published' && tally.size ? [...tally].sort((a, b) => b[1] - a[1] || DATE_LOCALES.indexOf(a[0]) - DATE_LOCALES.indexOf(b[0]))[0][0] : undefined;
-    const locales = localeOrder(locale);
+    const locales = siteLocales(locale);
     const ranked = scoreRules(field, candidateRules(filters), withValue, locales);
 
     const kept = chooseRules(ranked, opts);

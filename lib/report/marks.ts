@@ -18,7 +18,7 @@ import { compileSelector, matchesAny, selectOutermost } from '../html/selector';
 import { renderContent } from '../html/content';
 import { contentRulesFor } from '../html/template-choice';
 import { renderRuleBody, selectRuleNodes } from '../html/extract-with-rules';
-import { localeOrder } from '../text/dates';
+import { siteLocales } from '../text/dates';
 import type { RulesDocument } from '../types/rules-document';
 
 export type BoxKind = 'body' | 'header' | 'clean' | FieldName;
@@ -97,7 +97,7 @@ export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' 
       // apply's choice (lib/fields/apply-fields.ts): the first rule whose element holds a value
       for (const rule of fieldRules.rules) {
         const el = page.select(rule);
-        if (!el || !extractFrom(field, el, { locales: localeOrder(fieldRules.locale), text: rule.text })) continue;
+        if (!el || !extractFrom(field, el, { locales: siteLocales(fieldRules.locale), text: rule.text })) continue;
         marks.push({ kind: field, path: elementPath(el), rule: rule.selector, text: shorten(renderContent([el]).text) });
         break;
       }

@@ -30,7 +30,7 @@ export interface DateValue {
   readonly offsetMinutes?: number;
 }
 
-/** Locales tried, in this order unless a site's rules name another first. `en` reads 03/04 as March 4, `en-GB` as 3 April. */
+/** Locales tried, in this order, where a site's rules name none (siteLocales). `en` reads 03/04 as March 4, `en-GB` as 3 April. */
 export const DATE_LOCALES = ['en', 'en-GB', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'sv', 'ru', 'ja'] as const;
 export type DateLocale = (typeof DATE_LOCALES)[number];
 
@@ -56,9 +56,13 @@ export function isDateLocale(s: string | undefined): s is DateLocale {
   return s !== undefined && (DATE_LOCALES as readonly string[]).includes(s);
 }
 
-/** The order locales are tried in when `first` is preferred. */
-export function localeOrder(first?: string): DateLocale[] {
-  return isDateLocale(first) ? [first, ...DATE_LOCALES.filter((l) => l !== first)] : [...DATE_LOCALES];
+/**
+ * The locales a site's dates are read in: the one its field rules learned, alone (a site writes its
+ * dates one way, and another locale's reading of text its own does not read is a guess); every
+ * locale, in order, when it learned none (its dates came from attributes, or it has no rules).
+ */
+export function siteLocales(learned?: string): readonly DateLocale[] {
+  return isDateLocale(learned) ? [learned] : DATE_LOCALES;
 }
 
 const ISO = /^(\d{4})-?(\d{2})-?(\d{2})(?:[T\s]+(\d{2}):?(\d{2})(?::?(\d{2})(?:[.,]\d+)?)?\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?)?$/i;

@@ -148,6 +148,19 @@ describe('rules on unseen pages', () => {
     expect(applyFieldRules(unseen, fields)).toEqual({ title: 'An unseen post', byline: 'Zed Zee', published: '2012-12-24' });
   });
 
+  it("read dates in the site's learned locale alone", () => {
+    const fields = learnFieldRules({ posts: training() })!;
+    expect(fields.published!.locale).toBe('en');
+    const page = (shown: string) => pageOf({ title: 'An unseen post', author: 'Zed Zee', date: '', shown, shifted: true, variant: 'badge' }, 9);
+    // 07/11 is July 11 to the site, not 7 November
+    expect(applyFieldRules(page('07/11/2012'), fields).published).toBe('2012-07-11');
+    // German text the site's locale does not read: no guess from another locale
+    expect(applyFieldRules(page('7. November 2012'), fields).published).toBeUndefined();
+    // a site that learned no locale reads any
+    const anyLocale = { ...fields, published: { ...fields.published!, locale: undefined } };
+    expect(applyFieldRules(page('7. November 2012'), anyLocale).published).toBe('2012-11-07');
+  });
+
   it('each rule reads as a CSS selector that picks the same element', () => {
     const fields = learnFieldRules({ posts: training() })!;
     const doc = pageOf(POSTS[1], 1);
