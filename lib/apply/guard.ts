@@ -23,7 +23,7 @@
  * What the page "plainly holds" is counted from the parsed snapshot apply has anyway; any other
  * page-level measure (an in-page Readability result) can replace `pageProseWords`.
  */
-import type { AnyNode, Document } from 'domhandler';
+import type { AnyNode, Document, Element } from 'domhandler';
 import { countWords, isHidden, SKIP_TAGS } from '../html/content';
 import { elements, isElement, isText } from '../html/parse';
 import { isProse, PROSE_MAX_LINK_SHARE, PROSE_MIN_WORDS, wordsOf } from '../html/prose';
@@ -80,15 +80,45 @@ export interface GuardDecision<F extends SinglePageOutput> {
   readonly replace?: { readonly result: F; readonly reason: string };
 }
 
-/** Words of the page's paragraphs of prose: `p` elements with minParagraphWords words or more, mostly outside links. */
-export function pageProseWords(doc: Document, options: GuardOptions = DEFAULT_GUARD_OPTIONS): number {
-  let total = 0;
-  for (const el of elements(doc)) {
-    if (el.name !== 'p' || isHidden(el)) continue;
+/** What the page plainly holds, counted in one walk (`pageWords`). */
+export interface PageWords {
+  /** Words of its paragraphs of prose: `p` elements with minParagraphWords words or more, mostly outside links. */
+  readonly prose: number;
+  /** Words of the text the in-page Readability kept (its marks in the snapshot; 0 without them). */
+  readonly readability: number;
+}
+
+/** Both counts of `PageWords` in one walk of the page (a walk costs as much as the counting). */
+export function pageWords(doc: Document, options: GuardOptions = DEFAULT_GUARD_OPTIONS): PageWords {
+  let prose = 0;
+  let readability = 0;
+  const paragraph = (el: Element) => {
+    if (el.name !== 'p' || isHidden(el)) return;
     const counts = wordsOf([el]);
-    if (isProse(counts, options.minParagraphWords, options.maxParagraphLinkShare)) total += counts.words;
+    if (isProse(counts, options.minParagraphWords, options.maxParagraphLinkShare)) prose += counts.words;
+  };
+  // Readability's marked text is not looked for inside script, style and the like; their paragraphs
+  // (an <object>'s or a <noscript>'s fallback content) count as prose, as they always have: looked for after
+  const unseen: Element[] = [];
+  const stack: AnyNode[] = [...doc.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (isText(node)) {
+      const parent = node.parent;
+      if (parent && isElement(parent) && parent.attribs[READABILITY_MARK] !== undefined) readability += countWords(node.data);
+    } else if (isElement(node)) {
+      paragraph(node);
+      if (SKIP_TAGS.has(node.name)) unseen.push(node);
+      else for (const child of node.children) stack.push(child);
+    }
   }
-  return total;
+  for (const root of unseen) for (const el of elements(root)) paragraph(el);
+  return { prose, readability };
+}
+
+/** Words of the page's paragraphs of prose (`PageWords.prose`). */
+export function pageProseWords(doc: Document, options: GuardOptions = DEFAULT_GUARD_OPTIONS): number {
+  return pageWords(doc, options).prose;
 }
 
 const ANCHOR = /<a\b[^>]*>([\s\S]*?)<\/a>/gi;
@@ -102,27 +132,17 @@ export function linkShare(out: RulesOutput): number {
   return Math.min(1, linked / out.wordCount);
 }
 
-/** Words of the text the in-page Readability kept (its marks in the snapshot; 0 without them). */
+/** Words of the text the in-page Readability kept (`PageWords.readability`). */
 export function readabilityWords(doc: Document): number {
-  let words = 0;
-  const stack: AnyNode[] = [...doc.children];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (isText(node)) {
-      const parent = node.parent;
-      if (parent && isElement(parent) && parent.attribs[READABILITY_MARK] !== undefined) words += countWords(node.data);
-    } else if (isElement(node) && !SKIP_TAGS.has(node.name)) for (const child of node.children) stack.push(child);
-  }
-  return words;
+  return pageWords(doc).readability;
 }
 
 /** Stage 1: why the rules' output looks wrong for this page, or undefined. */
 export function suspectRulesOutput(doc: Document, out: RulesOutput, options: GuardOptions = DEFAULT_GUARD_OPTIONS): string | undefined {
   const links = linkShare(out);
   if (links > options.maxLinkShare) return `${Math.round(links * 100)}% of the rules' words are in links`;
-  const prose = pageProseWords(doc, options);
+  const { prose, readability } = pageWords(doc, options);
   if (out.wordCount < options.minShare * prose) return `the rules took ${out.wordCount} words where the page holds ${prose} in paragraphs of prose`;
-  const readability = readabilityWords(doc);
   if (readability > options.maxReadabilityGain * out.wordCount) return `the rules took ${out.wordCount} words where Readability kept ${readability}`;
   return undefined;
 }
