@@ -37,11 +37,11 @@ const TITLE_SEPARATOR = /\s+(?:[|\-\u00b7•"]|::)\s+/;
 
 /**
  * The normalised forms a title value may be written as on the page: the value, and the value without
- * short site or section names (at most 4 words each, together no more words than the rest) after or
- * before separators, up to five of them.
+ * short site or section names (at most 4 words each, together no more words than the rest) after,
+ * before or on both sides of separators, up to five of them.
  * "Pure Space Shuttle Porn | Autopia | Wired.com" is also "pure space shuttle porn | autopia" and
- * "pure space shuttle porn"; "Headline - Presidential Politics | Political News - FOXNews.com" is
- * also "headline".
+ * "pure space shuttle porn"; "Headline - Presidential Politics | Political News - FOXNews.com" and
+ * "FOXNews.com - Headline - Local News | US News" are also "headline".
  */
 export function headlineVariants(value: string): string[] {
   const full = normalizeText(value);
@@ -53,14 +53,19 @@ export function headlineVariants(value: string): string[] {
   const seps = pieces.filter((_, k) => k % 2 === 1);
   const join = (from: number, to: number) => parts.slice(from, to).map((p, k) => (k === 0 ? p : seps[from + k - 1] + p)).join('');
   const partWords = (from: number, to: number) => parts.slice(from, to).reduce((n, p) => n + words(p), 0);
-  // What is cut must be short (names), and no more words than what is kept (the headline), separators not counted.
-  const cuttable = (cutFrom: number, cutTo: number, keptFrom: number, keptTo: number) =>
-    parts.slice(cutFrom, cutTo).every((p) => words(p) <= 4) && partWords(keptFrom, keptTo) >= 2 && partWords(keptFrom, keptTo) >= partWords(cutFrom, cutTo);
   // a few names at most: a longer run of short parts is no title's site and sections (and would cost a join each)
   const maxCut = Math.min(parts.length - 1, MAX_TITLE_NAMES);
+  // names cut before the headline (a site's: "Site - Headline"), after it (sections, the site), or both
+  // ("Site - Headline - Section"); what is cut must be short (names), and no more words than what is
+  // kept (the headline), separators not counted
   for (let cut = 1; cut <= maxCut; cut++) {
-    if (cuttable(parts.length - cut, parts.length, 0, parts.length - cut)) out.add(normalizeText(join(0, parts.length - cut)));
-    if (cuttable(0, cut, cut, parts.length)) out.add(normalizeText(join(cut, parts.length)));
+    for (let before = 0; before <= cut; before++) {
+      const end = parts.length - (cut - before);
+      const cutWords = partWords(0, before) + partWords(end, parts.length);
+      const short = parts.slice(0, before).every((p) => words(p) <= 4) && parts.slice(end).every((p) => words(p) <= 4);
+      const kept = partWords(before, end);
+      if (short && kept >= 2 && kept >= cutWords) out.add(normalizeText(join(before, end)));
+    }
   }
   return [...out];
 }

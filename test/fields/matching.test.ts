@@ -35,8 +35,14 @@ describe('titles', () => {
     // what is cut is never more words than what is kept, separators not counted; five names at most
     expect(headlineVariants('Big win - Sports News | Local Sports - Daily Site')).not.toContain('big win');
     expect(headlineVariants('Paris | France | Europe | World | News')).not.toContain('paris | france');
+    // the site's name before the headline and sections after it
+    expect(headlineVariants('FOXNews.com - Chimpanzee Victim May Be Blind, Brain Damaged - Local News | News Articles | US News')).toContain(
+      'chimpanzee victim may be blind, brain damaged',
+    );
+    expect(headlineVariants('Daily Site - Big win - Sports')).not.toContain('big win');
     const long = Array.from({ length: 2000 }, (_, i) => `part ${i}`).join(' - ');
-    expect(headlineVariants(long).length).toBeLessThanOrEqual(11);
+    // the whole title, and each way of cutting 1 to 5 names: 1 + 2 + 3 + 4 + 5 + 6
+    expect(headlineVariants(long).length).toBeLessThanOrEqual(21);
     // Not a site name: a long part after a dash belongs to the headline.
     expect(headlineVariants('Labour made its point about the EU – now make the case for it')).toEqual(['labour made its point about the eu - now make the case for it']);
     expect(headlineVariants('US elections: Turnout appears high')).toEqual(['us elections: turnout appears high']);
