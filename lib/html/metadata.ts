@@ -260,13 +260,11 @@ export function cleanTitle(title: string, headings: readonly string[], siteName?
     else if (text) score += 1.5;
     if (isSite(keep)) score -= 3;
     if (isSite(cut)) score += 1;
-    // a heading showing the shorter side is not enough when the other is not the site (a logo "Daily"
-    // in the h1); the page's text showing a part shorter than one of the other side's is not either
-    // (the site's name in its masthead: "This is London")
-    if (!isSite(cut)) {
-      if (heading && words(nk) < words(norm(cut))) score = 0;
-      if (text && titlePieces(cut).some((p) => words(norm(p)) > words(nk))) score = 0;
-    }
+    // a heading or the page's text showing a part shorter than one of the other side's pieces is not
+    // enough when the other side is not the site: a logo "Daily" in the h1, the site's name in its
+    // masthead ("This is London"); sections cut with the site ("Headline - Local News | US News") are
+    // each shorter than the headline
+    if (!isSite(cut) && (heading || text) && titlePieces(cut).some((p) => words(norm(p)) > words(nk))) score = 0;
     if (score <= 0) continue;
     if (!best || score > best.score || (score === best.score && keep.length > best.keep.length)) best = { keep, score };
   }

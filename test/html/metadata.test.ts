@@ -59,6 +59,10 @@ describe('extractMetadata', () => {
     expect(meta('<title>Daily: A Story About Things</title>', '<h1>A Story About Things</h1>').title).toBe('A Story About Things');
     // The h1 is the site's logo: keep the article side.
     expect(meta('<title>A Long Story About Many Things | Daily</title>', '<h1>Daily</h1>').title).toBe('A Long Story About Many Things | Daily');
+    // Section names cut with the site's: each shorter than the headline the h1 shows, however many together
+    expect(meta('<title>Lawmakers Defend Earmarks in Spending Bill - Presidential Politics | Political News - Daily.com</title>', '<h1>Lawmakers Defend Earmarks in Spending Bill</h1>').title).toBe(
+      'Lawmakers Defend Earmarks in Spending Bill',
+    );
     // No h1 agreement: kept whole, unless the cut part is the site name.
     expect(meta('<title>Part one - part two</title>').title).toBe('Part one - part two');
     expect(meta('<title>Story - Example News</title><meta property="og:site_name" content="Example News">').title).toBe('Story');
