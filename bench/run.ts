@@ -586,6 +586,7 @@ async function extractPages(plan: BenchPlan, rendered: Map<string, RenderedPage>
     if (!peerCache) for (const peer of peers) await runPeer(peer, await entry.html(), urlOf(entry));
   }
   applySeconds = 0;
+  applyLogger.counts.clear();
   let done = 0;
   let lastLog = performance.now();
   for (const { entry, plan } of scored) {
@@ -627,7 +628,7 @@ async function extractPages(plan: BenchPlan, rendered: Map<string, RenderedPage>
  * (dragnet-sites' apply median 3.2 ms first, 2.3 ms last in the same command); the learned
  * group's rules code is warmed only by learned pages.
  */
-export const WARM_UP_PAGES = 10;
+const WARM_UP_PAGES = 10;
 
 function warmUpPages<T extends { plan: { group: Group } }>(scored: readonly T[]): T[] {
   const taken = new Map<Group, number>();

@@ -21,7 +21,7 @@
  *    a small part, keeps the rules' result because the extractor finds no more there.
  *
  * What the page "plainly holds" is counted from the parsed snapshot apply has anyway; any other
- * page-level measure (an in-page Readability result) can replace `pageProseWords`.
+ * page-level measure can replace `pageWords`.
  */
 import type { AnyNode, Document, Element } from 'domhandler';
 import { countWords, isHidden, SKIP_TAGS } from '../html/content';
@@ -97,8 +97,9 @@ export function pageWords(doc: Document, options: GuardOptions = DEFAULT_GUARD_O
     const counts = wordsOf([el]);
     if (isProse(counts, options.minParagraphWords, options.maxParagraphLinkShare)) prose += counts.words;
   };
-  // Readability's marked text is not looked for inside script, style and the like; their paragraphs
-  // (an <object>'s or a <noscript>'s fallback content) count as prose, as they always have: looked for after
+  // Readability's marked text is not looked for inside script, style and the like. Their paragraphs
+  // (an <object>'s or a <noscript>'s fallback content) count as prose, as they always have: they are
+  // looked for after the walk.
   const unseen: Element[] = [];
   const stack: AnyNode[] = [...doc.children];
   while (stack.length) {
@@ -116,11 +117,6 @@ export function pageWords(doc: Document, options: GuardOptions = DEFAULT_GUARD_O
   return { prose, readability };
 }
 
-/** Words of the page's paragraphs of prose (`PageWords.prose`). */
-export function pageProseWords(doc: Document, options: GuardOptions = DEFAULT_GUARD_OPTIONS): number {
-  return pageWords(doc, options).prose;
-}
-
 const ANCHOR = /<a\b[^>]*>([\s\S]*?)<\/a>/gi;
 const TAG = /<[^>]+>/g;
 
@@ -130,11 +126,6 @@ export function linkShare(out: RulesOutput): number {
   let linked = 0;
   for (const m of out.html.matchAll(ANCHOR)) linked += countWords(m[1].replace(TAG, ' '));
   return Math.min(1, linked / out.wordCount);
-}
-
-/** Words of the text the in-page Readability kept (`PageWords.readability`). */
-export function readabilityWords(doc: Document): number {
-  return pageWords(doc).readability;
 }
 
 /** Stage 1: why the rules' output looks wrong for this page, or undefined. */

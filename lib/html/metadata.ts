@@ -260,11 +260,15 @@ export function cleanTitle(title: string, headings: readonly string[], siteName?
     else if (text) score += 1.5;
     if (isSite(keep)) score -= 3;
     if (isSite(cut)) score += 1;
-    // a heading or the page's text showing a part shorter than one of the other side's pieces is not
-    // enough when the other side is not the site: a logo "Daily" in the h1, the site's name in its
-    // masthead ("This is London"); sections cut with the site ("Headline - Local News | US News") are
-    // each shorter than the headline
-    if (!isSite(cut) && (heading || text) && titlePieces(cut).some((p) => words(norm(p)) > words(nk))) score = 0;
+    // when the other side is not the site, a heading showing fewer words than the other side holds
+    // (separators are not words: "Headline - Local News | US News" cuts four) is not enough, as a logo
+    // "Daily" in the h1 is not; nor is the page's text showing a part shorter than one of the other
+    // side's pieces (the site's name in its masthead: "This is London")
+    if (!isSite(cut)) {
+      const pieces = titlePieces(cut).map((p) => words(norm(p)));
+      if (heading && words(nk) < pieces.reduce((a, b) => a + b, 0)) score = 0;
+      if (text && pieces.some((n) => n > words(nk))) score = 0;
+    }
     if (score <= 0) continue;
     if (!best || score > best.score || (score === best.score && keep.length > best.keep.length)) best = { keep, score };
   }

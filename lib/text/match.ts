@@ -64,7 +64,9 @@ export function headlineVariants(value: string): string[] {
       const cutWords = partWords(0, before) + partWords(end, parts.length);
       const short = parts.slice(0, before).every((p) => words(p) <= 4) && parts.slice(end).every((p) => words(p) <= 4);
       const kept = partWords(before, end);
-      if (short && kept >= 2 && kept >= cutWords) out.add(normalizeText(join(before, end)));
+      // cut on both sides, the headline must outweigh the names ("Win - Sports News - ESPN" is no "Sports News")
+      const outweighs = before > 0 && end < parts.length ? kept > cutWords : kept >= cutWords;
+      if (short && kept >= 2 && outweighs) out.add(normalizeText(join(before, end)));
     }
   }
   return [...out];

@@ -1,9 +1,10 @@
 /**
  * The one title splitter: where a page title's headline and its site or section name meet
  * (" | Site", "Blog: Post", "Post « Blog"), for the metadata's title (cleanTitle in
- * lib/html/metadata.ts) and the fallback's heading match (lib/fallback/title.ts). Field matching
- * compares normalised titles and cuts them its own way (headlineVariants in ./match.ts: no colon,
- * "US elections: Turnout appears high" is one headline there).
+ * lib/html/metadata.ts) and the fallback's heading match (lib/fallback/title.ts), one cut at a time.
+ * Field matching compares normalised titles and cuts them its own way (headlineVariants in
+ * ./match.ts: no colon, "US elections: Turnout appears high" is one headline there; short names on
+ * either side of the headline or both), as it only needs the forms a title may take, not the one to show.
  */
 import { lowerWords } from './words';
 

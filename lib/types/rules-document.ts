@@ -96,7 +96,7 @@ export const FieldRulesSchema = z.object({
   rules: z.array(FieldRuleSchema).max(10),
   /** Training posts that had a value for this field. */
   posts: z.number().int().nonnegative(),
-  /** published: the date locale the site writes in (`en`, `en-GB`, `de`, …), tried first. */
+  /** published: the date locale the site writes in (`en`, `en-GB`, `de`, …), the only one its dates are read in; every locale when absent. */
   locale: z.string().max(16).optional(),
   /** published: the site's UTC offset in minutes, for dates shown with a time but no zone. */
   utcOffsetMinutes: z.number().int().min(-900).max(900).optional(),

@@ -6,7 +6,7 @@ import { keys } from '../../lib/store/keys';
 import { MemoryStore } from '../../lib/store/memory-store';
 import { putJson } from '../../lib/store/store';
 import { DriftMarkerSchema, RULES_DOCUMENT_VERSION } from '../../lib/types/rules-document';
-import { containment, DEFAULT_GUARD_OPTIONS, guardRulesOutput, linkShare, pageProseWords, readabilityWords, suspectRulesOutput } from '../../lib/apply/guard';
+import { containment, DEFAULT_GUARD_OPTIONS, guardRulesOutput, linkShare, pageWords, suspectRulesOutput } from '../../lib/apply/guard';
 import { READABILITY_MARK } from '../../lib/types/feature-document';
 import { extractWithRules } from '../../lib/apply/extract-with-rules';
 import { extractFallback } from '../../lib/apply/fallback';
@@ -30,7 +30,14 @@ const storyPage = `<html><head><title>Council votes</title></head><body>
 describe('page guard', () => {
   it('counts the words of paragraphs of prose, not of link lists', () => {
     const doc = parseHtml(videoPage);
-    expect(pageProseWords(doc)).toBe(12 * 20);
+    expect(pageWords(doc)).toEqual({ prose: 12 * 20, readability: 0 });
+  });
+
+  it("counts a <noscript>'s paragraphs as prose, and no Readability-marked text inside a script or a template", () => {
+    const mark = `${READABILITY_MARK}=""`;
+    const doc = parseHtml(`<html><body><p ${mark}>${sentence(0)}</p><noscript><p>${sentence(1)}</p></noscript>
+<template><p ${mark}>${sentence(2)}</p></template><script ${mark}>var a = 1;</script></body></html>`);
+    expect(pageWords(doc)).toEqual({ prose: 3 * 20, readability: 20 });
   });
 
   it('finds rules that take a byline where the page holds a story suspicious, and serves the single-page result', () => {
@@ -79,7 +86,7 @@ describe('page guard', () => {
     const doc = parseHtml(twoColumns);
     const rules = extractWithRules(doc, { selectors: ['div.story > div.col1 > p'], clean: [] });
     expect(rules.wordCount).toBe(8 * 20);
-    expect(readabilityWords(doc)).toBe(16 * 20);
+    expect(pageWords(doc).readability).toBe(16 * 20);
     expect(suspectRulesOutput(doc, rules)).toBe('the rules took 160 words where Readability kept 320');
     expect(containment(rules.text, extractFallback(doc).text)).toBe(1);
     const decision = guardRulesOutput(doc, rules, () => extractFallback(doc));

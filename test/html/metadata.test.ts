@@ -59,7 +59,8 @@ describe('extractMetadata', () => {
     expect(meta('<title>Daily: A Story About Things</title>', '<h1>A Story About Things</h1>').title).toBe('A Story About Things');
     // The h1 is the site's logo: keep the article side.
     expect(meta('<title>A Long Story About Many Things | Daily</title>', '<h1>Daily</h1>').title).toBe('A Long Story About Many Things | Daily');
-    // Section names cut with the site's: each shorter than the headline the h1 shows, however many together
+    expect(meta('<title>Daily Planet | Q&A: Jobs report</title>', '<h1>Daily Planet</h1>').title).toBe('Daily Planet | Q&A: Jobs report');
+    // Section names cut with the site's: together fewer words than the headline the h1 shows, separators not counted
     expect(meta('<title>Lawmakers Defend Earmarks in Spending Bill - Presidential Politics | Political News - Daily.com</title>', '<h1>Lawmakers Defend Earmarks in Spending Bill</h1>').title).toBe(
       'Lawmakers Defend Earmarks in Spending Bill',
     );
