@@ -16,8 +16,10 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * take nothing inside an element the collector never reads or one hidden with all it holds, and the
  * header ends at the body's first element with words; the light Readability's alternative ancestors
  * and boxes of links, and no siblings for a wrapper its top candidate climbed to (2026-11-26/27).
+ * 4: the field rules read dates in the site's learned locale alone, and the metadata's title cuts a
+ * site's section names the h1 outweighs (2026-11-27).
  */
-export const EXTRACTION_VERSION = 3;
+export const EXTRACTION_VERSION = 4;
 
 /** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);
