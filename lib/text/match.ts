@@ -37,8 +37,8 @@ const TITLE_SEPARATOR = /\s+(?:[|\-\u00b7•"]|::)\s+/;
 
 /**
  * The normalised forms a title value may be written as on the page: the value, and the value without
- * short site or section names (at most 4 words each, together no more words than the rest) after,
- * before or on both sides of separators, up to five of them.
+ * short site or section names (at most 4 words each, together no more words than the rest, fewer
+ * when cut on both sides) after, before or on both sides of separators, up to five of them.
  * "Pure Space Shuttle Porn | Autopia | Wired.com" is also "pure space shuttle porn | autopia" and
  * "pure space shuttle porn"; "Headline - Presidential Politics | Political News - FOXNews.com" and
  * "FOXNews.com - Headline - Local News | US News" are also "headline".
@@ -57,7 +57,7 @@ export function headlineVariants(value: string): string[] {
   const maxCut = Math.min(parts.length - 1, MAX_TITLE_NAMES);
   // names cut before the headline (a site's: "Site - Headline"), after it (sections, the site), or both
   // ("Site - Headline - Section"); what is cut must be short (names), and no more words than what is
-  // kept (the headline), separators not counted
+  // kept (the headline; fewer when cut on both sides), separators not counted
   for (let cut = 1; cut <= maxCut; cut++) {
     for (let before = 0; before <= cut; before++) {
       const end = parts.length - (cut - before);
