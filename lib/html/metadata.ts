@@ -264,7 +264,7 @@ export function cleanTitle(title: string, headings: readonly string[], siteName?
     // (separators are not words: "Headline - Local News | US News" cuts four) is not enough, as a logo
     // "Daily" in the h1 is not; nor is the page's text showing a part shorter than one of the other
     // side's pieces (the site's name in its masthead: "This is London")
-    if (!isSite(cut)) {
+    if ((heading || text) && !isSite(cut)) {
       const pieces = titlePieces(cut).map((p) => words(norm(p)));
       if (heading && words(nk) < pieces.reduce((a, b) => a + b, 0)) score = 0;
       if (text && pieces.some((n) => n > words(nk))) score = 0;
