@@ -2,15 +2,15 @@
  * Apply Lambda: consumes the apply queue; extracts each page's article with its site's rules.
  * Records of a batch run concurrently (apply is short and mostly waits on S3).
  */
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { BatchProcessor, EventType } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { applyStep } from '../lib/apply/apply-step';
 import { createAwsContext, deadLettersFromEnv } from '../lib/aws/aws-context';
+import { sqsBatchHandler } from '../lib/aws/batch-handler';
 import { SERVICE_NAMES } from '../lib/aws/metric-names';
 import { stepLogger } from '../lib/aws/logger';
 import { sqsRecordHandler } from '../lib/aws/sqs-records';
-import { recordApply, publishMetrics, recordDeadLetter, stepMetrics } from '../lib/aws/step-metrics';
+import { recordApply, recordDeadLetter, stepMetrics } from '../lib/aws/step-metrics';
 import { ApplyMessageSchema } from '../lib/types/messages';
 
 const logger = new Logger({ serviceName: SERVICE_NAMES.apply });
@@ -25,11 +25,4 @@ const recordHandler = sqsRecordHandler({
   step: async (message) => recordApply(metrics, await applyStep(message, ctx)),
 });
 
-export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
-  logger.addContext(context);
-  try {
-    return await processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false });
-  } finally {
-    publishMetrics(metrics);
-  }
-};
+export const handler = sqsBatchHandler({ processor, recordHandler, logger, metrics });

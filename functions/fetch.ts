@@ -6,14 +6,14 @@
  * Records of a batch run concurrently (each mostly waits on the site and S3), but one at a time per host
  * (oneAtATimePer): the host's rate limit lets them go in turn anyway.
  */
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { BatchProcessor, EventType } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createAwsContext, deadLettersFromEnv } from '../lib/aws/aws-context';
+import { sqsBatchHandler } from '../lib/aws/batch-handler';
 import { SERVICE_NAMES } from '../lib/aws/metric-names';
 import { stepLogger } from '../lib/aws/logger';
 import { hostOfRecord, oneAtATimePer, recordBudget, sqsRecordHandler } from '../lib/aws/sqs-records';
-import { publishMetrics, recordDeadLetter, recordFetch, stepMetrics } from '../lib/aws/step-metrics';
+import { recordDeadLetter, recordFetch, stepMetrics } from '../lib/aws/step-metrics';
 import { fetchStep } from '../lib/step/fetch-step';
 import { RenderMessageSchema } from '../lib/types/messages';
 
@@ -32,11 +32,4 @@ const recordHandler = oneAtATimePer(hostOfRecord, sqsRecordHandler({
     recordFetch(metrics, await fetchStep(message, { ...ctx, fetchTimeoutMs: recordBudget(context, ctx.config.renderTimeoutMs, 30_000, 5_000) })),
 }));
 
-export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
-  logger.addContext(context);
-  try {
-    return await processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false });
-  } finally {
-    publishMetrics(metrics);
-  }
-};
+export const handler = sqsBatchHandler({ processor, recordHandler, logger, metrics });

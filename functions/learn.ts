@@ -3,14 +3,14 @@
  * twice at once). Records are processed in order; at the first failure the rest of the batch is
  * reported failed too, so no message of a group overtakes another (SqsFifoPartialProcessorAsync).
  */
-import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
+import { SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createAwsContext, deadLettersFromEnv } from '../lib/aws/aws-context';
+import { sqsBatchHandler } from '../lib/aws/batch-handler';
 import { SERVICE_NAMES } from '../lib/aws/metric-names';
 import { stepLogger } from '../lib/aws/logger';
 import { sqsRecordHandler } from '../lib/aws/sqs-records';
-import { recordLearn, publishMetrics, recordDeadLetter, stepMetrics } from '../lib/aws/step-metrics';
+import { recordLearn, recordDeadLetter, stepMetrics } from '../lib/aws/step-metrics';
 import { learnStep } from '../lib/learn/learn-step';
 import { LearnMessageSchema } from '../lib/types/messages';
 
@@ -29,11 +29,4 @@ const recordHandler = sqsRecordHandler({
   },
 });
 
-export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
-  logger.addContext(context);
-  try {
-    return await processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false });
-  } finally {
-    publishMetrics(metrics);
-  }
-};
+export const handler = sqsBatchHandler({ processor, recordHandler, logger, metrics });

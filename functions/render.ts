@@ -3,15 +3,15 @@
  * invocations. Each render gets a deadline below the function's remaining time, so a slow page fails
  * as a retryable record (partial batch response) instead of the whole invocation timing out.
  */
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { BatchProcessor, EventType } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createAwsContext, deadLettersFromEnv } from '../lib/aws/aws-context';
+import { sqsBatchHandler } from '../lib/aws/batch-handler';
 import { SERVICE_NAMES } from '../lib/aws/metric-names';
 import { stepLogger } from '../lib/aws/logger';
 import { RendererHolder } from '../lib/aws/renderer-holder';
 import { sqsRecordHandler } from '../lib/aws/sqs-records';
-import { recordRender, publishMetrics, recordDeadLetter, stepMetrics } from '../lib/aws/step-metrics';
+import { recordRender, recordDeadLetter, stepMetrics } from '../lib/aws/step-metrics';
 import { Renderer } from '../lib/render/browser';
 import { renderStep } from '../lib/render/render-step';
 import { RenderMessageSchema } from '../lib/types/messages';
@@ -35,15 +35,8 @@ const recordHandler = sqsRecordHandler({
     ),
 });
 
-export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
-  logger.addContext(context);
-  // One browser, one render at a time: records of a batch run one after another.
-  try {
-    return await processPartialResponse(event, recordHandler, processor, { context, processInParallel: false, throwOnFullBatchFailure: false });
-  } finally {
-    publishMetrics(metrics);
-  }
-};
+// One browser, one render at a time: records of a batch run one after another.
+export const handler = sqsBatchHandler({ processor, recordHandler, logger, metrics, processInParallel: false });
 
 /** Closes the warm browser (local runs and tests; Lambda just freezes the container). */
 export const closeBrowser = (): Promise<void> => renderers.discard();

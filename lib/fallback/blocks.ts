@@ -11,6 +11,7 @@
  */
 import { Element, Text, type AnyNode, type Document, type ParentNode } from 'domhandler';
 import { BLOCK_TAGS, SKIP_TAGS, isHidden } from '../html/content';
+import { visibleLength } from '../text/words';
 import { elementTokens, words } from './tokens';
 
 export interface Block {
@@ -70,23 +71,6 @@ export function contentRoot(doc: Document): { root: ParentNode; body: Element | 
   const scope: ParentNode = html ?? doc;
   for (const c of scope.children) if (c instanceof Element && c.name === 'body') return { root: c, body: c };
   return { root: scope, body: undefined };
-}
-
-function visibleChars(data: string): number {
-  let n = 0;
-  let space = true;
-  for (let i = 0; i < data.length; i++) {
-    const c = data.charCodeAt(i);
-    const ws = c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 160;
-    if (ws) {
-      if (!space) n++;
-      space = true;
-    } else {
-      n++;
-      space = false;
-    }
-  }
-  return n;
 }
 
 interface Frame {
@@ -149,7 +133,7 @@ export function segmentElement(root: ParentNode, options: SegmentOptions = {}): 
       text,
       words: w,
       linkWords: Math.min(lw, w),
-      chars: visibleChars(text),
+      chars: visibleLength(text),
       tags,
       el,
       heading: f.heading,

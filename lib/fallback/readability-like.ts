@@ -13,6 +13,7 @@
  */
 import { Element, Text, type AnyNode, type Document, type ParentNode } from 'domhandler';
 import { BLOCK_TAGS, SKIP_TAGS, isHidden, renderContent, type ArticleContent } from '../html/content';
+import { visibleLength } from '../text/words';
 
 export interface ReadabilityLikeOptions {
   readonly baseUrl?: string;
@@ -137,24 +138,6 @@ function bodyOf(doc: Document): Element | undefined {
     if (n.name === 'html') stack.push(...n.children);
   }
   return undefined;
-}
-
-function visibleLength(data: string): number {
-  // Characters after collapsing white space, leading/trailing space counted as one.
-  let n = 0;
-  let space = true;
-  for (let i = 0; i < data.length; i++) {
-    const c = data.charCodeAt(i);
-    const ws = c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 160;
-    if (ws) {
-      if (!space) n++;
-      space = true;
-    } else {
-      n++;
-      space = false;
-    }
-  }
-  return n;
 }
 
 interface Analysis {

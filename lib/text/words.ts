@@ -13,3 +13,23 @@ export function words(text: string): string[] {
 export function lowerWords(text: string): string[] {
   return words(text.toLowerCase());
 }
+
+/**
+ * Characters of a text with its white space collapsed: a run of space, tab, newline, carriage return,
+ * form feed or no-break space counts as one character when it follows text, as none at the start.
+ */
+export function visibleLength(text: string): number {
+  let n = 0;
+  let space = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 160) {
+      if (!space) n++;
+      space = true;
+    } else {
+      n++;
+      space = false;
+    }
+  }
+  return n;
+}
