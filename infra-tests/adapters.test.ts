@@ -178,7 +178,10 @@ describe('SqsQueueSender', () => {
   it('keeps valid deduplication ids and hashes the rest', () => {
     expect(sqsDeduplicationId('a.com:123')).toBe('a.com:123');
     expect(sqsDeduplicationId('x'.repeat(200))).toMatch(/^[0-9a-f]{64}$/);
+    // SQS takes printable ASCII only: anything else is hashed, the same id to the same hash
+    expect(sqsDeduplicationId('é')).toMatch(/^[0-9a-f]{64}$/);
     expect(sqsDeduplicationId('é')).toBe(sqsDeduplicationId('é'));
+    expect(sqsDeduplicationId('é')).not.toBe(sqsDeduplicationId('e'));
   });
 });
 

@@ -220,7 +220,8 @@ export function newsPage(i: number, options: NewsPageOptions = {}): NewsPage {
   // the first paragraph restates the description, as news leads do
   add('body', 'main', topic.description + ' ' + paragraph(rand, topic.vocab, 2), `${body} > p:${child++}`, 0, { 'font-size': '18px', 'line-height': '28px', 'font-family': 'Georgia' });
   for (let k = 1; k < nParagraphs; k++) {
-    if (k === 2) add('subhead', 'main', `${cap(topic.vocab[k])} and ${topic.vocab[k + 3]}`, `${body} > h2:${child++}`, 36, { 'font-size': '24px', 'font-weight': '700' });
+    // a subhead is the page's own: pages of one topic do not repeat it (a text on two pages is boilerplate)
+    if (k === 2) add('subhead', 'main', `${cap(topic.vocab[k])} and ${topic.vocab[k + 3]} in week ${i + 1}`, `${body} > h2:${child++}`, 36, { 'font-size': '24px', 'font-weight': '700' });
     if (k === 4) {
       add('quote', 'main', paragraph(rand, topic.vocab, 1, 0.5), `${body} > blockquote.pull-quote:${child++} > p:1`, 0,
         { 'font-size': '22px', 'font-style': 'italic', color: 'rgb(80, 80, 80)', 'font-family': 'Georgia' }, { indent: 40 });

@@ -22,10 +22,13 @@ describe('toIsoDate', () => {
     expect(toIsoDate('2016-02-01T01:28:49', -300)).toBe('2016-02-01T06:28:49.000Z');
     expect(toIsoDate('2015-03-27T13:07:55.096Z')).toBe('2015-03-27T13:07:55.000Z');
   });
-  it('is parseMachineDate written by toIso', () => {
-    for (const v of ['2012-03-05', '2012-03-05T14:30:00+01:00', '2012-03-05T14:30:00', 'Mon, 05 Mar 2012 14:30:00 GMT']) {
-      expect(toIsoDate(v)).toBe(toIso(parseMachineDate(v)!));
-    }
+  it('reads a machine date into its parts (parseMachineDate) and writes the instant, or the calendar date without a zone (toIso)', () => {
+    expect(parseMachineDate('2012-03-05T14:30:00+01:00')).toEqual({ year: 2012, month: 3, day: 5, hour: 14, minute: 30, second: 0, offsetMinutes: 60 });
+    expect(parseMachineDate('Mon, 05 Mar 2012 14:30:00 GMT')).toMatchObject({ year: 2012, month: 3, day: 5, hour: 14, minute: 30, offsetMinutes: 0 });
+    expect(parseMachineDate('2012-03-05')).toEqual({ year: 2012, month: 3, day: 5 });
+    expect(toIso({ year: 2012, month: 3, day: 5, hour: 14, minute: 30, second: 0, offsetMinutes: 60 })).toBe('2012-03-05T13:30:00.000Z');
+    expect(toIso({ year: 2012, month: 3, day: 5, hour: 14, minute: 30 })).toBe('2012-03-05');
+    expect(toIso({ year: 2012, month: 3, day: 5, hour: 14, minute: 30 }, 120)).toBe('2012-03-05T12:30:00.000Z');
   });
   it('rejects nonsense and implausible dates', () => {
     expect(toIsoDate('yesterday')).toBeUndefined();
