@@ -49,14 +49,10 @@ afterAll(() => {
 });
 
 describe('npx cdk synth', () => {
-  it('synthesizes the stack with cdk-nag passing and no Docker', () => {
+  // cdk-nag runs as the app's validation plugin: a violation fails the synth above (nag.test.ts checks its findings)
+  it('synthesizes the stack with no Docker: every step a bundled function', () => {
     expect(Object.keys(template.Resources).length).toBeGreaterThan(20);
-    const report = path.join(outdir, 'validation-report.json');
-    if (existsSync(report)) {
-      const json = JSON.parse(readFileSync(report, 'utf8'));
-      const violations = (json.pluginReports ?? []).flatMap((r: any) => r.violations ?? []);
-      expect(violations).toEqual([]);
-    }
+    for (const dir of Object.values(assets)) expect(existsSync(path.join(dir, 'index.mjs')), dir).toBe(true);
   });
 
   it('render carries @sparticuz/chromium (with its compressed binary) beside an ESM bundle with a source map', () => {

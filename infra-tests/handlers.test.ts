@@ -193,17 +193,27 @@ describe('RendererHolder', () => {
     // (room for a late timer on a busy machine)
     const holder = new RendererHolder(() => new FakeRenderer(), silentLogger, { marginMs: 1_200, minBudgetMs: 50 });
     let stuck: FakeRenderer | undefined;
-    const started = Date.now();
-    const attempt = holder.withDeadline(remaining(3_000), 45_000, (r) => {
-      stuck = r;
-      return new Promise(() => undefined); // never settles
-    });
-    await expect(attempt).rejects.toBeInstanceOf(DeadlineExceededError);
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(2_350); // remaining - margin / 2
-    expect(elapsed).toBeLessThan(3_000); // before the function timeout
+    let budget = 0;
+    vi.useFakeTimers();
+    let outcome: unknown;
+    try {
+      const attempt = holder.withDeadline(remaining(3_000), 45_000, (r, ms) => {
+        stuck = r;
+        budget = ms;
+        return new Promise(() => undefined); // never settles
+      });
+      void attempt.catch((e) => (outcome = e));
+      await vi.advanceTimersByTimeAsync(2_399);
+      expect(outcome).toBeUndefined(); // the render had remaining − margin (1.8 s); the hard deadline is remaining − margin / 2
+      await vi.advanceTimersByTimeAsync(1);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(budget).toBe(1_800);
+    expect(outcome).toBeInstanceOf(DeadlineExceededError);
+    expect((outcome as Error).message).toBe('render did not finish within 2400 ms');
+    expect(isNonRetryable(outcome)).toBe(false);
     expect(stuck?.closed).toBe(true);
-    expect(isNonRetryable(await attempt.catch((e) => e))).toBe(false);
     const next = await holder.withDeadline(remaining(3_000), 45_000, async (r) => r);
     expect(next).not.toBe(stuck);
     expect(FakeRenderer.made).toBe(2);
@@ -219,9 +229,17 @@ describe('RendererHolder', () => {
   it('discarding closes within a bounded time even if close hangs', async () => {
     const holder = new RendererHolder(() => ({ close: () => new Promise<void>(() => undefined) }), silentLogger, { closeTimeoutMs: 100 });
     holder.get();
-    const started = Date.now();
-    await holder.discard();
-    expect(Date.now() - started).toBeLessThan(1_000);
+    vi.useFakeTimers();
+    let done = false;
+    try {
+      void holder.discard().then(() => (done = true));
+      await vi.advanceTimersByTimeAsync(99);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(done).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

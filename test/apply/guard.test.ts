@@ -72,7 +72,10 @@ describe('page guard', () => {
     const rules = extractWithRules(doc, { selectors: ['ul.related'], clean: [] });
     expect(linkShare(rules)).toBe(1);
     expect(suspectRulesOutput(doc, rules)).toMatch(/100% of the rules' words are in links/);
-    expect(guardRulesOutput(doc, rules, () => extractFallback(doc)).replace).toBeDefined();
+    const fallback = extractFallback(doc);
+    const decision = guardRulesOutput(doc, rules, () => fallback);
+    expect(decision.replace?.result).toBe(fallback);
+    expect(decision.replace?.reason).toMatch(/^100% of the rules' words are in links.*; the single-page extractor took \d+$/);
   });
 
   it("serves the single-page result when Readability kept more and that result holds the rules' article and more (the story goes on in a second column)", () => {
@@ -97,13 +100,16 @@ describe('page guard', () => {
     expect(guardRulesOutput(unmarked, unmarkedRules, () => { throw new Error('not run'); })).toEqual({});
   });
 
-  it("keeps the rules when Readability kept more but the single-page result does not hold the rules' article", () => {
+  it("keeps the rules when the single-page result does not hold the rules' article, unless it has twice their words", () => {
     const doc = parseHtml(storyPage);
     const rules = extractWithRules(doc, { selectors: ['body > div.story > p'], clean: [] });
     const elsewhere = { text: 'A longer article somewhere else on the page, with words of its own and none of the story. '.repeat(30), wordCount: 540, html: '' };
     const decision = guardRulesOutput(doc, rules, () => elsewhere, { ...DEFAULT_GUARD_OPTIONS, minShare: 10 });
-    expect(decision.suspicion).toBeDefined();
-    expect(decision.replace?.reason).toBeDefined(); // 540 ≥ 2 × 240: the older gain test still serves it
+    // (a share of the page's prose of 10 makes any output suspicious)
+    expect(decision.suspicion).toBe('the rules took 240 words where the page holds 249 in paragraphs of prose');
+    // 540 ≥ 2 × the rules' words: the gain test alone serves it
+    expect(decision.replace?.result).toBe(elsewhere);
+    expect(decision.replace?.reason).toBe(`${decision.suspicion}; the single-page extractor took 540`);
     const notEnough = { ...elsewhere, wordCount: 300, text: elsewhere.text.slice(0, 1500) };
     expect(guardRulesOutput(doc, rules, () => notEnough, { ...DEFAULT_GUARD_OPTIONS, minShare: 10 }).replace).toBeUndefined();
   });
@@ -112,7 +118,7 @@ describe('page guard', () => {
     const doc = parseHtml(videoPage);
     const rules = extractWithRules(doc, { selectors: ['body > div.byline'], clean: [] });
     const decision = guardRulesOutput(doc, rules, () => ({ text: 'four words of text', wordCount: 4, html: '<p>four words of text</p>' }));
-    expect(decision.suspicion).toBeDefined();
+    expect(decision.suspicion).toMatch(/^the rules took \d+ words/);
     expect(decision.replace).toBeUndefined();
   });
 });

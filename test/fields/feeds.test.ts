@@ -144,7 +144,7 @@ describe('fetchFeed', () => {
   it('refuses non-http URLs, HTTP errors, slow answers and bodies over the cap', async () => {
     await expect(fetchFeed('file:///etc/passwd')).rejects.toThrow(/not an http/);
     await expect(fetchFeed(`${origin}/missing.xml`)).rejects.toThrow(/HTTP 404/);
-    await expect(fetchFeed(`${origin}/slow.xml`, { timeoutMs: 200 })).rejects.toThrow();
+    await expect(fetchFeed(`${origin}/slow.xml`, { timeoutMs: 200 })).rejects.toThrow(/aborted due to timeout/);
     await expect(fetchFeed(`${origin}/huge.xml`, { maxBytes: 256 * 1024 })).rejects.toThrow(/larger than/);
     await expect(fetchFeed(`${origin}/declared-huge.xml`, { maxBytes: 1024 })).rejects.toThrow(/larger than/);
   });

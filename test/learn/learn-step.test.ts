@@ -10,7 +10,7 @@ import type { FeatureDocument } from '../../lib/types/feature-document';
 import type { ApplyMessage } from '../../lib/types/messages';
 import { RulesDocumentSchema, type DriftMarker, type RulesDocument } from '../../lib/types/rules-document';
 import { blogPage, newsPage } from './factory';
-import { EXTRACTION_VERSION } from '../../lib/types/article-document';
+import { ARTICLE_DOCUMENT_VERSION, ArticleDocumentSchema, EXTRACTION_VERSION } from '../../lib/types/article-document';
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -25,7 +25,7 @@ function context(store: MemoryStore, config: Partial<Config> = {}) {
       send: async (m: ApplyMessage) => {
         applied.push(m);
         const rules = await rulesOf(store);
-        await putJson(store, keys.article(m.site, m.pageId), { method: 'rules', rulesVersion: rules.rulesVersion, extraction: EXTRACTION_VERSION });
+        await putArticle(store, m.pageId, { method: 'rules', rulesVersion: rules.rulesVersion, extraction: EXTRACTION_VERSION });
       },
     },
   } as unknown as Queues;
@@ -38,6 +38,23 @@ async function addPage(store: MemoryStore, i: number): Promise<FeatureDocument> 
   const doc = { ...newsPage(i).doc, site: 'example.com' };
   await putJson(store, keys.features('example.com', doc.pageId), doc);
   return doc;
+}
+
+/** An article as apply stores it (it passes the article schema), made as `made` says: all learn reads of it. */
+async function putArticle(store: MemoryStore, pageId: string, made: { method: 'rules' | 'fallback'; rulesVersion?: number; extraction?: number }): Promise<void> {
+  const article = ArticleDocumentSchema.parse({
+    version: ARTICLE_DOCUMENT_VERSION,
+    pageId,
+    url: `https://example.com/${pageId}`,
+    site: 'example.com',
+    text: 'The story.',
+    html: '<p>The story.</p>',
+    wordCount: 2,
+    extractedAt: new Date().toISOString(),
+    elapsedMs: 1,
+    ...made,
+  });
+  await putJson(store, keys.article('example.com', pageId), article);
 }
 
 async function rulesOf(store: MemoryStore): Promise<RulesDocument> {
@@ -130,8 +147,8 @@ describe('learnStep', () => {
     // page-00: the rules selected nothing (drift marker of v1, the fallback's article); page-01: made before the
     // site had rules; page-02: no article yet (its apply under way); page-03: rules of version 1
     await putJson(store, keys.drift('example.com', 'page-00'), { version: 1, site: 'example.com', pageId: 'page-00', rulesVersion: 1, at: new Date().toISOString() });
-    await putJson(store, keys.article('example.com', 'page-00'), { method: 'fallback', extraction: EXTRACTION_VERSION });
-    await putJson(store, keys.article('example.com', 'page-01'), { method: 'fallback', extraction: EXTRACTION_VERSION });
+    await putArticle(store, 'page-00', { method: 'fallback', extraction: EXTRACTION_VERSION });
+    await putArticle(store, 'page-01', { method: 'fallback', extraction: EXTRACTION_VERSION });
     await store.delete(keys.article('example.com', 'page-02'));
     applied.length = 0;
     const same = await learn(ctx, true);
@@ -186,9 +203,9 @@ describe('learnStep', () => {
     const { ctx, applied } = context(store, { learnPages: 50 });
     await learn(ctx);
     // page-00: made by these rules with an older extraction code; page-01: the fallback's, before the field
-    await putJson(store, keys.article('example.com', 'page-00'), { method: 'rules', rulesVersion: 1, extraction: EXTRACTION_VERSION - 1 });
+    await putArticle(store, 'page-00', { method: 'rules', rulesVersion: 1, extraction: EXTRACTION_VERSION - 1 });
     await putJson(store, keys.drift('example.com', 'page-01'), { version: 1, site: 'example.com', pageId: 'page-01', rulesVersion: 1, at: new Date().toISOString() });
-    await putJson(store, keys.article('example.com', 'page-01'), { method: 'fallback' });
+    await putArticle(store, 'page-01', { method: 'fallback' });
     applied.length = 0;
     expect(await learn(ctx, true)).toMatchObject({ learned: true, reapplied: 2, unchanged: 4 });
     expect(applied.map((m) => m.pageId).sort()).toEqual(['page-00', 'page-01']);
@@ -206,7 +223,7 @@ describe('learnStep', () => {
     for (const i of [0, 1, 2]) {
       const pageId = `page-0${i}`;
       await putJson(store, keys.drift('example.com', pageId), { version: 1, site: 'example.com', pageId, rulesVersion: 1, at: new Date().toISOString() });
-      await putJson(store, keys.article('example.com', pageId), { method: 'fallback', extraction: EXTRACTION_VERSION });
+      await putArticle(store, pageId, { method: 'fallback', extraction: EXTRACTION_VERSION });
     }
     // rules that extract differently stand as v2; a forced relearn is unbounded, so the bound is seen on fanOut
     const current = await rulesOf(store);

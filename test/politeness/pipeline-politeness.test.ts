@@ -119,6 +119,7 @@ describe('politeness in the embedded runner (real Chromium)', () => {
       for (let i = 1; i < t.length; i++) expect(t[i] - t[i - 1]).toBeGreaterThanOrEqual(ms);
     };
     spaced(granted.get('polite.localhost'), 1000);
+    expect(granted.get('other.localhost')).toHaveLength(3);
     spaced(granted.get('other.localhost'), 300);
     // What the site saw: no page request before the slot it was granted (the browser's own latency
     // after the grant varies with the machine's load, so the arrivals' spacing is not asserted).

@@ -1,22 +1,31 @@
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { z } from 'zod';
 import { MemoryQueue } from '../../lib/queue/memory-queue';
 import { consumer, drain, type ConsumerEvent } from '../../lib/queue/worker';
 import { NonRetryableError } from '../../lib/util/errors';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Date.now under the test's control (the queue's visibility and backoff read it), real timers otherwise; restored after the test. */
+function fakeDate(): { advance(ms: number): void } {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
+  return { advance: (ms) => vi.setSystemTime(Date.now() + ms) };
+}
 
 describe('MemoryQueue', () => {
   it('hides a received message for the visibility timeout, then delivers it again (at least once)', async () => {
+    const clock = fakeDate();
     const q = new MemoryQueue<string>({ name: 'q', visibilityTimeoutSeconds: 0.05 });
     await q.send('a');
     const [first] = await q.receive();
     expect(first).toMatchObject({ body: 'a', receiveCount: 1 });
+    clock.advance(49);
     expect(await q.receive()).toEqual([]);
-    await sleep(70);
+    clock.advance(1);
     const [again] = await q.receive();
     expect(again).toMatchObject({ id: first.id, receiveCount: 2 });
     await q.delete(again.id);
@@ -24,12 +33,14 @@ describe('MemoryQueue', () => {
   });
 
   it('retries with backoff and dead-letters after the receive limit, saying why', async () => {
+    const clock = fakeDate();
     const q = new MemoryQueue<string>({ name: 'q', maxReceiveCount: 2, retryBaseMs: 20 });
     await q.send('a');
     const [m1] = await q.receive();
     await q.fail(m1.id, 'boom 1', true);
-    expect(await q.receive()).toEqual([]); // backing off
-    await sleep(30);
+    clock.advance(19);
+    expect(await q.receive()).toEqual([]); // backing off: 20 ms after the first failure
+    clock.advance(1);
     const [m2] = await q.receive();
     await q.fail(m2.id, 'boom 2', true);
     expect(q.size).toBe(0);
