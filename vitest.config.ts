@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'infra-tests/**/*.test.ts'],
+    // one temporary folder per run, removed at its end (test/helpers/temp-dir.ts)
+    globalSetup: ['test/helpers/temp-dir.ts'],
     // Chromium tests share one browser per file; keep files parallel but bounded on 2 cores.
     maxWorkers: 2,
     testTimeout: 60_000,

@@ -1,0 +1,21 @@
+/**
+ * The test run's own temporary folder (vitest's globalSetup). Workers and the processes they start
+ * read TMPDIR through os.tmpdir(), so every test's mkdtemp, Chromium's unpacked binary and profiles,
+ * and the CDK's assemblies go under it; it is removed when the run ends. Without it each run left
+ * its folders in the machine's /tmp (a few dozen, some of 15 MB), and the soak test measured every
+ * earlier run's leftovers too.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export default function setup(): () => void {
+  const previous = process.env.TMPDIR;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'spider-test-run-'));
+  process.env.TMPDIR = dir;
+  return () => {
+    if (previous === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previous;
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  };
+}
