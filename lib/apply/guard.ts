@@ -24,7 +24,8 @@
  * page-level measure can replace `pageWords`.
  */
 import type { AnyNode, Document, Element } from 'domhandler';
-import { countWords, isHidden, SKIP_TAGS } from '../html/content';
+import { isHidden, SKIP_TAGS } from '../html/content';
+import { countWords } from '../text/words';
 import { elements, isElement, isText } from '../html/parse';
 import { isProse, PROSE_MAX_LINK_SHARE, PROSE_MIN_WORDS, wordsOf } from '../html/prose';
 import { scorePage } from '../metric/metric';

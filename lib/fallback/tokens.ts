@@ -1,6 +1,6 @@
 /**
  * Small text helpers shared by the fallback methods: words as the metric counts them, the tokens of
- * an element's id and class names (lib/text/name-tokens.ts), white-space collapsing.
+ * an element's id and class names (lib/text/name-tokens.ts).
  */
 import type { Element } from 'domhandler';
 import { nameTokens } from '../text/name-tokens';
@@ -9,11 +9,6 @@ export { lowerWords, words } from '../text/words';
 export { nameTokens } from '../text/name-tokens';
 
 const EMPTY: readonly string[] = [];
-
-/** White space collapsed to single spaces, trimmed. */
-export function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
 
 /** Tokens of an element's id and class attributes together. */
 export function elementTokens(el: Element): readonly string[] {

@@ -17,7 +17,8 @@ import { elements } from '../html/parse';
 import type { FieldRule, FieldRules, FieldsSection } from '../types/rules-document';
 import { DATE_LOCALES, siteLocales, offsetBetween, type DateLocale } from '../text/dates';
 import { extractFrom, FIELD_NAMES, isValue, matchingLocales, MAX_TEXT, prefilter, type FieldName, type FieldTruth } from './extract';
-import { classesOf, cssEscape, FieldPage, pathOf, selectorOf, type RuleKind, type RuleRef } from './page';
+import { cssEscape } from '../html/selector';
+import { classesOf, FieldPage, pathOf, selectorOf, type RuleKind, type RuleRef } from './page';
 import { elementText, ownText, SKIPPED_TAGS } from '../html/element-text';
 import { normalizeText } from '../text/match';
 

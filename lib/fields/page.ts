@@ -7,7 +7,7 @@
  * number the element's 1-based position among its parent's element children (CSS `:nth-child`).
  */
 import { Element, type Document, type ParentNode } from 'domhandler';
-import { compileSelector } from '../html/selector';
+import { compileSelector, cssEscape, safeMatch } from '../html/selector';
 import { elements, headAndBody } from '../html/parse';
 
 export type RuleKind = 'path' | 'class' | 'id' | 'selector';
@@ -68,13 +68,7 @@ export class FieldPage {
       case 'selector': {
         const match = compileSelector(rule.value);
         if (!match || !this.body) return undefined;
-        for (const el of elements(this.body)) {
-          try {
-            if (match(el)) return el;
-          } catch {
-            return undefined;
-          }
-        }
+        for (const el of elements(this.body)) if (safeMatch(match, el)) return el;
         return undefined;
       }
       case 'class': {
@@ -135,22 +129,6 @@ export function resolvePath(doc: Document, path: string): Element | undefined {
   return el;
 }
 
-/** CSS identifier escaping (CSS.escape), for readable selectors of class and id rules. */
-export function cssEscape(ident: string): string {
-  let out = '';
-  for (let i = 0; i < ident.length; i++) {
-    const ch = ident[i];
-    const code = ident.charCodeAt(i);
-    if (code === 0) out += '\ufffd';
-    else if ((code >= 1 && code <= 31) || code === 127 || (i === 0 && code >= 48 && code <= 57) || (i === 1 && code >= 48 && code <= 57 && ident[0] === '-')) {
-      out += `\\${code.toString(16)} `;
-    } else if (i === 0 && ch === '-' && ident.length === 1) out += '\\-';
-    else if (code >= 128 || ch === '-' || ch === '_' || /[a-zA-Z0-9]/.test(ch)) out += ch;
-    else out += `\\${ch}`;
-  }
-  return out;
-}
-
 /**
  * The rule as a CSS selector, for a human reader and for tools (apply resolves rules by kind and value:
  * the first matching element in document order, as `querySelector` would).
@@ -170,7 +148,7 @@ export function selectorOf(rule: RuleRef): string {
         .map((step, i) => {
           const m = STEP.exec(step);
           if (!m) return step;
-          return i === 0 ? `${m[1]}:root` : `${m[1]}:nth-child(${m[2]})`;
+          return i === 0 ? `${cssEscape(m[1])}:root` : `${cssEscape(m[1])}:nth-child(${m[2]})`;
         })
         .join(' > ');
   }

@@ -10,6 +10,7 @@
  * forms' controls, hidden elements and empty elements are dropped; no other attribute survives.
  */
 import { Element, Text, type AnyNode } from 'domhandler';
+import { countWords } from '../text/words';
 
 export interface ContentOptions {
   /** Leave out this element and everything under it (the rules' clean selectors, the fallback's filters). */
@@ -67,43 +68,6 @@ const KEEP_EMPTY: ReadonlySet<string> = new Set(['td', 'th', 'br', 'img']);
 const LAYOUT_HINTS: ReadonlySet<string> = new Set([
   'table', 'article', 'section', 'form', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'main', 'header', 'footer', 'nav', 'aside',
 ]);
-
-const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
-const NON_ASCII = /[^\x00-\x7f]/;
-const ASCII_WORD = /[A-Za-z0-9_]+/g;
-const wordCharCache = new Map<number, boolean>();
-
-function isWordCodePoint(cp: number): boolean {
-  if (cp < 128) return (cp >= 48 && cp <= 57) || (cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122) || cp === 95;
-  let v = wordCharCache.get(cp);
-  if (v === undefined) {
-    v = WORD_CHAR.test(String.fromCodePoint(cp));
-    if (wordCharCache.size < 65_536) wordCharCache.set(cp, v);
-  }
-  return v;
-}
-
-/** Words as the metric counts tokens: runs of letters, numbers and underscore (Python's `\w+`). */
-export function countWords(text: string): number {
-  // ASCII text (most of it): a plain regex is several times faster than the code point loop.
-  if (!NON_ASCII.test(text)) return text.match(ASCII_WORD)?.length ?? 0;
-  let n = 0;
-  let inWord = false;
-  for (let i = 0; i < text.length; i++) {
-    let cp = text.charCodeAt(i);
-    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
-      const lo = text.charCodeAt(i + 1);
-      if (lo >= 0xdc00 && lo <= 0xdfff) {
-        cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-        i++;
-      }
-    }
-    const w = isWordCodePoint(cp);
-    if (w && !inWord) n++;
-    inWord = w;
-  }
-  return n;
-}
 
 const DISPLAY_NONE = /(?:^|;)\s*display\s*:\s*none\b/i;
 const VISIBILITY_HIDDEN = /(?:^|;)\s*visibility\s*:\s*hidden\b/i;

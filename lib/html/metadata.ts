@@ -5,6 +5,7 @@
  */
 import { Element, type AnyNode, type Document } from 'domhandler';
 import { toIsoDate } from '../text/dates';
+import { collapse } from '../text/match';
 import { titleCuts, titlePieces, withoutDecoration } from '../text/titles';
 import { textContent } from './parse';
 import { ARTICLE_TYPE } from './schema-types';
@@ -48,7 +49,7 @@ interface Collected {
 
 const URLISH = /^(?:https?:)?\/\//i;
 
-const clean = (s: string | undefined | null): string => (s ?? '').replace(/\s+/g, ' ').trim();
+const clean = (s: string | undefined | null): string => collapse(s ?? '');
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
 /** JSON-LD strings sometimes carry HTML entities; decode the common ones. */

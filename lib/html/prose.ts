@@ -4,7 +4,8 @@
  * by it (lib/html/extract-with-rules.ts).
  */
 import type { AnyNode, Element } from 'domhandler';
-import { countWords, SKIP_TAGS } from './content';
+import { countWords } from '../text/words';
+import { SKIP_TAGS } from './content';
 import { isElement, isText } from './parse';
 import { unspacedLetters } from '../text/terms';
 

@@ -1,7 +1,7 @@
 /**
  * CSS selectors on htmlparser2 trees (css-select): compiled once and cached, grouped by the tag their
- * subject must have, and the outermost matches under a root in document order. Rule application,
- * field learning and field application share them.
+ * subject must have, and the outermost matches under a root in document order; identifiers escaped
+ * for writing them. Rule application, field learning and field application share them.
  */
 import { compile } from 'css-select';
 import { Element, type AnyNode, type Document } from 'domhandler';
@@ -82,6 +82,35 @@ export function subjectTag(selector: string): string | undefined {
 /** True when css-select can compile the selector. */
 export function isValidSelector(selector: string): boolean {
   return compileSelector(selector) !== undefined;
+}
+
+/** CSS.escape (CSSOM §2.1.1) for an identifier: tag and class names, ids (learned selectors, field rules). */
+export function cssEscape(value: string): string {
+  let out = '';
+  const first = value.charCodeAt(0);
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0) out += '\uFFFD';
+    else if (
+      (c >= 0x1 && c <= 0x1f) ||
+      c === 0x7f ||
+      (i === 0 && c >= 0x30 && c <= 0x39) ||
+      (i === 1 && c >= 0x30 && c <= 0x39 && first === 0x2d)
+    ) {
+      out += '\\' + c.toString(16) + ' ';
+    } else if (i === 0 && value.length === 1 && c === 0x2d) out += '\\' + value[i];
+    else if (
+      c >= 0x80 ||
+      c === 0x2d ||
+      c === 0x5f ||
+      (c >= 0x30 && c <= 0x39) ||
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0x61 && c <= 0x7a)
+    ) {
+      out += value[i];
+    } else out += '\\' + value[i];
+  }
+  return out;
 }
 
 /** A matcher that throws on an odd element (css-select on a malformed tree) does not match it. */

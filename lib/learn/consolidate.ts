@@ -9,6 +9,7 @@
  * steps, which `pathMatches` tests against a block's path without any HTML, with the same meaning
  * as the CSS selector has in the page. The rules document writes them from their container (shorten.ts).
  */
+import { cssEscape } from '../html/selector';
 import type { PathStep } from '../types/feature-document';
 import { stableClasses, stableId } from './names';
 
@@ -22,35 +23,6 @@ export interface SelectorStep {
 
 /** A selector as its steps below <body>, outermost first. */
 export type SelectorSteps = readonly SelectorStep[];
-
-/** CSS.escape (CSSOM §2.1.1) for an identifier: class names, ids. */
-export function cssEscape(value: string): string {
-  let out = '';
-  const first = value.charCodeAt(0);
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c === 0) out += '\uFFFD';
-    else if (
-      (c >= 0x1 && c <= 0x1f) ||
-      c === 0x7f ||
-      (i === 0 && c >= 0x30 && c <= 0x39) ||
-      (i === 1 && c >= 0x30 && c <= 0x39 && first === 0x2d)
-    ) {
-      out += '\\' + c.toString(16) + ' ';
-    } else if (i === 0 && value.length === 1 && c === 0x2d) out += '\\' + value[i];
-    else if (
-      c >= 0x80 ||
-      c === 0x2d ||
-      c === 0x5f ||
-      (c >= 0x30 && c <= 0x39) ||
-      (c >= 0x41 && c <= 0x5a) ||
-      (c >= 0x61 && c <= 0x7a)
-    ) {
-      out += value[i];
-    } else out += '\\' + value[i];
-  }
-  return out;
-}
 
 export function formatStep(step: SelectorStep): string {
   return (

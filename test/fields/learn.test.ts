@@ -188,5 +188,7 @@ describe('rules on unseen pages', () => {
     expect(resolvePath(doc, '/html[1]/body[2]/p[7]')).toBeUndefined();
     expect(selectorOf({ kind: 'class', value: 'url fn' })).toBe('.url.fn');
     expect(selectorOf({ kind: 'id', value: '1st' })).toBe('#\\31 st');
+    // a path's tags are escaped too: Word's <o:p> in a pasted story
+    expect(selectorOf({ kind: 'path', value: '/html[1]/body[2]/o:p[3]' })).toBe('html:root > body:nth-child(2) > o\\:p:nth-child(3)');
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   consolidatePaths,
-  cssEscape,
   formatSelector,
   intersectPaths,
   parseSelector,
@@ -10,20 +9,6 @@ import {
 } from '../../lib/learn/consolidate';
 import type { PathStep } from '../../lib/types/feature-document';
 import { path } from './factory';
-
-describe('cssEscape', () => {
-  it('escapes like CSS.escape', () => {
-    expect(cssEscape('article-body')).toBe('article-body');
-    expect(cssEscape('1col')).toBe('\\31 col');
-    expect(cssEscape('-2x')).toBe('-\\32 x');
-    expect(cssEscape('-')).toBe('\\-');
-    expect(cssEscape('md:flex')).toBe('md\\:flex');
-    expect(cssEscape('w-1/2')).toBe('w-1\\/2');
-    expect(cssEscape('a b')).toBe('a\\ b');
-    expect(cssEscape('café_ü')).toBe('café_ü');
-    expect(cssEscape('a\u0001')).toBe('a\\1 ');
-  });
-});
 
 describe('intersectPaths / consolidatePaths', () => {
   it('intersects ids and classes step by step', () => {
