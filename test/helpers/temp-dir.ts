@@ -4,15 +4,21 @@
  * and the CDK's assemblies go under it; it is removed when the run ends. Without it each run left
  * its folders in the machine's /tmp (a few dozen, some of 15 MB), and the soak test measured every
  * earlier run's leftovers too.
+ *
+ * Chromium is unpacked there once, before any worker starts: @sparticuz/chromium unpacks into
+ * os.tmpdir() on first use, and two test files launching it at once would each write the binary
+ * over the other's.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import chromium from '@sparticuz/chromium';
 
-export default function setup(): () => void {
+export default async function setup(): Promise<() => void> {
   const previous = process.env.TMPDIR;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'spider-test-run-'));
   process.env.TMPDIR = dir;
+  await chromium.executablePath();
   return () => {
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
