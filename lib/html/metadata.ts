@@ -5,7 +5,7 @@
  */
 import { Element, type AnyNode, type Document } from 'domhandler';
 import { toIsoDate } from '../text/dates';
-import { collapse } from '../text/match';
+import { cleanAuthorValue, collapse, extractByline } from '../text/match';
 import { titleCuts, titlePieces, withoutDecoration } from '../text/titles';
 import { textContent } from './parse';
 import { ARTICLE_TYPE } from './schema-types';
@@ -276,13 +276,6 @@ export function cleanTitle(title: string, headings: readonly string[], siteName?
   return best ? withoutDecoration(clean(best.keep)) : t;
 }
 
-function cleanByline(s: string | undefined): string | undefined {
-  if (!s) return undefined;
-  const t = clean(s).replace(/^by[:\s]+/i, '').trim();
-  if (!t || t.length > 200 || URLISH.test(t)) return undefined;
-  return t;
-}
-
 function normaliseLang(s: string | undefined): string | undefined {
   if (!s) return undefined;
   const t = s.trim().replace(/_/g, '-').split(/[,;\s]/)[0];
@@ -329,14 +322,16 @@ export function extractMetadata(doc: Document, options: MetadataOptions = {}): A
   if (options.title !== false) title ??= c.h1s[0];
   if (title) out.title = title;
 
+  // names read as field learning reads its truth (lib/fields/sources.ts): "By", e-mails, URLs and
+  // sentences are no byline; a byline element's text may go on with the date or the comment count
+  const ldAuthors = (ld?.authors ?? []).map((a) => cleanAuthorValue(a)).filter((a): a is string => !!a);
   const byline =
-    (ld?.authors.length ? ld.authors.join(', ') : undefined) ??
-    cleanByline(meta('author', 'article:author', 'byl', 'parsely-author', 'sailthru.author', 'dc.creator', 'dcterms.creator')) ??
-    cleanByline(c.itempropAuthor) ??
-    cleanByline(c.relAuthor) ??
-    cleanByline(c.bylineText);
-  const by = cleanByline(byline);
-  if (by) out.byline = by;
+    (ldAuthors.length ? ldAuthors.join(', ') : undefined) ??
+    cleanAuthorValue(meta('author', 'article:author', 'byl', 'parsely-author', 'sailthru.author', 'dc.creator', 'dcterms.creator')) ??
+    cleanAuthorValue(c.itempropAuthor) ??
+    cleanAuthorValue(c.relAuthor) ??
+    (c.bylineText ? extractByline(c.bylineText) : undefined);
+  if (byline) out.byline = byline;
 
   const timeCandidates = [...c.times.filter((t) => t.preferred), ...c.times.filter((t) => !t.preferred)].map((t) => t.datetime);
   for (const candidate of [

@@ -124,7 +124,8 @@ function plausibleName(s: string): boolean {
  */
 export function extractByline(text: string): string | undefined {
   let t = collapse(text.replace(/\r?\n/g, '\n').replace(/[ \t\u00a0]+/g, ' '));
-  t = stripPrefix(t);
+  // a separator before the name ("| By Jane Doe") goes first, so the "By" after it is seen
+  t = stripPrefix(t.replace(/^[\s,;:|·•\-–—]+/u, ''));
   const end = BYLINE_END.exec(t);
   if (end && end.index > 0) t = t.slice(0, end.index);
   t = t.replace(/[\s,;:|·•\-–—]+$/u, '').replace(/^[\s,;:|·•\-–—]+/u, '').trim();

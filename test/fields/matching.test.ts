@@ -90,6 +90,7 @@ describe('bylines', () => {
     expect(extractByline('von Anna Schmidt')).toBe('Anna Schmidt');
     expect(extractByline('par Jean Dupont')).toBe('Jean Dupont');
     expect(extractByline('Jane Doe')).toBe('Jane Doe');
+    expect(extractByline('| By Melissa Jenkins')).toBe('Melissa Jenkins');
     expect(extractByline('https://example.com/jane')).toBeUndefined();
     expect(extractByline('By')).toBeUndefined();
   });

@@ -53,6 +53,13 @@ describe('extractMetadata', () => {
     });
   });
 
+  it('reads a byline as field learning reads its truth: the name alone, no "Posted by", date or e-mail address', () => {
+    expect(meta('<meta name="author" content="Posted by Elinor Mills">').byline).toBe('Elinor Mills');
+    expect(meta('<meta name="author" content="english@peopledaily.com.cn">').byline).toBeUndefined();
+    expect(meta('', '<span class="byline">Orion Jones on November 8, 2012, 12:43 PM</span>').byline).toBe('Orion Jones');
+    expect(meta('', '<div class="byline">| By Melissa Jenkins</div>').byline).toBe('Melissa Jenkins');
+  });
+
   it('strips a " | Site" suffix from <title> when the h1 agrees', () => {
     expect(meta('<title>A Story About Things | The Daily Site</title>', '<h1>A Story About Things</h1>').title).toBe('A Story About Things');
     // "Site: Title" prefix
