@@ -1,22 +1,26 @@
 /** The text of an element as the field matcher sees it (lib/fields), white space collapsed. */
 import { Element, Text, type AnyNode } from 'domhandler';
 import { collapse } from '../text/match';
+import { BLOCK_TAGS } from './content';
 
 /** Elements whose text is never a field's text. */
 export const SKIPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'head', 'title', 'select', 'textarea', 'button', 'option']);
 
 /**
  * The visible text of an element as the field matcher sees it: text nodes in document order,
- * `<br>` and block boundaries as a space, skipped elements (scripts, styles, form controls) left out.
+ * `<br>` and the boundaries of block-level elements (BLOCK_TAGS) as a space (`<p>Jane</p><p>Doe</p>`
+ * is "Jane Doe"), skipped elements (scripts, styles, form controls) left out.
  * Stops once the collapsed text is longer than `maxChars` (the result is then longer than
  * `maxChars`: a long text is never cut so that it looks short).
  */
 export function elementText(node: AnyNode, maxChars = Infinity): string {
   let out = '';
-  const stack: AnyNode[] = [node];
+  // a string on the stack is written as it comes: the space that closes a block-level element
+  const stack: (AnyNode | string)[] = [node];
   while (stack.length) {
     const n = stack.pop()!;
-    if (n instanceof Text) {
+    if (typeof n === 'string') out += n;
+    else if (n instanceof Text) {
       out += n.data;
       if (out.length > maxChars + 200) {
         // Long only because of white space? Collapse what we have and go on; else it is too long.
@@ -28,6 +32,10 @@ export function elementText(node: AnyNode, maxChars = Infinity): string {
       if (n.name === 'br') {
         out += ' ';
         continue;
+      }
+      if (BLOCK_TAGS.has(n.name)) {
+        out += ' ';
+        stack.push(' ');
       }
       for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
     }
