@@ -20,7 +20,13 @@ export const LABEL_AGREEMENT = 0.5;
 /** Per page, per block: the page-level extractor kept the block's text; undefined for a page without a label. */
 export type WeakLabels = ReadonlyArray<readonly boolean[] | undefined>;
 
-/** The labels of a page's blocks from the text an extractor kept: a block is kept when its text is in that text. */
+/**
+ * The labels of a page's blocks from the text an extractor kept: a block is kept when its text is in
+ * that text, anywhere. Looser than the fallback's training labels (lib/fallback/labels.ts: a line of
+ * the text, or three words or more inside one): the rendered page's blocks are not cut as the
+ * extractor's lines are. Those stricter labels here cost the tuning sets up to 0.003 a split
+ * (latimes.com, google-latlong.blogspot.com, in `npm run bench -- … --train 5`).
+ */
 export function labelBlocks(doc: FeatureDocument, keptText: string): boolean[] {
   const kept = normalizeText(keptText.replace(/\s+/g, ' '));
   return doc.blocks.map((b) => {
