@@ -6,17 +6,9 @@
  * scored the same way, on the article as a reader sees it: its own title as the first line, then its
  * body, unless the body already starts with that title. `--body-only` scores the bodies alone.
  */
+import { plainWords } from '../lib/text/match';
 
 export type ScoringMode = 'title+body' | 'body';
-
-/** Lowercase, letters and digits only, one space between words: how a title and a line are compared. */
-export function normaliseLine(line: string): string {
-  return line
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
 
 /** The body's first non-blank line. */
 function firstLine(text: string): string {
@@ -35,12 +27,12 @@ const TITLE_SEPARATOR = /\s+[|\-–—:«»·•~/\\]+\s+/;
  * holding at least half the longer's words.
  */
 export function showsTitle(title: string, line: string): boolean {
-  const a = normaliseLine(title);
-  const b = normaliseLine(line);
+  const a = plainWords(title);
+  const b = plainWords(line);
   if (!a || !b) return false;
   if (a === b) return true;
   for (const part of title.split(TITLE_SEPARATOR)) {
-    const p = normaliseLine(part);
+    const p = plainWords(part);
     if (p === b && p.split(' ').length >= 2) return true;
   }
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
@@ -54,7 +46,7 @@ export function showsTitle(title: string, line: string): boolean {
  */
 export function joinTitle(title: string | undefined | null, body: string): string {
   const t = (title ?? '').replace(/\s+/g, ' ').trim();
-  if (!normaliseLine(t)) return body;
+  if (!plainWords(t)) return body;
   if (showsTitle(t, firstLine(body))) return body;
   return body.trim() ? `${t}\n${body}` : t;
 }

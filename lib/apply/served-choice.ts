@@ -19,6 +19,7 @@
  */
 import { Element, type Document } from 'domhandler';
 import { headAndBody } from '../html/parse';
+import { plainWords } from '../text/match';
 import { SNAPSHOT_META } from '../types/feature-document';
 
 /** Rendered text under this share of the served text: the scripts took most of the page away. */
@@ -101,7 +102,6 @@ export function preferServed(rendered: { wordCount: number }, served: { wordCoun
 }
 
 const HEADING = new Set(['h1', 'h2', 'h3']);
-const norm = (s: string) => s.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
 /** Normalised texts of the page's h1-h3 headings. */
 function headingTexts(doc: Document): Set<string> {
@@ -111,7 +111,7 @@ function headingTexts(doc: Document): Set<string> {
   const walk = (el: Element) => {
     for (const c of el.children) {
       if (!(c instanceof Element) || UNSEEN.has(c.name)) continue;
-      if (HEADING.has(c.name)) out.add(norm(text(c)));
+      if (HEADING.has(c.name)) out.add(plainWords(text(c)));
       else walk(c);
     }
   };
@@ -125,10 +125,10 @@ function headingTexts(doc: Document): Set<string> {
  * the reader sees is the evidence; undefined keeps ours.
  */
 export function readabilityTitle(doc: Document, ours: string | undefined, theirs: string | undefined): string | undefined {
-  if (!theirs || !norm(theirs)) return undefined;
+  if (!theirs || !plainWords(theirs)) return undefined;
   if (!ours) return theirs;
-  const a = norm(ours);
-  const b = norm(theirs);
+  const a = plainWords(ours);
+  const b = plainWords(theirs);
   if (a === b) return undefined;
   const shown = headingTexts(doc);
   return !shown.has(a) && shown.has(b) ? theirs : undefined;

@@ -5,7 +5,7 @@
  */
 import { Element, type AnyNode, type Document } from 'domhandler';
 import { toIsoDate } from '../text/dates';
-import { cleanAuthorValue, collapse, extractByline } from '../text/match';
+import { cleanAuthorValue, collapse, extractByline, plainWords } from '../text/match';
 import { titleCuts, titlePieces, withoutDecoration } from '../text/titles';
 import { textContent } from './parse';
 import { ARTICLE_TYPE } from './schema-types';
@@ -199,8 +199,6 @@ const norm = (s: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** Lowercase words of letters and digits, one space apart: how a title part is looked for in the page's text. */
-const plainWords = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
 /** The words of the page's visible text (scripts, styles and templates left out), space-padded, computed once. */
 function lazyPageText(doc: Document): () => string {

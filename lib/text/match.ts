@@ -11,6 +11,15 @@ export function collapse(s: string): string {
 }
 
 /**
+ * The loosest comparison form of a text: Unicode NFKC, lower case, letters and digits only, one space
+ * between words ("Foo – Bar!" is "foo bar"). How a title part is looked for in a page's text, and
+ * a heading or a line compared with a title.
+ */
+export function plainWords(s: string): string {
+  return s.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/**
  * The comparison form of a text: Unicode NFKC, lower case, typographic quotes and dashes made
  * plain, white space collapsed, surrounding quotes and a trailing period dropped.
  */

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { htmlToText } from '../../bench/html-text';
 import { formatFields } from '../../bench/report';
 import { DEFAULT_METHODS, runBench } from '../../bench/run';
-import { joinTitle, normaliseLine, scoredText, showsTitle } from '../../bench/scoring';
+import { joinTitle, scoredText, showsTitle } from '../../bench/scoring';
+import { plainWords } from '../../lib/text/match';
 import { median, quantile } from '../../bench/stats';
 import { fieldsJson, type FieldsBenchResult } from '../../bench/fields';
 import { articlesOf, generateSite, pageHtml } from '../../lib/demo/index';
@@ -338,7 +339,7 @@ describe('bench (end to end)', () => {
 
 describe('bench helpers', () => {
   it('scores the title as the first line unless the body already starts with it', () => {
-    expect(normaliseLine('  The  “Big” Story — Part 2! ')).toBe('the big story part 2');
+    expect(plainWords('  The  “Big” Story — Part 2! ')).toBe('the big story part 2');
     expect(joinTitle('The Big Story', 'First paragraph.\nSecond.')).toBe('The Big Story\nFirst paragraph.\nSecond.');
     // already the first line, up to case, white space and punctuation
     expect(joinTitle('The Big Story', '\n  the big story!\nFirst paragraph.')).toBe('\n  the big story!\nFirst paragraph.');
