@@ -13,7 +13,7 @@ import { writeFile } from 'node:fs/promises';
 import { parseHtml } from '../lib/html/parse';
 import { METHODS, type FallbackModel } from '../lib/fallback';
 import { readDataset } from '../lib/dataset/dataset';
-import { scorePage, type PageScore } from '../lib/metric/metric';
+import { pageF1, scorePage, type PageScore } from '../lib/metric/metric';
 import { htmlToText } from './html-text';
 import { readModelFile } from './model-file';
 import { loadReadability } from './readability';
@@ -35,12 +35,6 @@ interface Row {
   ms: number;
   notArticle: boolean;
 }
-
-const pageF1 = (s: PageScore) => {
-  const p = s.tp + s.fp > 0 ? s.tp / (s.tp + s.fp) : 0;
-  const r = s.tp + s.fn > 0 ? s.tp / (s.tp + s.fn) : 0;
-  return p + r ? (2 * p * r) / (p + r) : 0;
-};
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

@@ -10,7 +10,7 @@ import { applyStep, clearRulesCache } from '../lib/apply/apply-step';
 import { parseHtml } from '../lib/html/parse';
 import { loadConfig, type Config } from '../lib/config/config';
 import { readDataset, type DatasetEntry } from '../lib/dataset/dataset';
-import { scorePage, type PageScore } from '../lib/metric/metric';
+import { pageF1, scorePage, type PageScore } from '../lib/metric/metric';
 import { METHODS } from '../lib/fallback';
 import { readModelFile, type ModelFile } from './model-file';
 import { fieldsJson, runFieldsBench, type FieldsJson } from './fields';
@@ -280,8 +280,7 @@ function figures(scores: readonly PageScore[]): Figures {
 function pageFigures(s: PageScore): PageFigures {
   const p = s.tp + s.fp > 0 ? s.tp / (s.tp + s.fp) : null;
   const r = s.tp + s.fn > 0 ? s.tp / (s.tp + s.fn) : null;
-  const f1 = p !== null && r !== null && p + r > 0 ? (2 * p * r) / (p + r) : s.tp + s.fp + s.fn === 0 ? 1 : 0;
-  return { precision: p === null ? null : round(p), recall: r === null ? null : round(r), f1: round(f1) ?? 0, exact: s.exact };
+  return { precision: p === null ? null : round(p), recall: r === null ? null : round(r), f1: round(pageF1(s)) ?? 0, exact: s.exact };
 }
 
 /** A logger that counts warnings and errors per message (apply's "rules selected nothing", ...). */

@@ -4,7 +4,7 @@
  * rendered snapshot, by token F1 (lib/metric). Pure: the learn step reads the pages and calls it.
  */
 import type { Document } from 'domhandler';
-import { scorePage } from '../metric/metric';
+import { pageF1, scorePage } from '../metric/metric';
 import type { FetchPathVerdict, RulesDocument } from '../types/rules-document';
 import { extractWithRules } from './extract-with-rules';
 import { contentRulesFor } from './template-choice';
@@ -18,9 +18,7 @@ export interface VerdictPage {
 
 /** Token F1 of a text against a reference (1 when both are empty). */
 export function tokenF1(predicted: string, reference: string): number {
-  const s = scorePage(predicted, reference);
-  if (s.tp + s.fp + s.fn === 0) return s.exact ? 1 : 0;
-  return (2 * s.tp) / (2 * s.tp + s.fp + s.fn);
+  return pageF1(scorePage(predicted, reference));
 }
 
 /**

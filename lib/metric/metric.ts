@@ -72,6 +72,15 @@ export function scorePage(predicted: string, gold: string): PageScore {
   return { tp: tp / total, fp: fp / total, fn: fn / total, exact };
 }
 
+/**
+ * A page's F1: 2·tp / (2·tp + fp + fn), the harmonic mean of its precision and recall. Two texts
+ * too short for a shingle score 1 when their tokens are the same, else 0.
+ */
+export function pageF1(s: PageScore): number {
+  if (s.tp + s.fp + s.fn === 0) return s.exact ? 1 : 0;
+  return (2 * s.tp) / (2 * s.tp + s.fp + s.fn);
+}
+
 export interface Aggregate {
   readonly precision: number;
   readonly recall: number;

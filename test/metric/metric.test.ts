@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, scorePage, shingles, tokenize } from '../../lib/metric/metric';
+import { aggregate, pageF1, scorePage, shingles, tokenize } from '../../lib/metric/metric';
 
 describe('tokenize (Python re.findall(r"\\w+"))', () => {
   it('splits on everything but letters, numbers and underscore, case kept', () => {
@@ -29,6 +29,19 @@ describe('shingles', () => {
     const s = shingles(tokenize('a b c d a b c d'));
     expect([...s.values()].reduce((x, y) => x + y, 0)).toBe(5);
     expect(s.get(['a', 'b', 'c', 'd'].join('\u0000'))).toBe(2);
+  });
+});
+
+describe('pageF1', () => {
+  it('is the harmonic mean of the page precision and recall; texts too short for a shingle score by their tokens', () => {
+    const gold = 'one two three four five six seven eight';
+    expect(pageF1(scorePage(gold, gold))).toBe(1);
+    const half = scorePage('one two three four five', gold); // 2 of the gold's 5 shingles, none extra
+    expect(pageF1(half)).toBeCloseTo((2 * 1 * 0.4) / 1.4, 10);
+    expect(pageF1(scorePage('', gold))).toBe(0);
+    expect(pageF1(scorePage('Page not found', 'Page not found'))).toBe(1);
+    expect(pageF1(scorePage('Hello', 'Page not found'))).toBe(0);
+    expect(pageF1(scorePage('', ''))).toBe(1);
   });
 });
 
