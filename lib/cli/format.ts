@@ -1,5 +1,6 @@
 /** An article in the formats readers want: text, Markdown, clean HTML, or the JSON document. */
 import TurndownService from 'turndown';
+import { escapeText } from '../html/content';
 import type { Logger } from '../step/context';
 import type { ArticleDocument } from '../types/article-document';
 import { normalizeText } from '../text/match';
@@ -85,18 +86,14 @@ function formatted(article: ArticleDocument, format: Exclude<OutputFormat, 'json
   const body = bodyUnderTitle(article);
   switch (format) {
     case 'html': {
-      const header = head.length ? `<header>${head.map((l) => `<p>${escapeHtml(l)}</p>`).join('')}</header>\n` : '';
-      return `<article>\n${article.title ? `<h1>${escapeHtml(article.title)}</h1>\n` : ''}${header}${body.html}\n</article>`;
+      const header = head.length ? `<header>${head.map((l) => `<p>${escapeText(l)}</p>`).join('')}</header>\n` : '';
+      return `<article>\n${article.title ? `<h1>${escapeText(article.title)}</h1>\n` : ''}${header}${body.html}\n</article>`;
     }
     case 'markdown':
       return [article.title && `# ${article.title}`, ...head.map((l) => `*${l}*`), ...bodyMarkdown(body)].filter(Boolean).join('\n\n');
     case 'text':
       return [article.title, ...head, '', body.text].filter((l) => l !== undefined).join('\n');
   }
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 }
 
 /**

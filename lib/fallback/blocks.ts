@@ -11,6 +11,7 @@
  */
 import { Element, Text, type AnyNode, type Document, type ParentNode } from 'domhandler';
 import { BLOCK_TAGS, SKIP_TAGS, isHidden } from '../html/content';
+import { headAndBody } from '../html/parse';
 import { visibleLength } from '../text/words';
 import { elementTokens, words } from './tokens';
 
@@ -66,11 +67,8 @@ const LIST_ITEMS = new Set(['li', 'dd', 'dt']);
 
 /** <body>, else <html>, else the document itself. */
 export function contentRoot(doc: Document): { root: ParentNode; body: Element | undefined } {
-  let html: Element | undefined;
-  for (const c of doc.children) if (c instanceof Element && c.name === 'html') html = c;
-  const scope: ParentNode = html ?? doc;
-  for (const c of scope.children) if (c instanceof Element && c.name === 'body') return { root: c, body: c };
-  return { root: scope, body: undefined };
+  const { html, body } = headAndBody(doc);
+  return { root: body ?? html ?? doc, body };
 }
 
 interface Frame {

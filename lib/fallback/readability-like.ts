@@ -13,6 +13,7 @@
  */
 import { Element, Text, type AnyNode, type Document, type ParentNode } from 'domhandler';
 import { BLOCK_TAGS, SKIP_TAGS, isHidden, renderContent, type ArticleContent } from '../html/content';
+import { headAndBody } from '../html/parse';
 import { visibleLength } from '../text/words';
 
 export interface ReadabilityLikeOptions {
@@ -127,17 +128,6 @@ function tagWeight(name: string): number {
     default:
       return 0;
   }
-}
-
-function bodyOf(doc: Document): Element | undefined {
-  const stack: AnyNode[] = [...doc.children];
-  while (stack.length) {
-    const n = stack.shift()!;
-    if (!(n instanceof Element)) continue;
-    if (n.name === 'body') return n;
-    if (n.name === 'html') stack.push(...n.children);
-  }
-  return undefined;
 }
 
 interface Analysis {
@@ -438,7 +428,7 @@ export function readabilityAttempts(doc: Document, options: ReadabilityLikeOptio
 }
 
 function runAttempts(doc: Document, options: ReadabilityLikeOptions, all: boolean): Attempt[] {
-  const body = bodyOf(doc);
+  const { body } = headAndBody(doc);
   const html = doc.children.find((c): c is Element => c instanceof Element && c.name === 'html');
   const root: ParentNode = body ?? html ?? doc;
   const out: Attempt[] = [];
