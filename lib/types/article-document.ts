@@ -17,9 +17,11 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * header ends at the body's first element with words; the light Readability's alternative ancestors
  * and boxes of links, and no siblings for a wrapper its top candidate climbed to (2026-11-26/27).
  * 4: the field rules read dates in the site's learned locale alone, and the metadata's title cuts a
- * site's section names the h1 outweighs (2026-11-27).
+ * site's section names the h1 outweighs (2026-11-27). 5: the metadata's byline is the name alone (no
+ * "Posted by", date or e-mail address), and a field's element text parts its block-level children
+ * with a space (2026-11-27).
  */
-export const EXTRACTION_VERSION = 4;
+export const EXTRACTION_VERSION = 5;
 
 /** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);
