@@ -2,10 +2,12 @@
  * The handler plumbing without AWS: record parsing and retry meaning, dead-lettering with a reason,
  * Powertools' partial batch responses (standard and FIFO), and the render deadline.
  */
-import { BatchProcessor, EventType, processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
+import { BatchProcessor, EventType, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
-import type { SQSRecord } from 'aws-lambda';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { Context, SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
+import { sqsBatchHandler } from '../lib/aws/batch-handler';
 import { RendererHolder } from '../lib/aws/renderer-holder';
 import { hostOfRecord, oneAtATimePer, parseMessage, recordBudget, sqsRecordHandler, type DeadLetterSender } from '../lib/aws/sqs-records';
 import { silentLogger } from '../lib/step/context';
@@ -118,27 +120,52 @@ describe('sqsRecordHandler', () => {
   });
 });
 
-describe('partial batch responses (Powertools, as the handlers use them)', () => {
-  it('standard queues: only the failed records are reported', async () => {
+describe('the step handlers\' batch response (sqsBatchHandler, Powertools)', () => {
+  const context = { functionName: 'spider-test', functionVersion: '1', invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:spider-test', memoryLimitInMB: '128', awsRequestId: 'req', getRemainingTimeInMillis: () => 60_000 } as unknown as Context;
+  const metrics = () => new Metrics({ namespace: 'spider-test', serviceName: 'test' });
+
+  it('standard queues: only the failed records are reported, and the batch\'s metrics are published', async () => {
+    const m = metrics();
     const handle = sqsRecordHandler({
       schema: LearnMessageSchema,
       logger,
       deadLetters: deadLetters(),
-      step: async (m) => {
-        if (m.site === 'fail.com') throw new Error('transient');
+      step: async (msg) => {
+        m.addMetric('seen', MetricUnit.Count, 1);
+        if (msg.site === 'fail.com') throw new Error('transient');
       },
     });
     const records = [record({ v: 1, site: 'a.com' }), record({ v: 1, site: 'fail.com' }, { messageId: 'f' }), record('poison'), record({ v: 1, site: 'b.com' })];
-    const res = await processPartialResponse({ Records: records }, handle, new BatchProcessor(EventType.SQS), { throwOnFullBatchFailure: false });
+    const res = await sqsBatchHandler({ processor: new BatchProcessor(EventType.SQS), recordHandler: handle, logger, metrics: m })({ Records: records }, context);
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: 'f' }] });
+    expect(m.hasStoredMetrics()).toBe(false);
   });
 
   it('a batch where every record fails is reported record by record, not thrown', async () => {
     const handle = sqsRecordHandler({ schema: LearnMessageSchema, logger, step: async () => Promise.reject(new Error('down')) });
-    const res = await processPartialResponse({ Records: [record({ v: 1, site: 'a.com' }, { messageId: 'only' })] }, handle, new BatchProcessor(EventType.SQS), {
-      throwOnFullBatchFailure: false,
-    });
+    const handler = sqsBatchHandler({ processor: new BatchProcessor(EventType.SQS), recordHandler: handle, logger, metrics: metrics() });
+    const res = await handler({ Records: [record({ v: 1, site: 'a.com' }, { messageId: 'only' })] }, context);
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: 'only' }] });
+  });
+
+  it('runs records one after another when asked (render: one browser), side by side by default', async () => {
+    const order = async (processInParallel?: boolean) => {
+      const events: string[] = [];
+      const handle = sqsRecordHandler({
+        schema: LearnMessageSchema,
+        logger,
+        step: async (msg) => {
+          events.push(`start ${msg.site}`);
+          await new Promise((r) => setTimeout(r, 10));
+          events.push(`end ${msg.site}`);
+        },
+      });
+      const handler = sqsBatchHandler({ processor: new BatchProcessor(EventType.SQS), recordHandler: handle, logger, metrics: metrics(), ...(processInParallel === undefined ? {} : { processInParallel }) });
+      await handler({ Records: [record({ v: 1, site: 'a.com' }), record({ v: 1, site: 'b.com' })] }, context);
+      return events;
+    };
+    expect(await order(false)).toEqual(['start a.com', 'end a.com', 'start b.com', 'end b.com']);
+    expect(await order()).toEqual(['start a.com', 'start b.com', 'end a.com', 'end b.com']);
   });
 
   it('FIFO: processing stops at the first failure and the rest of the batch is returned, in order', async () => {
@@ -152,7 +179,7 @@ describe('partial batch responses (Powertools, as the handlers use them)', () =>
       },
     });
     const records = ['a.com', 'b.com', 'c.com', 'a.com'].map((site, i) => record({ v: 1, site }, { messageId: `m${i}`, groupId: site }));
-    const res = await processPartialResponse({ Records: records }, handle, new SqsFifoPartialProcessorAsync(), { throwOnFullBatchFailure: false });
+    const res = await sqsBatchHandler({ processor: new SqsFifoPartialProcessorAsync(), recordHandler: handle, logger, metrics: metrics() })({ Records: records }, context);
     expect(seen).toEqual(['a.com', 'b.com']);
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }, { itemIdentifier: 'm2' }, { itemIdentifier: 'm3' }] });
   });

@@ -428,8 +428,7 @@ export function readabilityAttempts(doc: Document, options: ReadabilityLikeOptio
 }
 
 function runAttempts(doc: Document, options: ReadabilityLikeOptions, all: boolean): Attempt[] {
-  const { body } = headAndBody(doc);
-  const html = doc.children.find((c): c is Element => c instanceof Element && c.name === 'html');
+  const { body, html } = headAndBody(doc);
   const root: ParentNode = body ?? html ?? doc;
   const out: Attempt[] = [];
   let longest = 0;

@@ -7,6 +7,7 @@ import { Element, type AnyNode, type Document } from 'domhandler';
 import { toIsoDate } from '../text/dates';
 import { cleanAuthorValue, collapse, extractByline, plainWords } from '../text/match';
 import { titleCuts, titlePieces, withoutDecoration } from '../text/titles';
+import { elementText } from './element-text';
 import { textContent } from './parse';
 import { ARTICLE_TYPE } from './schema-types';
 
@@ -121,16 +122,17 @@ function collect(doc: Document): Collected {
       default:
         break;
     }
+    // an author element's text as field learning reads it (elementText: no scripts, blocks apart)
     if (a.itemprop && /\bauthor\b/i.test(a.itemprop) && c.itempropAuthor === undefined && node.name !== 'meta') {
-      const t = clean(textContent(node));
+      const t = elementText(node, 100);
       if (t && t.length <= 100) c.itempropAuthor = t;
     }
     if (node.name === 'a' && /(?:^|\s)author(?:\s|$)/i.test(a.rel ?? '') && c.relAuthor === undefined) {
-      const t = clean(textContent(node));
+      const t = elementText(node, 100);
       if (t && t.length <= 100) c.relAuthor = t;
     }
     if (c.bylineText === undefined && /(?:^|\s)(?:byline|by-line|author-name|byline-name)(?:\s|$)/i.test(a.class ?? '')) {
-      const t = clean(textContent(node));
+      const t = elementText(node, 100);
       if (t && t.length <= 100) c.bylineText = t;
     }
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);

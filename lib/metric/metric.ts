@@ -73,11 +73,11 @@ export function scorePage(predicted: string, gold: string): PageScore {
 }
 
 /**
- * A page's F1: 2·tp / (2·tp + fp + fn), the harmonic mean of its precision and recall. Two texts
- * too short for a shingle score 1 when their tokens are the same, else 0.
+ * A page's F1: 2·tp / (2·tp + fp + fn), the harmonic mean of its precision and recall; 1 for two
+ * texts without a word (a text shorter than a shingle is one shingle of all its words).
  */
 export function pageF1(s: PageScore): number {
-  if (s.tp + s.fp + s.fn === 0) return s.exact ? 1 : 0;
+  if (s.tp + s.fp + s.fn === 0) return 1;
   return (2 * s.tp) / (2 * s.tp + s.fp + s.fn);
 }
 

@@ -18,8 +18,9 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * and boxes of links, and no siblings for a wrapper its top candidate climbed to (2026-11-26/27).
  * 4: the field rules read dates in the site's learned locale alone, and the metadata's title cuts a
  * site's section names the h1 outweighs (2026-11-27). 5: the metadata's byline is the name alone (no
- * "Posted by", date or e-mail address), and a field's element text parts its block-level children
- * with a space (2026-11-27).
+ * "Posted by", date or e-mail address) and read from an author element as a field's text is; a
+ * field's element text parts its block-level children with a space; the metadata reads zero-width
+ * spaces as spaces and looks for title parts in the page's text in NFKC form (2026-11-27).
  */
 export const EXTRACTION_VERSION = 5;
 

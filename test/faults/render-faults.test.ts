@@ -131,7 +131,7 @@ describe('render faults (real Chromium)', () => {
     expect(result.collected.blocks.map((b) => b.text)).toEqual(['Content is here', 'But an image never arrives.']);
   });
 
-  it('an endless script is cut off by the render deadline', async () => {
+  it('an endless script is cut off by the navigation timeout', async () => {
     const error = await renderer.render({ url: `${origin}/endless-script` }).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     expect(isNonRetryable(error)).toBe(false);
@@ -150,7 +150,8 @@ describe('render faults (real Chromium)', () => {
   it('a page that tries to exhaust memory crashes its own tab, not the renderer', async () => {
     const error = await renderer.render({ url: `${origin}/memory-hog` }).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/the page crashed/);
+    // the tab's crash, as the page reports it or as the navigation sees its target go
+    expect((error as Error).message).toMatch(/crash|Target closed/i);
     await expectNormalNext();
   });
 

@@ -12,16 +12,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import chromium from '@sparticuz/chromium';
 
 export default async function setup(): Promise<() => void> {
   const previous = process.env.TMPDIR;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'spider-test-run-'));
-  process.env.TMPDIR = dir;
-  await chromium.executablePath();
-  return () => {
+  const teardown = () => {
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
     rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   };
+  process.env.TMPDIR = dir;
+  try {
+    // imported only now: on load the package reads the temporary folder for its fonts and libraries
+    const { default: chromium } = await import('@sparticuz/chromium');
+    await chromium.executablePath();
+  } catch (error) {
+    teardown();
+    throw error;
+  }
+  return teardown;
 }

@@ -58,6 +58,7 @@ describe('extractMetadata', () => {
     expect(meta('<meta name="author" content="english@peopledaily.com.cn">').byline).toBeUndefined();
     expect(meta('', '<span class="byline">Orion Jones on November 8, 2012, 12:43 PM</span>').byline).toBe('Orion Jones');
     expect(meta('', '<div class="byline">| By Melissa Jenkins</div>').byline).toBe('Melissa Jenkins');
+    expect(meta('', '<div class="byline"><p>By Jane Doe</p><p>Staff Writer</p><script>var t = 1</script></div>').byline).toBe('Jane Doe Staff Writer');
   });
 
   it('strips a " | Site" suffix from <title> when the h1 agrees', () => {

@@ -33,7 +33,7 @@ describe('shingles', () => {
 });
 
 describe('pageF1', () => {
-  it('is the harmonic mean of the page precision and recall; texts too short for a shingle score by their tokens', () => {
+  it('is the harmonic mean of the page precision and recall, 1 for two texts without a word', () => {
     const gold = 'one two three four five six seven eight';
     expect(pageF1(scorePage(gold, gold))).toBe(1);
     const half = scorePage('one two three four five', gold); // 2 of the gold's 5 shingles, none extra

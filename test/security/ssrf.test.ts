@@ -216,7 +216,8 @@ describe('hostile pages (real Chromium)', () => {
       const error = await renderer.render({ url: `${site.origin}/redirect?to=${encodeURIComponent(to)}` }).catch((e: Error) => e);
       expect(error, to).toBeInstanceOf(Error);
       expect(isNonRetryable(error), to).toBe(true);
-      expect((error as Error).message).toContain(`a redirect to a non-http(s) URL (${to.slice(0, to.indexOf(':') + 1)}) is not followed`);
+      // the scheme is named when Chromium reported the redirect's response before the failure
+      expect((error as Error).message).toMatch(/a redirect to a non-http\(s\) URL .*is not followed/);
     }
     // A script navigating to file: stays on its page (Chromium will not load local files): nothing of the file is read.
     const result = await renderer.render({ url: `${site.origin}/js-file` });
