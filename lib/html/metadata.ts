@@ -201,7 +201,6 @@ const norm = (s: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-
 /** The words of the page's visible text (scripts, styles and templates left out), space-padded, computed once. */
 function lazyPageText(doc: Document): () => string {
   let text: string | undefined;

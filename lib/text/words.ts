@@ -1,4 +1,4 @@
-/** Words of a text as the metric counts them. */
+/** Words of a text as the metric counts them (listed or counted), and its length with white space collapsed. */
 
 const ASCII_WORD = /[A-Za-z0-9_]+/g;
 const WORD = /[\p{L}\p{N}_]+/gu;
