@@ -19,7 +19,8 @@ import { DATE_LOCALES, siteLocales, offsetBetween, type DateLocale } from '../te
 import { extractFrom, FIELD_NAMES, isValue, matchingLocales, MAX_TEXT, prefilter, type FieldName, type FieldTruth } from './extract';
 import { cssEscape } from '../html/selector';
 import { classesOf, FieldPage, pathOf, selectorOf, type RuleKind, type RuleRef } from './page';
-import { elementText, ownText, SKIPPED_TAGS } from '../html/element-text';
+import { SKIP_TAGS } from '../html/content';
+import { elementText, ownText } from '../html/element-text';
 import { normalizeText } from '../text/match';
 
 /** A page a source gives values for. */
@@ -70,7 +71,7 @@ function textLengths(root: Element): Map<Element, number> {
       lengths.set(top.el, n);
       continue;
     }
-    if (top.el !== root && SKIPPED_TAGS.has(top.el.name)) {
+    if (top.el !== root && SKIP_TAGS.has(top.el.name)) {
       lengths.set(top.el, 0);
       continue;
     }
@@ -99,7 +100,7 @@ export function generateFilters(page: FieldPage, truth: FieldTruth, localeTally?
   const ownMatched = new Set<Element>();
   const allLocales = { locales: DATE_LOCALES };
   for (const el of elements(body)) {
-    if (SKIPPED_TAGS.has(el.name) || INVISIBLE_TAGS.has(el.name)) continue;
+    if (SKIP_TAGS.has(el.name) || INVISIBLE_TAGS.has(el.name)) continue;
     const raw = lengths.get(el);
     if (raw === undefined || raw > RAW_LIMIT) continue;
     const attrDate = truth.field === 'published' && (el.attribs.datetime || el.attribs.content || el.attribs.title);

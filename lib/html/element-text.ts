@@ -1,15 +1,13 @@
 /** The text of an element as the field matcher sees it (lib/fields), white space collapsed. */
 import { Element, Text, type AnyNode } from 'domhandler';
 import { collapse } from '../text/match';
-import { BLOCK_TAGS } from './content';
-
-/** Elements whose text is never a field's text. */
-export const SKIPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'head', 'title', 'select', 'textarea', 'button', 'option']);
+import { BLOCK_TAGS, SKIP_TAGS } from './content';
 
 /**
  * The visible text of an element as the field matcher sees it: text nodes in document order,
  * `<br>` and the boundaries of block-level elements (BLOCK_TAGS) as a space (`<p>Jane</p><p>Doe</p>`
- * is "Jane Doe"), skipped elements (scripts, styles, form controls) left out.
+ * is "Jane Doe"), what no reader sees as text left out (SKIP_TAGS, as in an article's text: scripts,
+ * styles, form controls, embedded objects).
  * Stops once the collapsed text is longer than `maxChars` (the result is then longer than
  * `maxChars`: a long text is never cut so that it looks short).
  */
@@ -28,7 +26,7 @@ export function elementText(node: AnyNode, maxChars = Infinity): string {
         if (out.trim().length > maxChars) break;
       }
     } else if (n instanceof Element) {
-      if (n !== node && SKIPPED_TAGS.has(n.name)) continue;
+      if (n !== node && SKIP_TAGS.has(n.name)) continue;
       if (n.name === 'br') {
         out += ' ';
         continue;

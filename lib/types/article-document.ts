@@ -19,7 +19,8 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * 4: the field rules read dates in the site's learned locale alone, and the metadata's title cuts a
  * site's section names the h1 outweighs (2026-11-27). 5: the metadata's byline is the name alone (no
  * "Posted by", date or e-mail address) and read from an author element as a field's text is; a
- * field's element text parts its block-level children with a space; the metadata reads zero-width
+ * field's element text parts its block-level children with a space and leaves out what an article's
+ * text leaves out (SKIP_TAGS: embedded objects, inputs); the metadata reads zero-width
  * spaces as spaces and looks for title parts in the page's text in NFKC form (2026-11-27).
  */
 export const EXTRACTION_VERSION = 5;
