@@ -25,10 +25,10 @@
  */
 import type { AnyNode, Document, Element } from 'domhandler';
 import { isHidden, SKIP_TAGS } from '../html/content';
-import { countWords } from '../text/words';
 import { elements, isElement, isText } from '../html/parse';
 import { isProse, PROSE_MAX_LINK_SHARE, PROSE_MIN_WORDS, wordsOf } from '../html/prose';
 import { scorePage } from '../metric/metric';
+import { countWords } from '../text/words';
 import { READABILITY_MARK } from '../types/feature-document';
 
 export interface GuardOptions {

@@ -13,15 +13,15 @@
  * Pure: parsed pages and values in, the rules document's `fields` section out.
  */
 import type { Element } from 'domhandler';
-import { elements } from '../html/parse';
-import type { FieldRule, FieldRules, FieldsSection } from '../types/rules-document';
-import { DATE_LOCALES, siteLocales, offsetBetween, type DateLocale } from '../text/dates';
-import { extractFrom, FIELD_NAMES, isValue, matchingLocales, MAX_TEXT, prefilter, type FieldName, type FieldTruth } from './extract';
-import { cssEscape } from '../html/selector';
-import { classesOf, FieldPage, pathOf, selectorOf, type RuleKind, type RuleRef } from './page';
 import { SKIP_TAGS } from '../html/content';
 import { elementText, ownText } from '../html/element-text';
+import { elements } from '../html/parse';
+import { cssEscape } from '../html/selector';
+import { DATE_LOCALES, siteLocales, offsetBetween, type DateLocale } from '../text/dates';
 import { normalizeText } from '../text/match';
+import type { FieldRule, FieldRules, FieldsSection } from '../types/rules-document';
+import { extractFrom, FIELD_NAMES, isValue, matchingLocales, MAX_TEXT, prefilter, type FieldName, type FieldTruth } from './extract';
+import { classesOf, FieldPage, pathOf, selectorOf, type RuleKind, type RuleRef } from './page';
 
 /** A page a source gives values for. */
 export interface TrainingPost {
