@@ -107,10 +107,11 @@ const BYLINE_PREFIX = new RegExp(
   'i',
 );
 /**
- * Short foreign prefixes before a capitalised name: in lower case ("von Anna Schmidt", "di Mario
- * Rossi"), or capitalised before a name of two words or more ("Von Anna Schmidt", not "Von Miller").
+ * Short foreign words for "by" before a name of two capitalised words or more ("von Anna Schmidt",
+ * "Von Anna Schmidt", "di Mario Rossi"). Before one word they are the name's own particle: "de Souza",
+ * "da Silva", "Von Miller".
  */
-const FOREIGN_PREFIX = /^(?:(?:von|par|por|door|av|af|di|da|de) (?=\p{Lu})|(?:Von|Par|Por|Door) (?=\p{Lu}\S* \p{Lu}))/u;
+const FOREIGN_PREFIX = /^(?:von|par|por|door|av|af|di|da|de|Von|Par|Por|Door) (?=\p{Lu}\S* \p{Lu})/u;
 
 function stripPrefix(s: string): string {
   return s.replace(BYLINE_PREFIX, '').replace(FOREIGN_PREFIX, '');

@@ -89,6 +89,10 @@ describe('bylines', () => {
     expect(extractByline('Von Anna Schmidt')).toBe('Anna Schmidt');
     expect(extractByline('von Anna Schmidt')).toBe('Anna Schmidt');
     expect(extractByline('par Jean Dupont')).toBe('Jean Dupont');
+    // a particle before one word is the surname's own
+    expect(extractByline('de Souza')).toBe('de Souza');
+    expect(extractByline('Von Miller')).toBe('Von Miller');
+    expect(cleanAuthorValue('da Silva')).toBe('da Silva');
     expect(extractByline('Jane Doe')).toBe('Jane Doe');
     expect(extractByline('| By Melissa Jenkins')).toBe('Melissa Jenkins');
     expect(extractByline('https://example.com/jane')).toBeUndefined();
