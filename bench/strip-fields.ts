@@ -1,8 +1,9 @@
 /**
- * A page's machine-readable field values read from its raw HTML (the collector's selectors, without a
+ * A page's machine-readable field values read from its raw HTML (the collector's meta names, without a
  * browser), and the same HTML with those values removed: for measuring what the learned HTML rules
  * find on their own (tests, bench/fields.ts).
  */
+import { META_NAMES } from '../lib/html/meta-names';
 import { elements, parseHtml, textContent } from '../lib/html/parse';
 import { COLLECTED_JSONLD_TYPE } from '../lib/html/schema-types';
 import type { JsonLdArticle, PageMetadata } from '../lib/types/feature-document';
@@ -10,6 +11,9 @@ import { collapse } from '../lib/text/match';
 
 /** `<meta>` names and properties that carry a title, an author or a date (or any Open Graph / Twitter / article value). */
 const FIELD_META = /^(?:og:.*|twitter:.*|article:.*|author|byl|title|date|pubdate|publishdate|publish[-_]date|published[-_]?time|datepublished|datemodified|dc\.(?:creator|date.*|title)|dcterms\.(?:creator|created|date|title|issued|modified)|sailthru\..*|parsely-.*|citation_.*|dc:.*|(?:last-)?modified|original-publish-date)$/i;
+
+/** Every name a title, an author or a date is read from (lib/html/meta-names.ts). */
+const FIELD_META_NAMES = new Set<string>(Object.values(META_NAMES).flat());
 
 function attr(tag: string, name: string): string | undefined {
   const m = new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(tag);
@@ -26,7 +30,7 @@ export function stripFieldMetadata(html: string): string {
     .replace(/<script\b[^>]*type\s*=\s*["']?application\/ld\+json["']?[^>]*>[\s\S]*?<\/script\s*>/gi, '')
     .replace(/<meta\b[^>]*>/gi, (tag) => {
       const key = attr(tag, 'property') ?? attr(tag, 'name') ?? attr(tag, 'itemprop');
-      return key && FIELD_META.test(key.trim()) ? '' : tag;
+      return key && (FIELD_META.test(key.trim()) || FIELD_META_NAMES.has(key.trim().toLowerCase())) ? '' : tag;
     });
 }
 
@@ -68,10 +72,10 @@ export function rawPageMetadata(html: string): Pick<PageMetadata, 'jsonLd' | 'og
   };
   for (const el of elements(doc)) {
     if (el.name === 'meta') {
-      const content = el.attribs.content;
-      for (const key of [el.attribs.property, el.attribs.name, el.attribs.itemprop]) {
-        if (key && content !== undefined && !metas.has(key.trim().toLowerCase())) metas.set(key.trim().toLowerCase(), collapse(content));
-      }
+      // keyed as the collector keys it: property, else name, else itemprop; the first with content
+      const key = (el.attribs.property ?? el.attribs.name ?? el.attribs.itemprop)?.trim().toLowerCase();
+      const content = collapse(el.attribs.content ?? '');
+      if (key && content && !metas.has(key)) metas.set(key, content);
     } else if (el.name === 'title' && !title) title = collapse(textContent(el));
     else if (el.name === 'link' && /(?:^|\s)canonical(?:\s|$)/i.test(el.attribs.rel ?? '') && !canonical) canonical = el.attribs.href;
     else if (el.name === 'script' && /application\/ld\+json/i.test(el.attribs.type ?? '')) {
@@ -82,16 +86,16 @@ export function rawPageMetadata(html: string): Pick<PageMetadata, 'jsonLd' | 'og
       }
     }
   }
-  const m = (k: string) => metas.get(k) || undefined;
+  const m = (...names: readonly string[]) => names.map((k) => metas.get(k)).find((v) => v !== undefined);
   const out: ReturnType<typeof rawPageMetadata> = { title, jsonLd, feeds: [] };
   const set = <K extends 'ogTitle' | 'twitterTitle' | 'metaTitle' | 'author' | 'published' | 'canonical'>(k: K, v: string | undefined) => {
     if (v) out[k] = v;
   };
-  set('metaTitle', m('title'));
+  set('metaTitle', m(...META_NAMES.title));
   set('ogTitle', m('og:title'));
   set('twitterTitle', m('twitter:title'));
-  set('author', m('author') ?? m('article:author'));
-  set('published', m('article:published_time') ?? m('date') ?? m('datepublished'));
+  set('author', m(...META_NAMES.author));
+  set('published', m(...META_NAMES.published));
   set('canonical', canonical);
   return out;
 }

@@ -8,6 +8,7 @@ import { toIsoDate } from '../text/dates';
 import { cleanAuthorValue, collapse, extractByline, plainWords } from '../text/match';
 import { titleCuts, titlePieces, withoutDecoration } from '../text/titles';
 import { elementText } from './element-text';
+import { META_NAMES } from './meta-names';
 import { textContent } from './parse';
 import { ARTICLE_TYPE } from './schema-types';
 
@@ -310,7 +311,7 @@ export function extractMetadata(doc: Document, options: MetadataOptions = {}): A
   }
   // the first title the page gives that a heading shows (an og:title may be the site's, the same on
   // every page); else the first it gives
-  const given = options.title === false ? [] : [ld?.headline, meta('og:title'), meta('twitter:title'), c.title, meta('title', 'dc.title', 'headline')].filter((v): v is string => !!v);
+  const given = options.title === false ? [] : [ld?.headline, meta('og:title'), meta('twitter:title'), c.title, meta(...META_NAMES.title)].filter((v): v is string => !!v);
   const shown = new Set(headings.map(norm));
   let title = given.map((v) => cleanTitle(v, headings, siteName, host)).find((v) => shown.has(norm(v)));
   if (title === undefined && given.length) {
@@ -326,7 +327,7 @@ export function extractMetadata(doc: Document, options: MetadataOptions = {}): A
   const ldAuthors = (ld?.authors ?? []).map((a) => cleanAuthorValue(a)).filter((a): a is string => !!a);
   const byline =
     (ldAuthors.length ? ldAuthors.join(', ') : undefined) ??
-    cleanAuthorValue(meta('author', 'article:author', 'byl', 'parsely-author', 'sailthru.author', 'dc.creator', 'dcterms.creator')) ??
+    cleanAuthorValue(meta(...META_NAMES.author)) ??
     cleanAuthorValue(c.itempropAuthor) ??
     cleanAuthorValue(c.relAuthor) ??
     (c.bylineText ? extractByline(c.bylineText) : undefined);
@@ -335,8 +336,7 @@ export function extractMetadata(doc: Document, options: MetadataOptions = {}): A
   const timeCandidates = [...c.times.filter((t) => t.preferred), ...c.times.filter((t) => !t.preferred)].map((t) => t.datetime);
   for (const candidate of [
     ld?.datePublished,
-    meta('article:published_time', 'datepublished', 'og:published_time', 'published_time', 'publishdate', 'pubdate', 'date',
-      'dc.date.issued', 'dc.date', 'dcterms.created', 'sailthru.date', 'parsely-pub-date', 'article.published', 'publish-date'),
+    meta(...META_NAMES.published),
     ...timeCandidates,
   ]) {
     const iso = toIsoDate(candidate);

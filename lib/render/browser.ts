@@ -30,6 +30,7 @@ import { BLOCKED_HEADER, EgressProxy, type EgressEvent, type EgressProxyOptions 
 import { httpStatusError } from '../politeness/http-status';
 import { MAX_PATH_STEPS, MAX_SELECTOR_CHARS, READABILITY_MARK, SNAPSHOT_META, type CollectedPage, type InPageReadability } from '../types/feature-document';
 import { COLLECTOR_SKIP_TAGS } from '../html/content';
+import { META_NAMES } from '../html/meta-names';
 import { NonRetryableError } from '../util/errors';
 import { collectPage, type CollectOptions } from './collector';
 import { withTimeout } from '../util/timeout';
@@ -549,6 +550,7 @@ export class Renderer {
       maxPathSteps: MAX_PATH_STEPS,
       maxSelectorChars: MAX_SELECTOR_CHARS,
       readabilityMark: READABILITY_MARK,
+      metaNames: META_NAMES,
     };
     // Bundlers may wrap named functions in a `__name(...)` helper; give the page a no-op one.
     const collected = (await evaluateIn(

@@ -6,6 +6,7 @@
  *
  * A block is the closest block-level ancestor of a text node (Zhou & Sun, section 3).
  */
+import type { MetaNames } from '../html/meta-names';
 import type { CollectedPage } from '../types/feature-document';
 
 /** Layout calls go through this seam so the logic can run where there is no layout engine. */
@@ -24,6 +25,8 @@ export interface CollectOptions {
   readonly maxPathSteps: number;
   /** A block's selector is at most this long (MAX_SELECTOR_CHARS), leading steps dropped to fit. */
   readonly maxSelectorChars: number;
+  /** The meta names the page's title, author and date are read from (META_NAMES, lib/html/meta-names.ts). */
+  readonly metaNames: MetaNames;
   /** The attribute the in-page Readability marks the elements whose text it kept with (READABILITY_MARK); counted per block. */
   readonly readabilityMark?: string;
 }
@@ -106,8 +109,11 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
     return { steps, rooted: !node || node === body || node === doc.documentElement };
   };
 
+  // an identifier as CSS.escape writes it (cssEscape in lib/html/selector.ts; jsdom has no CSS.escape):
+  // a leading digit, after a dash too, as a code point (`-1col` is `-\31 col`); any other character
+  // not a letter, digit, `-`, `_` or non-ASCII behind a backslash
   const cssIdent = (s: string) =>
-    s.replace(/^(-?\d)/, '\\3$1 ').replace(/[^\w-]/g, (c) => '\\' + c);
+    s.replace(/[^\w\u0080-\uffff-]/g, (c) => '\\' + c).replace(/^(-?)(\d)/, (_, dash: string, digit: string) => `${dash}\\3${digit} `);
   const stepSelector = (s: Path[number]) => s.tag + (s.id ? '#' + cssIdent(s.id) : '') + s.classes.map((c) => '.' + cssIdent(c)).join('');
   // `body > a > b`, or `body a > b` when leading steps were cut (by the path cap, or here to keep the
   // selector within maxSelectorChars); the path keeps the steps its selector names.
@@ -216,16 +222,15 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
     });
   }
 
-  // Page metadata.
-  // meta names are matched whatever their case (`<meta name="Description">`), and an empty one is passed
-  // over, as lib/html/metadata.ts reads them: the first with content
-  const meta = (selector: string) => {
-    for (const el of Array.from(doc.querySelectorAll(selector))) {
-      const v = clean(el.getAttribute('content'));
-      if (v) return v;
-    }
-    return undefined;
-  };
+  // Page metadata. A <meta> is keyed as lib/html/metadata.ts keys it: its property, else its name, else
+  // its itemprop, whatever the case (`<meta name="Description">`); the first with content is kept.
+  const metas = new Map<string, string>();
+  for (const el of Array.from(doc.querySelectorAll('meta[content]'))) {
+    const key = (el.getAttribute('property') ?? el.getAttribute('name') ?? el.getAttribute('itemprop') ?? el.getAttribute('http-equiv'))?.trim().toLowerCase();
+    const v = clean(el.getAttribute('content'));
+    if (key && v && !metas.has(key)) metas.set(key, v);
+  }
+  const meta = (...names: readonly string[]) => names.map((n) => metas.get(n)).find((v) => v !== undefined);
   const jsonLd: CollectedPage['page']['jsonLd'] = [];
   const asStrings = (v: unknown): string[] => {
     if (v == null) return [];
@@ -277,15 +282,15 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
     });
   const page: CollectedPage['page'] = { title: clean(doc.title), jsonLd, feeds };
   const optional: Record<string, string | undefined> = {
-    metaTitle: meta('meta[name="title" i]'),
-    ogTitle: meta('meta[property="og:title" i]'),
-    twitterTitle: meta('meta[name="twitter:title" i]') ?? meta('meta[property="twitter:title" i]'),
-    description: meta('meta[name="description" i]'),
-    ogDescription: meta('meta[property="og:description" i]'),
-    twitterDescription: meta('meta[name="twitter:description" i]') ?? meta('meta[property="twitter:description" i]'),
-    author: meta('meta[name="author" i]') ?? meta('meta[property="article:author" i]'),
-    published: meta('meta[property="article:published_time" i]') ?? meta('meta[name="date" i]') ?? meta('meta[itemprop="datePublished" i]'),
-    siteName: meta('meta[property="og:site_name" i]'),
+    metaTitle: meta(...options.metaNames.title),
+    ogTitle: meta('og:title'),
+    twitterTitle: meta('twitter:title'),
+    description: meta('description'),
+    ogDescription: meta('og:description'),
+    twitterDescription: meta('twitter:description'),
+    author: meta(...options.metaNames.author),
+    published: meta(...options.metaNames.published),
+    siteName: meta('og:site_name'),
     canonical: (doc.querySelector('link[rel="canonical"]') as HTMLLinkElement | null)?.href || undefined,
     lang: clean(doc.documentElement?.getAttribute('lang')) || undefined,
   };

@@ -1,9 +1,13 @@
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
+import { cssEscape } from '../../lib/html/selector';
+import { extractMetadata } from '../../lib/html/metadata';
+import { META_NAMES } from '../../lib/html/meta-names';
+import { parseHtml } from '../../lib/html/parse';
 import { collectPage, type CollectOptions, type LayoutSeam } from '../../lib/render/collector';
 import { BlockSchema, MAX_PATH_STEPS, MAX_SELECTOR_CHARS } from '../../lib/types/feature-document';
 
-const OPTIONS: CollectOptions = { maxBlocks: 100, maxPathSteps: MAX_PATH_STEPS, maxSelectorChars: MAX_SELECTOR_CHARS };
+const OPTIONS: CollectOptions = { maxBlocks: 100, maxPathSteps: MAX_PATH_STEPS, maxSelectorChars: MAX_SELECTOR_CHARS, metaNames: META_NAMES };
 
 /** jsdom has no layout: a seam that reads display from tag names and invents boxes. */
 const BLOCK = new Set(['div', 'p', 'h1', 'h2', 'ul', 'li', 'blockquote', 'article', 'nav', 'body', 'footer', 'section']);
@@ -86,6 +90,18 @@ describe('collectPage', () => {
     expect(collectPage(empty.window.document, seam, OPTIONS).page.description).toBe('The real summary');
   });
 
+  it('reads the author and date under every name the apply step\'s metadata reads', () => {
+    const html = `<!doctype html><html><head><title>T</title><meta name="parsely-author" content="Jane Doe">
+      <meta name="DC.date.issued" content="2012-11-06"></head><body><p>Text.</p></body></html>`;
+    const collected = collectPage(new JSDOM(html).window.document, seam, OPTIONS).page;
+    expect(collected).toMatchObject({ author: 'Jane Doe', published: '2012-11-06' });
+    expect(extractMetadata(parseHtml(html))).toMatchObject({ byline: 'Jane Doe', published: '2012-11-06' });
+    // a meta keyed by its property before its name, as the metadata keys it
+    const both = `<!doctype html><html><head><meta property="og:title" name="title" content="A Headline"></head><body></body></html>`;
+    expect(collectPage(new JSDOM(both).window.document, seam, OPTIONS).page).toMatchObject({ ogTitle: 'A Headline' });
+    expect(collectPage(new JSDOM(both).window.document, seam, OPTIONS).page.metaTitle).toBeUndefined();
+  });
+
   it('stops at the block cap', () => {
     expect(collectPage(window.document, seam, { ...OPTIONS, maxBlocks: 2 }).blocks).toHaveLength(2);
   });
@@ -106,6 +122,16 @@ describe('collectPage on a page nested deeper than the path cap', () => {
     expect(block.selector.startsWith('body div.n > ')).toBe(true);
     expect(window.document.querySelectorAll(block.selector)).toHaveLength(1);
     expect(window.document.querySelector(block.selector)?.id).toBe('story');
+  });
+
+  it('writes identifiers as CSS.escape does, so the selector finds its block', () => {
+    const names = ['-1col', '2up', 'a:b', 'w-1/2', 'café', 'x y'.replace(' ', '\u00a0')];
+    for (const name of names) {
+      const { window: w } = new JSDOM(`<body><div id="${name}" class="${name}"><p>Text.</p></div></body>`);
+      const [b] = collectPage(w.document, seam, OPTIONS).blocks;
+      expect(b.selector).toBe(`body > div#${cssEscape(name)}.${cssEscape(name)} > p`);
+      expect(w.document.querySelector(b.selector)?.textContent).toBe('Text.');
+    }
   });
 
   it('keeps a selector within its cap when the steps carry long class names', () => {
