@@ -89,7 +89,9 @@ const RAW_LIMIT = 4000;
 
 /**
  * Step 2 for one post and one field: the elements whose value is the post's, as filters. For a date,
- * any locale's reading counts, and the locales that read it right are tallied.
+ * any locale's reading counts, and each locale that reads it right somewhere on the post gets the
+ * post's one vote (a page's elements are no independent witnesses: nested ones, or a toolbar that
+ * repeats the date in its own format, would outvote the post's dateline).
  */
 export function generateFilters(page: FieldPage, truth: FieldTruth, localeTally?: Map<DateLocale, number>, max = 20): Filter[] {
   const body = page.body;
@@ -99,6 +101,7 @@ export function generateFilters(page: FieldPage, truth: FieldTruth, localeTally?
   const matched = new Set<Element>();
   const ownMatched = new Set<Element>();
   const allLocales = { locales: DATE_LOCALES };
+  const postLocales = new Set<DateLocale>();
   for (const el of elements(body)) {
     if (SKIP_TAGS.has(el.name) || INVISIBLE_TAGS.has(el.name)) continue;
     const raw = lengths.get(el);
@@ -117,11 +120,12 @@ export function generateFilters(page: FieldPage, truth: FieldTruth, localeTally?
       const locales = matchingLocales(el, truth);
       if (locales.length) {
         ok = true;
-        if (localeTally) for (const l of locales) localeTally.set(l, (localeTally.get(l) ?? 0) + 1);
+        for (const l of locales) postLocales.add(l);
       }
     }
     if (ok) matched.add(el);
   }
+  if (localeTally) for (const l of postLocales) localeTally.set(l, (localeTally.get(l) ?? 0) + 1);
   // Innermost matches (no matched element inside), each climbed while the parent still matches.
   const hasMatchedChild = new Set<Element>();
   for (const el of matched) {
@@ -231,6 +235,8 @@ export interface ScoredRule extends RuleRef {
   readonly picks: readonly (Element | undefined)[];
   /** Per training post: the post's value, another value, or nothing (no element, or no value in it). */
   readonly outcomes: readonly Outcome[];
+  /** Training posts where it gives another value than the post's. */
+  readonly wrong: number;
   /** Mean text length (in steps of 8 characters) of the elements where it succeeded: among equal scores, the tightest fit wins. */
   readonly tightness: number;
   /** Mean document position of those elements: then the earliest (the post's date before its comments'). */
@@ -239,9 +245,11 @@ export interface ScoredRule extends RuleRef {
 
 /**
  * Algorithm 1: each candidate rule applied to each training post; its score is the share of posts
- * where it gives the post's value. Returned best first: score, then the tightest elements (least text
- * around the value, as the filters' climbing wants), then the earliest in the page, then id over class
- * over selector over path, then the shorter value.
+ * where it gives the post's value. Returned best first: score, then the fewest posts where it gives
+ * another value (where it is wrong on a training post it is wrong on pages like it; where it gives
+ * nothing, the next rule of the list may), then the tightest elements (least text around the value,
+ * as the filters' climbing wants), then the earliest in the page, then id over class over selector
+ * over path, then the shorter value.
  */
 export function scoreRules(
   field: FieldName,
@@ -290,6 +298,7 @@ export function scoreRules(
       support,
       picks,
       outcomes,
+      wrong: outcomes.filter((o) => o === 'wrong').length,
       tightness: support ? Math.round(chars / support / 8) : Infinity,
       position: support ? position / support : Infinity,
     });
@@ -297,6 +306,7 @@ export function scoreRules(
   return scored.sort(
     (a, b) =>
       b.score - a.score ||
+      a.wrong - b.wrong ||
       a.tightness - b.tightness ||
       a.position - b.position ||
       KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||

@@ -19,8 +19,8 @@ interface Post {
   variant?: 'badge';
 }
 
-const pageOf = (p: Post, i: number) =>
-  parseHtml(`<!DOCTYPE html><html><head><title>${p.title} | Blog</title></head><body>
+const htmlOf = (p: Post, i: number) =>
+  `<!DOCTYPE html><html><head><title>${p.title} | Blog</title></head><body>
 <div id="top"><a class="logo" href="/">The Blog</a></div>
 ${p.shifted ? '<div class="promo">Subscribe now</div>' : ''}
 <div class="layout">
@@ -32,7 +32,8 @@ ${p.shifted ? '<div class="promo">Subscribe now</div>' : ''}
     <div class="entry-content"><p>Body of the post number ${i}, with words.</p></div>
   </div>
   <div class="comments"><div class="comment"><span class="fn">A Commenter</span> <span class="posted-on">January 2, 2031</span></div></div>
-</div></body></html>`);
+</div></body></html>`;
+const pageOf = (p: Post, i: number) => parseHtml(htmlOf(p, i));
 
 const POSTS: Post[] = [
   { title: 'Our first post', author: 'Jane Doe', date: '2012-11-01T10:00:00Z', shown: 'November 1, 2012' },
@@ -123,6 +124,28 @@ describe('Algorithm 1', () => {
     expect(strict.title).toEqual({ rules: [], posts: 4 });
   });
 
+  it("puts a rule that gives a post another value after one that gives it none, so the site's other layout keeps its own rule", () => {
+    // three posts of one layout, two of another; a stamp on every page (a toolbar's, a comment's) shows
+    // the post's date on the first layout and another date on the second
+    const pageAt = (d: number, layout: 'a' | 'b') =>
+      parseHtml(
+        layout === 'a'
+          ? `<html><body><span class="stamp">November ${d}, 2012</span><p><span class="posted">November ${d}, 2012</span></p><p>Body ${d}</p></body></html>`
+          : `<html><body><span class="stamp">January 5, 2031</span><p>Body ${d}</p><div><span class="dateline">November ${d}, 2012</span></div></body></html>`,
+      );
+    const layouts = ['a', 'a', 'a', 'b', 'b'] as const;
+    const posts: TrainingPost[] = layouts.map((l, i) => ({
+      pageId: `p${i}`,
+      page: new FieldPage(pageAt(i + 1, l)),
+      truths: { published: truthOf('published', `2012-11-0${i + 1}`)! },
+    }));
+    const fields = learnFieldRules({ posts })!;
+    // the stamp, first in the page, and the first layout's dateline each give three posts their date;
+    // the stamp gives the other two another one, so it comes after both layouts' datelines
+    expect(applyFieldRules(pageAt(20, 'a'), fields).published).toBe('2012-11-20');
+    expect(applyFieldRules(pageAt(21, 'b'), fields).published).toBe('2012-11-21');
+  });
+
   it('drops title values several posts share (a site-wide og:title) and learns nothing from them', () => {
     const posts = training().map((p) => ({ ...p, truths: { title: truthOf('title', 'The Blog')! } }));
     expect(learnFieldRules({ posts })!.title).toBeUndefined();
@@ -146,6 +169,16 @@ describe('rules on unseen pages', () => {
     const fields = learnFieldRules({ posts: training() })!;
     const unseen = pageOf({ title: 'An unseen post', author: 'Zed Zee', date: '', shown: 'December 24, 2012', shifted: true, variant: 'badge' }, 9);
     expect(applyFieldRules(unseen, fields)).toEqual({ title: 'An unseen post', byline: 'Zed Zee', published: '2012-12-24' });
+  });
+
+  it("learns the site's locale from its posts, each post one vote, however often a page repeats a date", () => {
+    // the first post carries a toolbar that shows its date twenty times in German; every post shows it in English
+    const toolbar = `<ul class="captures">${'<li>1. November 2012</li>'.repeat(20)}</ul>`;
+    const docs = POSTS.map((p, i) => parseHtml(i === 0 ? htmlOf(p, i).replace('<body>', `<body>${toolbar}`) : htmlOf(p, i)));
+    const posts: TrainingPost[] = docs.map((doc, i) => ({ pageId: `p${i}`, page: new FieldPage(doc), truths: { published: truthOf('published', POSTS[i].date)! } }));
+    const fields = learnFieldRules({ posts })!;
+    expect(fields.published!.locale).toBe('en');
+    expect(fields.published!.rules[0]).toMatchObject({ value: 'posted-on', score: 1 });
   });
 
   it("score date rules in the site's learned locale alone, as apply reads them", () => {
