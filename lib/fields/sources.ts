@@ -7,7 +7,7 @@ import { ARTICLE_TYPE } from '../html/schema-types';
 import type { FeatureDocument, PageMetadata } from '../types/feature-document';
 import type { FieldName } from './extract';
 import type { FeedEntry } from './feeds';
-import { cleanAuthorValue, collapse, normalizeText } from '../text/match';
+import { cleanAuthorValue, collapse, normalizeText, unescapeEntities } from '../text/match';
 
 export type ValueSource = 'feed' | 'metadata';
 
@@ -81,24 +81,24 @@ export function metadataValues(page: PageMetadata, options: MetadataValueOptions
   const ld = page.jsonLd.find((j) => ARTICLE_TYPE.test(j.type ?? '') && (j.headline || j.datePublished)) ?? page.jsonLd.find((j) => j.headline || j.datePublished);
   const out: Partial<Record<FieldName, string>> = {};
   const titles = [ld?.headline, page.ogTitle, page.twitterTitle, page.metaTitle, options.documentTitle ? page.title : undefined];
-  const title = titles.map((t) => (t ? collapse(t) : '')).find((t) => t && !options.sharedTitles?.has(normalizeText(t)));
+  const title = titles.map((t) => (t ? collapse(unescapeEntities(t)) : '')).find((t) => t && !options.sharedTitles?.has(normalizeText(t)));
   if (title) out.title = title;
-  const authors = (ld?.author ?? []).map((a) => cleanAuthorValue(a)).filter((a): a is string => !!a);
-  const byline = authors.length ? authors.join(', ') : cleanAuthorValue(page.author);
+  const authors = (ld?.author ?? []).map((a) => cleanAuthorValue(unescapeEntities(a))).filter((a): a is string => !!a);
+  const byline = authors.length ? authors.join(', ') : cleanAuthorValue(page.author && unescapeEntities(page.author));
   if (byline) out.byline = byline;
   const published = ld?.datePublished ?? page.published;
   if (published && collapse(published)) out.published = collapse(published);
   return out;
 }
 
-/** Every title the page gives for itself: JSON-LD headlines, Open Graph, Twitter, meta title, `<title>`. */
+/** Every title the page gives for itself: JSON-LD headlines, Open Graph, Twitter, meta title, `<title>` (character references read: unescapeEntities). */
 export function titleValues(page: PageMetadata): string[] {
-  return [...page.jsonLd.map((j) => j.headline), page.ogTitle, page.twitterTitle, page.metaTitle, page.title].filter((t): t is string => !!t && !!t.trim());
+  return [...page.jsonLd.map((j) => j.headline), page.ogTitle, page.twitterTitle, page.metaTitle, page.title].filter((t): t is string => !!t && !!t.trim()).map(unescapeEntities);
 }
 
-/** Every summary the page gives of itself: JSON-LD descriptions, Open Graph, Twitter, meta description. */
+/** Every summary the page gives of itself: JSON-LD descriptions, Open Graph, Twitter, meta description (character references read). */
 export function descriptionValues(page: PageMetadata): string[] {
-  return [...page.jsonLd.map((j) => j.description), page.ogDescription, page.twitterDescription, page.description].filter((t): t is string => !!t && !!t.trim());
+  return [...page.jsonLd.map((j) => j.description), page.ogDescription, page.twitterDescription, page.description].filter((t): t is string => !!t && !!t.trim()).map(unescapeEntities);
 }
 
 /** Normalised title values (any source) found on two or more of these pages: the site's, not a post's. */

@@ -5,7 +5,7 @@
  */
 import { Element, type AnyNode, type Document } from 'domhandler';
 import { toIsoDate } from '../text/dates';
-import { cleanAuthorValue, collapse, extractByline, plainWords } from '../text/match';
+import { cleanAuthorValue, collapse, extractByline, plainWords, unescapeEntities } from '../text/match';
 import { titleCuts, titlePieces, withoutDecoration } from '../text/titles';
 import { elementText } from './element-text';
 import { META_NAMES } from './meta-names';
@@ -53,19 +53,6 @@ const URLISH = /^(?:https?:)?\/\//i;
 
 const clean = (s: string | undefined | null): string => collapse(s ?? '');
 
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
-/** JSON-LD strings sometimes carry HTML entities; decode the common ones. */
-function decodeEntities(s: string): string {
-  if (!s.includes('&')) return s;
-  return s.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,8});/gi, (m, e: string) => {
-    if (e[0] === '#') {
-      const cp = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-      return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
-    }
-    return NAMED[e.toLowerCase()] ?? m;
-  });
-}
-
 function collect(doc: Document): Collected {
   const c: Collected = { metas: new Map(), h1s: [], subheads: [], times: [], jsonLd: [] };
   const stack: AnyNode[] = [...doc.children].reverse();
@@ -82,7 +69,7 @@ function collect(doc: Document): Collected {
         const key = (a.property ?? a.name ?? a.itemprop ?? a['http-equiv'])?.trim().toLowerCase();
         const content = a.content;
         if (key && content !== undefined && !c.metas.has(key)) {
-          const v = clean(content);
+          const v = clean(unescapeEntities(content));
           if (v) c.metas.set(key, v);
         }
         continue; // void
@@ -143,7 +130,7 @@ function collect(doc: Document): Collected {
 
 function asNames(v: unknown, byId: Map<string, Record<string, unknown>>, depth = 0): string[] {
   if (v == null || depth > 4) return [];
-  if (typeof v === 'string') return [clean(decodeEntities(v))].filter((s) => s && !URLISH.test(s));
+  if (typeof v === 'string') return [clean(unescapeEntities(v))].filter((s) => s && !URLISH.test(s));
   if (Array.isArray(v)) return v.flatMap((x) => asNames(x, byId, depth + 1));
   if (typeof v === 'object') {
     const o = v as Record<string, unknown>;
@@ -178,7 +165,7 @@ function parseJsonLd(texts: readonly string[]): JsonLdArticle | undefined {
     }
   }
   const str = (v: unknown): string | undefined => {
-    if (typeof v === 'string') return clean(decodeEntities(v)) || undefined;
+    if (typeof v === 'string') return clean(unescapeEntities(v)) || undefined;
     if (Array.isArray(v)) return str(v[0]);
     return undefined;
   };

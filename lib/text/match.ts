@@ -3,7 +3,17 @@
  * match, the author's partial match ("By X", "Posted by X", "Written by X | date"). The text of
  * an element as the matcher sees it is lib/html/element-text.ts.
  */
+import { decodeHTMLStrict } from 'entities';
 import { terms } from './terms';
+
+/**
+ * A value read from markup that still carries character references, as a reader reads it: a JSON-LD
+ * string, or a meta the page escaped twice ("AT&amp;amp;T" is "AT&amp;T" once parsed, "AT&T" here).
+ * Only references closed by a semicolon ("R&D", "Terms&notices" stay).
+ */
+export function unescapeEntities(s: string): string {
+  return s.includes('&') ? decodeHTMLStrict(s) : s;
+}
 
 /** White space collapsed, trimmed. */
 export function collapse(s: string): string {

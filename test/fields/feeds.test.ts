@@ -6,7 +6,7 @@ import { generateSite } from '../../lib/demo/index';
 import { clearFeedAttempts, refreshFeeds } from '../../lib/fields/feed-refresh';
 import { parseFeed } from '../../lib/fields/feeds';
 import { fetchFeed } from '../../lib/net/feed-fetch';
-import { FeedIndex, feedValues, metadataValues, permalinkKey, postValues } from '../../lib/fields/sources';
+import { FeedIndex, descriptionValues, feedValues, metadataValues, permalinkKey, postValues, titleValues } from '../../lib/fields/sources';
 import { silentLogger } from '../../lib/step/context';
 import { feedIdOf, keys } from '../../lib/store/keys';
 import { MemoryStore } from '../../lib/store/memory-store';
@@ -97,6 +97,11 @@ describe('matching feed entries to pages', () => {
     expect(got.sources).toEqual({ title: 'feed', byline: 'feed', published: 'feed' });
     const jsonLd = metadataValues({ ...page, jsonLd: [{ type: 'NewsArticle', headline: 'LD headline', author: ['A One', 'B Two'], datePublished: '2012-11-05' }] });
     expect(jsonLd).toEqual({ title: 'LD headline', byline: 'A One, B Two', published: '2012-11-05' });
+    // character references left in a value (a JSON-LD string, a meta escaped twice) are read, as the article's metadata reads them
+    const escaped = { ...page, ogTitle: 'AT&amp;T&rsquo;s bet', author: 'Ren&eacute;e Smith', description: 'R&amp;D &amp; more' };
+    expect(metadataValues(escaped)).toMatchObject({ title: 'AT&T\u2019s bet', byline: 'Ren\u00e9e Smith' });
+    expect(titleValues(escaped)).toContain('AT&T\u2019s bet');
+    expect(descriptionValues(escaped)).toEqual(['R&D & more']);
   });
 });
 

@@ -61,6 +61,15 @@ describe('extractMetadata', () => {
     expect(meta('', '<div class="byline"><p>By Jane Doe</p><p>Staff Writer</p><script>var t = 1</script></div>').byline).toBe('Jane Doe Staff Writer');
   });
 
+  it('reads the character references a page escaped twice in its metas, as a reader would (Readability unescapes them too)', () => {
+    const m = meta(
+      `<meta property="og:title" content="AT&amp;amp;T&amp;rsquo;s bet on R&amp;D"><meta name="author" content="Ren&amp;eacute;e Smith">
+       <meta name="description" content="Terms&amp;notices &amp;amp; more">`,
+      '<h1>AT&amp;T’s bet on R&amp;D</h1>',
+    );
+    expect(m).toMatchObject({ title: 'AT&T’s bet on R&D', byline: 'Renée Smith', excerpt: 'Terms&notices & more' });
+  });
+
   it('strips a " | Site" suffix from <title> when the h1 agrees', () => {
     expect(meta('<title>A Story About Things | The Daily Site</title>', '<h1>A Story About Things</h1>').title).toBe('A Story About Things');
     // "Site: Title" prefix
