@@ -21,9 +21,11 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * "Posted by", date or e-mail address) and read from an author element as a field's text is; a
  * field's element text parts its block-level children with a space and leaves out what an article's
  * text leaves out (SKIP_TAGS: embedded objects, inputs); the metadata reads zero-width
- * spaces as spaces and looks for title parts in the page's text in NFKC form (2026-11-27).
+ * spaces as spaces and looks for title parts in the page's text in NFKC form (2026-11-27). 6: the
+ * metadata reads the character references a meta or JSON-LD value still carries ("AT&amp;T" is
+ * "AT&T"), and a foreign "by" before a one-word name is the name's particle ("de Souza") (2026-11-27).
  */
-export const EXTRACTION_VERSION = 5;
+export const EXTRACTION_VERSION = 6;
 
 /** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);
