@@ -29,7 +29,7 @@ export function stripFieldMetadata(html: string): string {
   return html
     .replace(/<script\b[^>]*type\s*=\s*["']?application\/ld\+json["']?[^>]*>[\s\S]*?<\/script\s*>/gi, '')
     .replace(/<meta\b[^>]*>/gi, (tag) => {
-      const key = attr(tag, 'property') ?? attr(tag, 'name') ?? attr(tag, 'itemprop');
+      const key = attr(tag, 'property') ?? attr(tag, 'name') ?? attr(tag, 'itemprop') ?? attr(tag, 'http-equiv');
       return key && (FIELD_META.test(key.trim()) || FIELD_META_NAMES.has(key.trim().toLowerCase())) ? '' : tag;
     });
 }
@@ -72,8 +72,8 @@ export function rawPageMetadata(html: string): Pick<PageMetadata, 'jsonLd' | 'og
   };
   for (const el of elements(doc)) {
     if (el.name === 'meta') {
-      // keyed as the collector keys it: property, else name, else itemprop; the first with content
-      const key = (el.attribs.property ?? el.attribs.name ?? el.attribs.itemprop)?.trim().toLowerCase();
+      // keyed as the collector keys it: property, else name, else itemprop, else http-equiv; the first with content
+      const key = (el.attribs.property ?? el.attribs.name ?? el.attribs.itemprop ?? el.attribs['http-equiv'])?.trim().toLowerCase();
       const content = collapse(el.attribs.content ?? '');
       if (key && content && !metas.has(key)) metas.set(key, content);
     } else if (el.name === 'title' && !title) title = collapse(textContent(el));

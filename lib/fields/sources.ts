@@ -93,12 +93,12 @@ export function metadataValues(page: PageMetadata, options: MetadataValueOptions
 
 /** Every title the page gives for itself: JSON-LD headlines, Open Graph, Twitter, meta title, `<title>` (character references read: unescapeEntities). */
 export function titleValues(page: PageMetadata): string[] {
-  return [...page.jsonLd.map((j) => j.headline), page.ogTitle, page.twitterTitle, page.metaTitle, page.title].filter((t): t is string => !!t && !!t.trim()).map(unescapeEntities);
+  return [...page.jsonLd.map((j) => j.headline), page.ogTitle, page.twitterTitle, page.metaTitle, page.title].map((t) => t && unescapeEntities(t)).filter((t): t is string => !!t && !!t.trim());
 }
 
 /** Every summary the page gives of itself: JSON-LD descriptions, Open Graph, Twitter, meta description (character references read). */
 export function descriptionValues(page: PageMetadata): string[] {
-  return [...page.jsonLd.map((j) => j.description), page.ogDescription, page.twitterDescription, page.description].filter((t): t is string => !!t && !!t.trim()).map(unescapeEntities);
+  return [...page.jsonLd.map((j) => j.description), page.ogDescription, page.twitterDescription, page.description].map((t) => t && unescapeEntities(t)).filter((t): t is string => !!t && !!t.trim());
 }
 
 /** Normalised title values (any source) found on two or more of these pages: the site's, not a post's. */
@@ -120,11 +120,12 @@ function sharedValues(pages: readonly PageMetadata[], valuesOf: (page: PageMetad
   return new Set([...seen].filter(([, n]) => n >= 2).map(([v]) => v));
 }
 
-/** A feed entry's values. */
+/** A feed entry's values (character references left in a title or author read: RSS escapes HTML in them). */
 export function feedValues(entry: FeedEntry): Partial<Record<FieldName, string>> {
   const out: Partial<Record<FieldName, string>> = {};
-  if (entry.title) out.title = entry.title;
-  const author = cleanAuthorValue(entry.author?.replace(/^\S+@\S+\s*\((.+)\)$/, '$1'));
+  const title = entry.title && collapse(unescapeEntities(entry.title));
+  if (title) out.title = title;
+  const author = cleanAuthorValue(entry.author && unescapeEntities(entry.author).replace(/^\S+@\S+\s*\((.+)\)$/, '$1'));
   if (author) out.byline = author;
   if (entry.published) out.published = entry.published;
   return out;

@@ -1,8 +1,8 @@
 /**
  * The `<meta>` names a page's article values are read from, in order of trust. A name matches a
- * meta's `property`, else its `name`, else its `itemprop`, whatever its case. One list for the
- * apply step's metadata (`lib/html/metadata.ts`) and the render step's collector, which records
- * them in the feature document that field learning reads its truth from.
+ * meta's `property`, else its `name`, else its `itemprop`, else its `http-equiv`, whatever its case.
+ * One list for the apply step's metadata (`lib/html/metadata.ts`) and the render step's collector,
+ * which records them in the feature document that field learning reads its truth from.
  */
 export const META_NAMES = {
   /** A plain meta title (Open Graph's and Twitter's are read apart: they may name the site). */

@@ -69,13 +69,13 @@ function collect(doc: Document): Collected {
         const key = (a.property ?? a.name ?? a.itemprop ?? a['http-equiv'])?.trim().toLowerCase();
         const content = a.content;
         if (key && content !== undefined && !c.metas.has(key)) {
-          const v = clean(unescapeEntities(content));
+          const v = clean(content);
           if (v) c.metas.set(key, v);
         }
         continue; // void
       }
       case 'title':
-        if (c.title === undefined) c.title = clean(textContent(node));
+        if (c.title === undefined) c.title = clean(unescapeEntities(textContent(node)));
         continue;
       case 'link':
         if (!c.canonical && /(?:^|\s)canonical(?:\s|$)/i.test(a.rel ?? '') && a.href) c.canonical = a.href.trim();
@@ -284,8 +284,13 @@ export function extractMetadata(doc: Document, options: MetadataOptions = {}): A
     }
     return undefined;
   };
+  // a text value with the character references a page escaped twice read ("AT&amp;amp;T"); URLs as given
+  const text = (...names: string[]) => {
+    const v = meta(...names);
+    return v === undefined ? undefined : clean(unescapeEntities(v)) || undefined;
+  };
   const ld = c.jsonLd.length ? parseJsonLd(c.jsonLd) : undefined;
-  const siteName = meta('og:site_name', 'application-name');
+  const siteName = text('og:site_name', 'application-name');
 
   const out: ArticleMetadata = {};
   const headings = [...c.h1s, ...c.subheads];
@@ -298,7 +303,7 @@ export function extractMetadata(doc: Document, options: MetadataOptions = {}): A
   }
   // the first title the page gives that a heading shows (an og:title may be the site's, the same on
   // every page); else the first it gives
-  const given = options.title === false ? [] : [ld?.headline, meta('og:title'), meta('twitter:title'), c.title, meta(...META_NAMES.title)].filter((v): v is string => !!v);
+  const given = options.title === false ? [] : [ld?.headline, text('og:title'), text('twitter:title'), c.title, text(...META_NAMES.title)].filter((v): v is string => !!v);
   const shown = new Set(headings.map(norm));
   let title = given.map((v) => cleanTitle(v, headings, siteName, host)).find((v) => shown.has(norm(v)));
   if (title === undefined && given.length) {
@@ -314,7 +319,7 @@ export function extractMetadata(doc: Document, options: MetadataOptions = {}): A
   const ldAuthors = (ld?.authors ?? []).map((a) => cleanAuthorValue(a)).filter((a): a is string => !!a);
   const byline =
     (ldAuthors.length ? ldAuthors.join(', ') : undefined) ??
-    cleanAuthorValue(meta(...META_NAMES.author)) ??
+    cleanAuthorValue(text(...META_NAMES.author)) ??
     cleanAuthorValue(c.itempropAuthor) ??
     cleanAuthorValue(c.relAuthor) ??
     (c.bylineText ? extractByline(c.bylineText) : undefined);
@@ -336,7 +341,7 @@ export function extractMetadata(doc: Document, options: MetadataOptions = {}): A
   const lang = normaliseLang(c.lang) ?? normaliseLang(ld?.inLanguage) ?? normaliseLang(meta('content-language', 'og:locale', 'language', 'dc.language'));
   if (lang) out.lang = lang;
 
-  const excerpt = ld?.description ?? meta('og:description', 'twitter:description', 'description', 'dc.description');
+  const excerpt = ld?.description ?? text('og:description', 'twitter:description', 'description', 'dc.description');
   if (excerpt) out.excerpt = excerpt;
   if (siteName) out.siteName = siteName;
   const spiderUrl = c.metas.get('spider:url');

@@ -11,6 +11,8 @@ import type { CollectedPage } from '../types/feature-document';
 
 /** Layout calls go through this seam so the logic can run where there is no layout engine. */
 export interface LayoutSeam {
+  /** CSS.escape, for a window without it (jsdom); the page's own where absent. */
+  cssEscape?(value: string): string;
   /** Bounding box in page coordinates. */
   rect(el: Element): { x: number; y: number; width: number; height: number };
   /** Computed style value of a property. */
@@ -109,12 +111,9 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
     return { steps, rooted: !node || node === body || node === doc.documentElement };
   };
 
-  // an identifier as CSS.escape writes it (cssEscape in lib/html/selector.ts; jsdom has no CSS.escape):
-  // a leading digit, after a dash too, as a code point (`-1col` is `-\31 col`); any other character
-  // not a letter, digit, `-`, `_` or non-ASCII behind a backslash
-  const cssIdent = (s: string) =>
-    s.replace(/[^\w\u0080-\uffff-]/g, (c) => '\\' + c).replace(/^(-?)(\d)/, (_, dash: string, digit: string) => `${dash}\\3${digit} `);
-  const stepSelector = (s: Path[number]) => s.tag + (s.id ? '#' + cssIdent(s.id) : '') + s.classes.map((c) => '.' + cssIdent(c)).join('');
+  // identifiers escaped by the page's CSS.escape (the seam's where the window has none: jsdom)
+  const cssIdent = (value: string): string => (seam?.cssEscape ? seam.cssEscape(value) : win!.CSS.escape(value));
+  const stepSelector = (s: Path[number]) => cssIdent(s.tag) + (s.id ? '#' + cssIdent(s.id) : '') + s.classes.map((c) => '.' + cssIdent(c)).join('');
   // `body > a > b`, or `body a > b` when leading steps were cut (by the path cap, or here to keep the
   // selector within maxSelectorChars); the path keeps the steps its selector names.
   const located = (el: Element): { path: Path; selector: string } => {
@@ -223,7 +222,8 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
   }
 
   // Page metadata. A <meta> is keyed as lib/html/metadata.ts keys it: its property, else its name, else
-  // its itemprop, whatever the case (`<meta name="Description">`); the first with content is kept.
+  // its itemprop, else its http-equiv, whatever the case (`<meta name="Description">`); the first with
+  // content is kept.
   const metas = new Map<string, string>();
   for (const el of Array.from(doc.querySelectorAll('meta[content]'))) {
     const key = (el.getAttribute('property') ?? el.getAttribute('name') ?? el.getAttribute('itemprop') ?? el.getAttribute('http-equiv'))?.trim().toLowerCase();

@@ -117,11 +117,12 @@ const BYLINE_PREFIX = new RegExp(
   'i',
 );
 /**
- * Short foreign words for "by" before a name of two capitalised words or more ("von Anna Schmidt",
- * "Von Anna Schmidt", "di Mario Rossi"). Before one word they are the name's own particle: "de Souza",
- * "da Silva", "Von Miller".
+ * Short foreign words for "by": in lower case before a capitalised name ("par Jean Dupont", "par
+ * AFP"); those that are also a surname's particle, and any capitalised, only before a name of two
+ * capitalised words or more ("von Anna Schmidt", "Von Anna Schmidt", "di Mario Rossi"), as before
+ * one word they are the name's own: "de Souza", "da Silva", "Von Miller".
  */
-const FOREIGN_PREFIX = /^(?:von|par|por|door|av|af|di|da|de|Von|Par|Por|Door) (?=\p{Lu}\S* \p{Lu})/u;
+const FOREIGN_PREFIX = /^(?:(?:par|por|door|av) (?=\p{Lu})|(?:von|af|di|da|de|Von|Par|Por|Door) (?=\p{Lu}\S* \p{Lu}))/u;
 
 function stripPrefix(s: string): string {
   return s.replace(BYLINE_PREFIX, '').replace(FOREIGN_PREFIX, '');

@@ -93,6 +93,9 @@ describe('bylines', () => {
     expect(extractByline('de Souza')).toBe('de Souza');
     expect(extractByline('Von Miller')).toBe('Von Miller');
     expect(cleanAuthorValue('da Silva')).toBe('da Silva');
+    // a word that is no particle goes before one word too (an agency)
+    expect(extractByline('par AFP')).toBe('AFP');
+    expect(extractByline('door ANP')).toBe('ANP');
     expect(extractByline('Jane Doe')).toBe('Jane Doe');
     expect(extractByline('| By Melissa Jenkins')).toBe('Melissa Jenkins');
     expect(extractByline('https://example.com/jane')).toBeUndefined();

@@ -2,6 +2,7 @@
  * Field learning and application with the store, without a browser: pages of a generated site stored
  * as snapshots with their feature documents, the site's feed stored as render stores it.
  */
+import { JSDOM } from 'jsdom';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { applyStep, clearRulesCache } from '../../lib/apply/apply-step';
 import { ConfigSchema } from '../../lib/config/config';
@@ -10,13 +11,16 @@ import { parseMachineDate, sameDate } from '../../lib/text/dates';
 import { learnSiteFields } from '../../lib/fields/learn-fields';
 import { rawPageMetadata, stripFieldMetadata } from '../../bench/strip-fields';
 import { metadataValues } from '../../lib/fields/sources';
+import { META_NAMES } from '../../lib/html/meta-names';
+import { cssEscape } from '../../lib/html/selector';
+import { collectPage, type LayoutSeam } from '../../lib/render/collector';
 import { sameByline } from '../../lib/text/match';
 import { silentLogger, type StepContext } from '../../lib/step/context';
 import type { Queues } from '../../lib/queue/queue';
 import { feedIdOf, keys, pageIdOf } from '../../lib/store/keys';
 import { MemoryStore } from '../../lib/store/memory-store';
 import { putJson } from '../../lib/store/store';
-import type { FeatureDocument } from '../../lib/types/feature-document';
+import { MAX_PATH_STEPS, MAX_SELECTOR_CHARS, type FeatureDocument } from '../../lib/types/feature-document';
 import { RULES_DOCUMENT_VERSION, RulesDocumentSchema, type FieldsSection, type RulesDocument } from '../../lib/types/rules-document';
 
 const ORIGIN = 'http://news.example';
@@ -154,5 +158,21 @@ describe('applyStep with field rules', () => {
     await putJson(store, keys.rules(SITE), rulesWith(undefined));
     const old = await applyStep({ v: 1, site: SITE, pageId: doc.pageId, reason: 'rendered' }, context(store));
     expect(old.sources).toEqual({ title: 'metadata', byline: 'metadata', published: 'metadata' });
+  });
+});
+
+describe("the bench's raw metadata reader", () => {
+  it('reads and strips what the collector records from the same HTML', () => {
+    const html = `<!doctype html><html><head><title>T | Site</title><meta property="og:title" name="title" content="The headline">
+      <meta name="Twitter:Title" content="Tweeted"><meta name="title" content="Meta headline"><meta name="dc.creator" content="Jane Doe">
+      <meta http-equiv="date" content="2012-11-06"><meta name="author" content=" "></head><body><p>Text.</p></body></html>`;
+    const seam: LayoutSeam = { rect: () => ({ x: 0, y: 0, width: 1, height: 1 }), style: () => 'block', visible: () => true, cssEscape };
+    const options = { maxBlocks: 10, maxPathSteps: MAX_PATH_STEPS, maxSelectorChars: MAX_SELECTOR_CHARS, metaNames: META_NAMES };
+    const collected = collectPage(new JSDOM(html).window.document, seam, options).page;
+    const raw = rawPageMetadata(html);
+    for (const k of ['metaTitle', 'ogTitle', 'twitterTitle', 'author', 'published'] as const) expect(raw[k], k).toBe(collected[k]);
+    expect(raw).toMatchObject({ ogTitle: 'The headline', metaTitle: 'Meta headline', author: 'Jane Doe', published: '2012-11-06' });
+    const stripped = new JSDOM(stripFieldMetadata(html)).window.document;
+    expect(collectPage(stripped, seam, options).page).toEqual({ title: 'T | Site', jsonLd: [], feeds: [] });
   });
 });

@@ -68,6 +68,11 @@ describe('extractMetadata', () => {
       '<h1>AT&amp;T’s bet on R&amp;D</h1>',
     );
     expect(m).toMatchObject({ title: 'AT&T’s bet on R&D', byline: 'Renée Smith', excerpt: 'Terms&notices & more' });
+    // a <title> escaped twice too; URLs stay as given
+    const t = meta(
+      `<title>Q&amp;amp;A: rates</title><meta name="spider:url" content="https://news.example/a?x=1&amp;amp;y=2"><link rel="canonical" href="https://news.example/a?x=1&amp;amp;y=2">`,
+    );
+    expect(t).toMatchObject({ title: 'Q&A: rates', spiderUrl: 'https://news.example/a?x=1&amp;y=2', canonical: 'https://news.example/a?x=1&amp;y=2' });
   });
 
   it('strips a " | Site" suffix from <title> when the h1 agrees', () => {

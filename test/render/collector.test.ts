@@ -19,6 +19,7 @@ const seam: LayoutSeam = {
     return '';
   },
   visible: (el) => !(el as HTMLElement).hidden,
+  cssEscape, // jsdom has no CSS.escape
 };
 
 const html = `<!doctype html><html lang="en"><head><title>A Headline | News</title>
@@ -124,14 +125,20 @@ describe('collectPage on a page nested deeper than the path cap', () => {
     expect(window.document.querySelector(block.selector)?.id).toBe('story');
   });
 
-  it('writes identifiers as CSS.escape does, so the selector finds its block', () => {
-    const names = ['-1col', '2up', 'a:b', 'w-1/2', 'café', 'x y'.replace(' ', '\u00a0')];
+  it('escapes ids, classes and tags, so the selector finds its block', () => {
+    const names = ['-1col', '2up', '-', 'a:b', 'w-1/2', 'café', 'x\u00a0y', 'a\u0001', 'a\u007f', 'a\nb'];
     for (const name of names) {
       const { window: w } = new JSDOM(`<body><div id="${name}" class="${name}"><p>Text.</p></div></body>`);
       const [b] = collectPage(w.document, seam, OPTIONS).blocks;
-      expect(b.selector).toBe(`body > div#${cssEscape(name)}.${cssEscape(name)} > p`);
-      expect(w.document.querySelector(b.selector)?.textContent).toBe('Text.');
+      const classes = [...w.document.querySelector('div')!.classList].map((c) => '.' + cssEscape(c)).join('');
+      expect(b.selector).toBe(`body > div#${cssEscape(name)}${classes} > p`);
+      expect(w.document.querySelector(b.selector)?.textContent, JSON.stringify(name)).toBe('Text.');
     }
+    // a tag with a colon (Word's o:p)
+    const { window: w } = new JSDOM(`<body><div><o:p><p>Text.</p></o:p></div></body>`);
+    const [b] = collectPage(w.document, seam, OPTIONS).blocks;
+    expect(b.selector).toBe('body > div > o\\:p > p');
+    expect(w.document.querySelector(b.selector)?.textContent).toBe('Text.');
   });
 
   it('keeps a selector within its cap when the steps carry long class names', () => {

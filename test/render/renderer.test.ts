@@ -47,6 +47,7 @@ describe('Renderer (real Chromium)', () => {
           <main><div class="entry"><p>The council voted to widen the road.</p><p style="color: gray">Filed under Roads.</p></div></main>
           <script>document.querySelector('main').insertAdjacentHTML('beforeend', '<div class="entry" style="display:none"><p>Shown on a click.</p></div>');</script></body></html>`,
       },
+      '/idents': { body: `<!doctype html><title>Idents</title><body><div id="2up" class="-1col a:b"><o:p><p>Escaped text.</p></o:p></div></body>` },
       '/deep': { body: `<!doctype html><title>Deep</title><body>${'<div class="n">'.repeat(300)}<p>Deep article text.</p>${'</div>'.repeat(300)}</body>` },
     });
     renderer = new Renderer(loadConfig({ navigationTimeoutMs: 10_000, renderTimeoutMs: 20_000 }));
@@ -110,6 +111,13 @@ describe('Renderer (real Chromium)', () => {
     const deep = blocks.find((b) => b.text === 'Deep article text.')!;
     expect(deep.path).toHaveLength(MAX_PATH_STEPS);
     expect(deep.selector).toMatch(/^body div\.n > /);
+  });
+
+  it("writes block selectors with the page's CSS.escape: ids, classes and tags a selector cannot hold bare", async () => {
+    const result = await renderer.render({ url: `${server.origin}/idents` });
+    const block = result.collected.blocks.find((b) => b.text === 'Escaped text.')!;
+    expect(block.selector).toBe('body > div#\\32 up.-\\31 col.a\\:b > o\\:p > p');
+    expect(extractWithRules(parseHtml(result.snapshot), { selectors: [block.selector], clean: [] }).text).toBe('Escaped text.');
   });
 
   it('answers the document with archived HTML at the page URL and aborts other requests', async () => {
