@@ -22,8 +22,8 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * field's element text parts its block-level children with a space and leaves out what an article's
  * text leaves out (SKIP_TAGS: embedded objects, inputs); the metadata reads zero-width
  * spaces as spaces and looks for title parts in the page's text in NFKC form (2026-11-27). 6: the
- * metadata reads the character references a meta or JSON-LD value still carries ("AT&amp;T" is
- * "AT&T"), and a foreign "by" before a one-word name is the name's particle ("de Souza") (2026-11-27).
+ * metadata reads the character references a meta, JSON-LD or <title> text still carries ("AT&amp;T"
+ * is "AT&T"), and a surname particle before a one-word name stays ("de Souza") (2026-11-27).
  */
 export const EXTRACTION_VERSION = 6;
 
