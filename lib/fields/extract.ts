@@ -65,7 +65,8 @@ export function extractFrom(field: FieldName, el: Element, options: ExtractOptio
       return text && text.length <= MAX_TEXT.title ? { field, text } : undefined;
     }
     case 'byline': {
-      const raw = options.text === 'own' ? ownText(el) : elementText(el, MAX_TEXT.byline);
+      // by lines: a byline ends at a line break ("By Jane Doe<br>April 17, 2009")
+      const raw = options.text === 'own' ? ownText(el) : elementText(el, MAX_TEXT.byline, true);
       if (!raw || raw.length > MAX_TEXT.byline) return undefined;
       const text = extractByline(raw);
       return text ? { field, text } : undefined;

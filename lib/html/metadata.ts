@@ -120,7 +120,7 @@ function collect(doc: Document): Collected {
       if (t && t.length <= 100) c.relAuthor = t;
     }
     if (c.bylineText === undefined && /(?:^|\s)(?:byline|by-line|author-name|byline-name)(?:\s|$)/i.test(a.class ?? '')) {
-      const t = elementText(node, 100);
+      const t = elementText(node, 100, true);
       if (t && t.length <= 100) c.bylineText = t;
     }
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);

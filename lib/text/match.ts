@@ -144,7 +144,12 @@ function plausibleName(s: string): boolean {
  * Undefined when nothing name-like is left.
  */
 export function extractByline(text: string): string | undefined {
-  let t = collapse(text.replace(/\r?\n/g, '\n').replace(/[ \t\u00a0]+/g, ' '));
+  // white space collapsed within each line: a line break ends a byline (BYLINE_END)
+  let t = text
+    .split(/\r?\n/)
+    .map(collapse)
+    .filter(Boolean)
+    .join('\n');
   // a separator before the name ("| By Jane Doe") goes first, so the "By" after it is seen
   t = stripPrefix(t.replace(/^[\s,;:|·•\-–—]+/u, ''));
   const end = BYLINE_END.exec(t);

@@ -23,7 +23,8 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * text leaves out (SKIP_TAGS: embedded objects, inputs); the metadata reads zero-width
  * spaces as spaces and looks for title parts in the page's text in NFKC form (2026-11-27). 6: the
  * metadata reads the character references a meta, JSON-LD or <title> text still carries ("AT&amp;T"
- * is "AT&T"), and a surname particle before a one-word name stays ("de Souza") (2026-11-27).
+ * is "AT&T"), a surname particle before a one-word name stays ("de Souza"), and a byline element's
+ * name ends at a line break ("By Jane Doe<br>April 17, 2009") (2026-11-27).
  */
 export const EXTRACTION_VERSION = 6;
 

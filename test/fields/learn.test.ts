@@ -146,6 +146,15 @@ describe('Algorithm 1', () => {
     expect(applyFieldRules(pageAt(21, 'b'), fields).published).toBe('2012-11-21');
   });
 
+  it('learns a byline whose element goes on with the date on the line after it', () => {
+    const page = (p: Post, i: number) =>
+      parseHtml(`<html><body><h1>${p.title}</h1><div class="storybyline">By ${p.author}\n<br> ${p.shown}</div><p>Body ${i}</p></body></html>`);
+    const posts: TrainingPost[] = POSTS.map((p, i) => ({ pageId: `p${i}`, page: new FieldPage(page(p, i)), truths: { byline: truthOf('byline', p.author)! } }));
+    const fields = learnFieldRules({ posts })!;
+    expect(fields.byline!.rules[0]).toMatchObject({ value: 'storybyline', score: 1 });
+    expect(applyFieldRules(page({ ...POSTS[0], author: 'Zed Zee' }, 9), fields).byline).toBe('Zed Zee');
+  });
+
   it('drops title values several posts share (a site-wide og:title) and learns nothing from them', () => {
     const posts = training().map((p) => ({ ...p, truths: { title: truthOf('title', 'The Blog')! } }));
     expect(learnFieldRules({ posts })!.title).toBeUndefined();

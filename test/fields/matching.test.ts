@@ -89,6 +89,9 @@ describe('bylines', () => {
     expect(extractByline('Von Anna Schmidt')).toBe('Anna Schmidt');
     expect(extractByline('von Anna Schmidt')).toBe('Anna Schmidt');
     expect(extractByline('par Jean Dupont')).toBe('Jean Dupont');
+    // a line break ends a byline
+    expect(extractByline('By Greg Miller and Josh Meyer\nApril 17, 2009')).toBe('Greg Miller and Josh Meyer');
+    expect(extractByline('By\nJane Doe\nStaff Writer')).toBe('Jane Doe');
     // a particle before one word is the surname's own
     expect(extractByline('de Souza')).toBe('de Souza');
     expect(extractByline('Von Miller')).toBe('Von Miller');

@@ -58,7 +58,9 @@ describe('extractMetadata', () => {
     expect(meta('<meta name="author" content="english@peopledaily.com.cn">').byline).toBeUndefined();
     expect(meta('', '<span class="byline">Orion Jones on November 8, 2012, 12:43 PM</span>').byline).toBe('Orion Jones');
     expect(meta('', '<div class="byline">| By Melissa Jenkins</div>').byline).toBe('Melissa Jenkins');
-    expect(meta('', '<div class="byline"><p>By Jane Doe</p><p>Staff Writer</p><script>var t = 1</script></div>').byline).toBe('Jane Doe Staff Writer');
+    // a line of its own is no part of the name: the role after it, the date after a <br>
+    expect(meta('', '<div class="byline"><p>By Jane Doe</p><p>Staff Writer</p><script>var t = 1</script></div>').byline).toBe('Jane Doe');
+    expect(meta('', '<div class="byline">By Greg Miller and Josh Meyer\n <br> April 17, 2009</div>').byline).toBe('Greg Miller and Josh Meyer');
   });
 
   it('reads the character references a page escaped twice in its metas, as a reader would (Readability unescapes them too)', () => {
