@@ -1,5 +1,5 @@
 /**
- * Read an article-extraction dataset folder (/work/shared/datasets/README.md):
+ * Read an article-extraction dataset folder (docs/datasets.md):
  * `manifest.jsonl` (one {id, site, url, html, gold} per line), `pages/<id>.html`, `gold/<id>.txt`.
  * Entries carry absolute paths; page and gold texts are read only when asked for.
  */

@@ -1,6 +1,6 @@
 /**
- * The article-body metric of the Zyte/Scrapinghub article-extraction-benchmark, exactly as
- * /work/shared/datasets/README.md states it:
+ * The article-body metric of the Zyte/Scrapinghub article-extraction-benchmark, as the public
+ * datasets' README states it (docs/datasets.md):
  *
  * 1. tokens: maximal runs of word characters, case kept: Python's `re.findall(r'\w+', text)`.
  *    Python's `\w` on str is letters (L*), numbers (Nd, Nl, No) and the underscore; it does NOT
