@@ -18,7 +18,9 @@
  * - dek: the dek selectors when the rules have them, else the header selectors (byline line, lead
  *   caption, a dek the learner did not tell apart). Apply puts the dek at the head of the body;
  *   Postlight gives it as a field of its own.
+ * - supportedDomains: the site's host with `www.` added or taken off (none for an IP address).
  */
+import { isIP } from 'node:net';
 import type { FieldRules, RulesDocument } from '../types/rules-document';
 
 export interface PostlightExtractor {
@@ -45,6 +47,12 @@ function outermost(selectors: readonly string[]): string {
   return selectors.map((s) => `${s}:not(${selectors.map((t) => `${t} *`).join(', ')})`).join(', ');
 }
 
+/** The site's host with `www.` added or taken off; none for an IP address or a single-label host. */
+function otherHostForm(host: string): string | undefined {
+  if (isIP(host) || !host.includes('.')) return undefined;
+  return host.startsWith('www.') ? host.slice(4) : `www.${host}`;
+}
+
 export function toPostlightExtractor(rules: RulesDocument): PostlightExtractor {
   const { title, byline, published } = rules.fields ?? {};
   const titleRules = fieldSelectors(title);
@@ -52,10 +60,10 @@ export function toPostlightExtractor(rules: RulesDocument): PostlightExtractor {
   const dateRules = fieldSelectors(published);
   const dekSelectors = rules.content.dek?.length ? rules.content.dek : rules.content.header;
   const dek = dekSelectors?.length ? { selectors: [dekSelectors.join(', ')] } : undefined;
-  const www = `www.${rules.site}`;
+  const other = otherHostForm(rules.site);
   return {
     domain: rules.site,
-    supportedDomains: [www],
+    ...(other ? { supportedDomains: [other] } : {}),
     ...(titleRules ? { title: titleRules } : {}),
     ...(authorRules ? { author: authorRules } : {}),
     ...(dateRules ? { date_published: dateRules } : {}),

@@ -14,7 +14,7 @@ import { EmbeddedPipeline } from '../../lib/pipeline/embedded';
 import { keys, pageIdOf } from '../../lib/store/keys';
 import { getJson, getText } from '../../lib/store/store';
 import { ArticleDocumentSchema } from '../../lib/types/article-document';
-import { RulesDocumentSchema } from '../../lib/types/rules-document';
+import { RulesDocumentSchema, type RulesDocument } from '../../lib/types/rules-document';
 import { parseWithPostlight, tokenF1 } from '../helpers/articles';
 
 const site = generateSite({ seed: 'postlight-export', pagesPerTemplate: 10, templates: 2 });
@@ -69,5 +69,15 @@ describe.each(templates)('a %s site exported to Postlight Parser', (template) =>
     }
     const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
     expect(mean, `per page: ${scores.map((s) => s.toFixed(3)).join(' ')}`).toBeGreaterThanOrEqual(0.95);
+  });
+});
+
+describe("the export's supported domains", () => {
+  const rulesFor = (site: string) => ({ site, content: { selectors: ['article p'], clean: [] } }) as unknown as RulesDocument;
+  it('are the host with www. added or taken off, none for an IP address or a one-label host', () => {
+    expect(toPostlightExtractor(rulesFor('news.example')).supportedDomains).toEqual(['www.news.example']);
+    expect(toPostlightExtractor(rulesFor('www.news.example')).supportedDomains).toEqual(['news.example']);
+    expect(toPostlightExtractor(rulesFor('127.0.0.1')).supportedDomains).toBeUndefined();
+    expect(toPostlightExtractor(rulesFor('localhost')).supportedDomains).toBeUndefined();
   });
 });
