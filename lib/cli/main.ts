@@ -3,6 +3,7 @@
  * The `spider` command (also `npm start`). With no arguments it runs the demo.
  * Every command works on the embedded store under --data-dir (default ./spider-data).
  */
+import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,9 +30,12 @@ import type { Store } from '../store/store';
 import { modelJson } from '../fallback/model';
 import { trainFromStore, type StoreTrainingResult } from '../fallback/store-training';
 
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
 const program = new Command()
   .name('spider')
   .description('Self-learning web article extractor: render pages, learn per-site rules, extract articles.')
+  .version(version, '-V, --version', 'print the version')
   .option('-d, --data-dir <dir>', 'data folder of the embedded store and queues (env SPIDER_DATA_DIR)')
   .option('-q, --quiet', 'print only dead letters, results and errors')
   .option('-v, --verbose', 'one line per event (rendered, learned, extracted, retried) as well as the progress')
@@ -116,6 +120,28 @@ let stopCode = 0;
 let stoppedAt = 0;
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
+/** Set while a pipeline command holds the data folder (withPipeline). */
+let pipelineOpen = false;
+let pipeClosed = false;
+
+/**
+ * The reader of stdout or stderr went away (`spider articles | head -3`, `spider run 2>&1 | head`):
+ * stop quietly, as a command killed by SIGPIPE would, with no stack trace. Outside a pipeline the
+ * process exits at once with its exit code so far (0 unless something failed); a pipeline stops as on
+ * SIGTERM (the messages in flight go back to the queue, the browser closes) and exits 141 (128 + SIGPIPE).
+ */
+function onOutputError(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EPIPE') throw error;
+  if (pipeClosed) return;
+  pipeClosed = true;
+  if (!pipelineOpen) process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  stopCode = 128 + (os.constants.signals.SIGPIPE ?? 13);
+  stoppedAt = Date.now();
+  stopping.abort();
+}
+process.stdout.on('error', onOutputError);
+process.stderr.on('error', onOutputError);
+
 function onStopSignal(signal: (typeof STOP_SIGNALS)[number]): void {
   const code = 128 + (os.constants.signals[signal] ?? 15);
   if (stopping.signal.aborted) {
@@ -131,10 +157,12 @@ function onStopSignal(signal: (typeof STOP_SIGNALS)[number]): void {
 async function withPipeline<T>(fn: (p: EmbeddedPipeline) => Promise<T>): Promise<T> {
   for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
   const pipeline = await new EmbeddedPipeline(config(), { logger: stderrLogger }).open({ exclusive: true });
+  pipelineOpen = true;
   try {
     return await fn(pipeline);
   } finally {
     await pipeline.close();
+    pipelineOpen = false;
     for (const signal of STOP_SIGNALS) process.off(signal, onStopSignal);
     // A step cut short may still hold a timer or a socket: do not wait for it.
     if (stopping.signal.aborted) process.exit(stopCode);
@@ -144,8 +172,8 @@ async function withPipeline<T>(fn: (p: EmbeddedPipeline) => Promise<T>): Promise
 program
   .command('demo', { isDefault: true })
   .description('generate a synthetic news site on 127.0.0.1, learn it, and report extraction quality')
-  .option('--pages <n>', 'article pages per template', (v) => parseInt(v, 10), 15)
-  .option('--train <n>', 'pages per template rendered before the site is learned', (v) => parseInt(v, 10), 5)
+  .option('--pages <n>', 'article pages per template', positiveInt, 15)
+  .option('--train <n>', 'pages per template rendered before the site is learned', positiveInt, 5)
   .action(async (opts: { pages: number; train: number }) => {
     await runDemo({ config: config(), progress: progressFor, pagesPerTemplate: opts.pages, train: opts.train });
   });
@@ -232,7 +260,7 @@ program
   .command('replay')
   .description('render archived pages of a dataset folder (manifest.jsonl, pages/, gold/) at their own URLs, learn, extract')
   .argument('<dataset>', 'dataset folder')
-  .option('--limit <n>', 'at most this many pages', (v) => parseInt(v, 10))
+  .option('--limit <n>', 'at most this many pages', positiveInt)
   .option('--site <site...>', 'only these sites')
   .action(async (dataset: string, opts: { limit?: number; site?: string[] }) => {
     await withPipeline(async (p) => {
@@ -410,6 +438,17 @@ function nonNegativeInt(value: string): number {
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('a whole number, 0 or more');
   return n;
 }
+
+/**
+ * `spider` alone runs the demo (the default command), so commander would hand an unknown command to
+ * the demo as an argument ("too many arguments for 'demo'"): name it instead, with the commands.
+ */
+program.hook('preSubcommand', (thisCommand, subcommand) => {
+  const first = thisCommand.args[0];
+  if (subcommand.name() === 'demo' && first !== undefined && first !== 'demo' && !first.startsWith('-')) {
+    thisCommand.error(`error: unknown command '${terminalSafe(first, true)}'`, { code: 'commander.unknownCommand' });
+  }
+});
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`spider: ${error instanceof Error ? error.message : String(error)}\n`);

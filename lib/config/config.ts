@@ -2,11 +2,16 @@
  * Every tunable in one place: a documented default, an environment variable with the SPIDER_ prefix,
  * read once and validated at start (docs/configuration.md lists them).
  */
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
-const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((s) => s === 'true' || s === '1')]);
+const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((s) => s === 'true' || s === '1')], { error: 'expected true, false, 1 or 0' });
+/** An IP address or a network in CIDR notation, as the egress policy reads it (lib/net/address.ts parseCidr). */
+const network = z.string().min(1).refine((s) => (s.includes('/') ? ipaddr.isValidCIDR(s.trim()) : ipaddr.isValid(s.trim())), {
+  error: 'expected IP addresses or networks in CIDR notation, comma-separated, e.g. 10.1.0.0/16,192.168.1.7',
+});
 /** A list: an array, or in the environment a comma-separated string. */
 const list = <T extends z.ZodType>(item: T) =>
   z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v), z.array(item));
@@ -45,7 +50,7 @@ export const ConfigSchema = z.object({
   /** Host patterns a render or fetch may reach whatever their addresses and ports: `127.0.0.1:8080`, `*.localhost`, `intranet.example`. */
   allowHosts: list(z.string().min(1)).default([]),
   /** Networks (CIDR) resolved addresses may fall in, e.g. `10.1.0.0/16`; ports stay 80/443 (+ allowPorts). */
-  allowNetworks: list(z.string().min(1)).default([]),
+  allowNetworks: list(network).default([]),
   /** Ports allowed besides 80 and 443. */
   allowPorts: list(int(1, 65535)).default([]),
 
@@ -122,10 +127,22 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
   }
   const result = ConfigSchema.safeParse({ ...fromEnv, ...stripUndefined(overrides) });
   if (!result.success) {
-    const problems = result.error.issues.map((i) => `${envName(String(i.path[0]))}: ${i.message}`);
+    // Each problem names its variable and the value given (an item of a list: that item).
+    const given = { ...fromEnv, ...stripUndefined(overrides) } as Record<string, unknown>;
+    const problems = result.error.issues.map((i) => {
+      const key = String(i.path[0]);
+      const value = i.path.length > 1 ? itemOf(given[key], i.path[1]) : given[key];
+      return `${envName(key)}: ${i.message}${value === undefined ? '' : ` (given: ${JSON.stringify(value)})`}`;
+    });
     throw new Error(`invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   return result.data;
+}
+
+/** The item of a list value (a comma-separated string in the environment) a problem's path points at. */
+function itemOf(value: unknown, index: PropertyKey): unknown {
+  const items = typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value;
+  return Array.isArray(items) && typeof index === 'number' ? items[index] : value;
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -7,10 +7,10 @@ export interface SpiderResult {
   readonly code: number;
 }
 
-export function runSpider(dataDir: string, args: readonly string[], stdin?: string): Promise<SpiderResult> {
+export function runSpider(dataDir: string, args: readonly string[], stdin?: string, env: NodeJS.ProcessEnv = {}): Promise<SpiderResult> {
   return new Promise((resolve) => {
     const child = execFile('npx', ['tsx', 'lib/cli/main.ts', '--data-dir', dataDir, ...args], {
-      env: { ...process.env, CI: 'true', SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '' },
+      env: { ...process.env, CI: 'true', SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '', ...env },
       timeout: 120_000,
       maxBuffer: 64 * 1024 * 1024,
     }, (error, stdout, stderr) => resolve({ stdout, stderr, code: error ? ((error as { code?: number }).code ?? 1) : 0 }));
