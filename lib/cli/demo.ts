@@ -102,7 +102,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     const learnedFrom = new Set(rules?.learnedFrom ?? []);
     const perTemplate: DemoReport['perTemplate'] = {};
     say();
-    say('extraction quality on pages the rules were not learned from (4-gram shingle metric, ../shared/datasets/README.md):');
+    say("extraction quality on pages the rules were not learned from (the article's word 4-grams against the generator's text):");
     say('  template   pages  by rules  precision  recall     F1');
     for (const template of templates as TemplateId[]) {
       const scores: PageScore[] = [];
