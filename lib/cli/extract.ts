@@ -4,6 +4,7 @@
  * site's rules apply when the store has them, the single-page extractor otherwise, and what was
  * rendered stays in the store so the site keeps learning. Nothing here renders or extracts itself.
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EmbeddedPipeline, Submission } from '../pipeline/embedded';
@@ -45,11 +46,24 @@ function statedUrl(html: string): string | undefined {
 }
 
 /**
+ * The URL of HTML that states none: `http://file.localhost/<content hash>/<file name>` (a site of its
+ * own, so such pages learn together). The hash (12 hex digits of SHA-256 of the HTML) keeps apart
+ * different pages of one name (standard input's, or files of one name in two folders), which would
+ * otherwise replace each other's article; the same HTML again is the same page.
+ */
+export function fileUrl(name: string, html: string): string {
+  const hash = createHash('sha256').update(html).digest('hex').slice(0, 12);
+  return `http://file.localhost/${hash}/${encodeURIComponent(name)}`;
+}
+
+/**
  * Reads the inputs: a URL is rendered live; a file (or `-`, standard input) is rendered as an
- * archived page at `baseUrl` (standard input's, or the only file's), else at the URL its HTML states (canonical, og:url), else at
- * `http://file.localhost/<file name>` (a site of its own, so such pages learn together).
+ * archived page at `baseUrl` (standard input's, or the only file's), else at the URL its HTML states
+ * (canonical, og:url), else at `fileUrl` (`http://file.localhost/<content hash>/<file name>`).
+ * Standard input can be read once: `-` twice is an error.
  */
 export async function readInputs(args: readonly string[], options: { baseUrl?: string; readStdin(): Promise<string> }): Promise<ExtractInput[]> {
+  if (args.filter((a) => a === '-').length > 1) throw new Error('- (standard input) is given more than once: standard input can be read only once');
   const inputs: ExtractInput[] = [];
   const isUrl = (arg: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(arg);
   const files = args.filter((a) => !isUrl(a));
@@ -69,7 +83,7 @@ export async function readInputs(args: readonly string[], options: { baseUrl?: s
       continue;
     }
     const name = arg === '-' ? 'stdin.html' : path.basename(arg);
-    const url = baseUrlOf(arg) ?? statedUrl(html) ?? `http://file.localhost/${encodeURIComponent(name)}`;
+    const url = baseUrlOf(arg) ?? statedUrl(html) ?? fileUrl(name, html);
     const parsed = HttpUrlSchema.safeParse(url);
     inputs.push(parsed.success ? { arg, submission: { url, html } } : { arg, error: `${url}: ${parsed.error.issues[0].message}` });
   }

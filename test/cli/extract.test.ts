@@ -1,5 +1,5 @@
 /** `spider extract` as a user runs it: a real process, real Chromium, a generated site on 127.0.0.1, files and stdin. */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +56,35 @@ describe('spider extract', () => {
     expect(fromStdin.url).toBe('http://saved.localhost/from-stdin.html');
     expect(fromStdin.title).toBe(third.title);
     expect(tokenF1(fromStdin.text, third.bodyText)).toBeGreaterThan(0.8);
+  });
+
+  it('gives HTML with no URL of its own a URL with its content hash: two pages of one name never replace each other', { timeout: 180_000 }, async () => {
+    // No canonical link, no og:url: the page states no URL.
+    const unstated = (p: { path: string }) => pageHtml(site, p.path, 'http://saved.localhost').replace(/^.*(rel="canonical"|property="og:url").*$/gm, '');
+    const [first, second, third] = articlesOf(site);
+    const one = await spider(['extract', '-', '--format', 'jsonl'], unstated(first));
+    const two = await spider(['extract', '-', '--format', 'jsonl'], unstated(second));
+    for (const folder of ['a', 'b']) await mkdir(path.join(dataDir, folder), { recursive: true });
+    await writeFile(path.join(dataDir, 'a', 'page.html'), unstated(third));
+    await writeFile(path.join(dataDir, 'b', 'page.html'), unstated(first));
+    const files = await spider(['extract', path.join(dataDir, 'a', 'page.html'), path.join(dataDir, 'b', 'page.html'), '--format', 'jsonl']);
+    for (const r of [one, two, files]) {
+      expect(r.code).toBe(0);
+      expect(r.stderr).not.toContain('replaced');
+    }
+    const [a1, a2] = [one, two].map((r) => ArticleDocumentSchema.parse(JSON.parse(r.stdout)));
+    const [f1, f2] = files.stdout.trim().split('\n').map((l) => ArticleDocumentSchema.parse(JSON.parse(l)));
+    expect(a1.url).toMatch(/^http:\/\/file\.localhost\/[0-9a-f]{12}\/stdin\.html$/);
+    expect(a2.url).toMatch(/^http:\/\/file\.localhost\/[0-9a-f]{12}\/stdin\.html$/);
+    expect(f1.url).toMatch(/^http:\/\/file\.localhost\/[0-9a-f]{12}\/page\.html$/);
+    expect(new Set([a1.url, a2.url, f1.url, f2.url]).size).toBe(4);
+    expect([a1.title, a2.title, f1.title, f2.title]).toEqual([first.title, second.title, third.title, first.title]);
+    // Each is stored at its own URL: none replaced another.
+    const listed = (await spider(['articles', '--site', 'file.localhost'])).stdout;
+    for (const a of [a1, a2, f1, f2]) expect(listed).toContain(a.url);
+
+    const help = await spider(['extract', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('http://file.localhost/<content hash>/<file name>');
   });
 
   it('says why a URL gave no article', { timeout: 120_000 }, async () => {

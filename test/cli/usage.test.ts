@@ -71,3 +71,11 @@ describe('spider, first contact', () => {
     expect(pages.stderr).toContain("option '--pages <n>' argument 'abc' is invalid. a whole number, 1 or more");
   });
 });
+
+describe('spider extract, standard input', () => {
+  it('refuses - given twice: standard input can be read once', { timeout: 60_000 }, async () => {
+    const result = await spider(['extract', '-', '-'], { stdin: '<p>Hello</p>' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('spider: - (standard input) is given more than once: standard input can be read only once');
+  });
+});
