@@ -12,6 +12,7 @@ import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
 import { getJson } from '../store/store';
 import { ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
 import { HttpUrlSchema } from '../types/messages';
+import { hasArticle, NO_WORDS_REASON } from './outcome';
 
 export interface ExtractInput {
   /** What the user typed: a URL, a file path or `-`. */
@@ -116,7 +117,7 @@ export async function extractAll(pipeline: EmbeddedPipeline, inputs: readonly Ex
     const pageId = pageIdOf(url);
     const article = await getJson(pipeline.store, keys.article(site, pageId), (v) => ArticleDocumentSchema.parse(v));
     const fresh = article && article.extractedAt >= started ? article : undefined;
-    if (fresh && fresh.wordCount > 0) {
+    if (fresh && hasArticle(fresh)) {
       outcomes.push({ arg: input.arg, url, article: fresh });
       continue;
     }
@@ -127,7 +128,7 @@ export async function extractAll(pipeline: EmbeddedPipeline, inputs: readonly Ex
     outcomes.push({
       arg: input.arg,
       url,
-      reason: letter ? `${letter.queue}: ${letter.reason}` : fresh ? 'the page gave an article with no words' : 'no article was extracted',
+      reason: letter ? `${letter.queue}: ${letter.reason}` : fresh ? NO_WORDS_REASON : 'no article was extracted',
     });
   }
   return outcomes;

@@ -29,6 +29,7 @@ import { loadAwsTarget } from '../aws/stack-outputs';
 import type { Store } from '../store/store';
 import { modelJson } from '../fallback/model';
 import { trainFromStore, type StoreTrainingResult } from '../fallback/store-training';
+import type { ConsumerEvent } from '../queue/worker';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -54,25 +55,35 @@ function progressFor(pipeline: EmbeddedPipeline): Progress {
   return createProgress({ mode: progressMode({ quiet: quiet() }), verbose: opts.verbose, intervalSeconds: opts.progressInterval, counts: () => pipeline.queueCounts() });
 }
 
-/** The URLs given and read from `file`, valid or not (submit turns an invalid one into a dead letter that says why). */
+/**
+ * The URLs given and read from `file`, valid or not (submit turns an invalid one into a dead letter
+ * that says why): one URL a line, trimmed; blank lines and lines starting with # are skipped.
+ */
 async function readUrls(urls: string[], file?: string): Promise<string[]> {
   const all = [...urls];
   if (file) {
     const text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
-    // One URL per line; a URL holds no whitespace, so two on one line are two URLs, not one.
-    all.push(...text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).flatMap((l) => l.split(/\s+/)));
+    all.push(...text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
   }
   return all;
 }
 
+/** With no URL to submit, says so and sets exit code 1 (`spider work` is how to process what is queued). Returns whether there are some. */
+function someUrls(list: readonly string[], file?: string): boolean {
+  if (list.length > 0) return true;
+  process.stderr.write(`spider: no URLs given${file ? ` (${file === '-' ? 'standard input' : file} has none)` : ''}: give URLs as arguments or -f <file> with one URL per line; \`spider work\` processes URLs already queued\n`);
+  process.exitCode = 1;
+  return false;
+}
+
 /**
  * Submits the URLs to the embedded pipeline: an invalid one is not queued but kept as a dead letter
- * with the reason (`spider dead-letters`), and said on stderr. Returns how many were rejected.
+ * with the reason (`spider dead-letters`), and said on stderr. Returns the rejected ones.
  */
-async function submitUrls(pipeline: EmbeddedPipeline, urls: readonly string[]): Promise<number> {
+async function submitUrls(pipeline: EmbeddedPipeline, urls: readonly string[]): Promise<readonly { url: string; reason: string }[]> {
   const report = await pipeline.submit(urls.map((url) => ({ url })));
   for (const r of report.rejected) process.stderr.write(`rejected ${terminalSafeJson(r.url)}: ${terminalSafe(r.reason, true)}\n`);
-  return report.rejected.length;
+  return report.rejected;
 }
 
 async function readStdin(): Promise<string> {
@@ -81,17 +92,36 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Processes every queue to the end with progress, prints the tally, writes it to `jsonFile` if given. */
-async function work(pipeline: EmbeddedPipeline, jsonFile?: string, allowDeadLetters = false): Promise<void> {
+interface WorkOptions {
+  /** Write the final tally there. */
+  readonly json?: string;
+  /** Exit 0 even when some URLs ended as dead letters or gave no article. */
+  readonly allowDeadLetters?: boolean;
+  /** URLs refused at submission, counted in the tally as the dead letters they are. */
+  readonly rejected?: readonly { url: string; reason: string }[];
+  /** Each event as well (relearn reads its learn's result). */
+  readonly onEvent?: (event: ConsumerEvent) => void;
+}
+
+/** Processes every queue to the end with progress, prints the tally, writes it to `options.json` if given. */
+async function work(pipeline: EmbeddedPipeline, options: WorkOptions = {}): Promise<void> {
   const progress = progressFor(pipeline);
+  for (const r of options.rejected ?? []) progress.rejected(r.url, r.reason);
   try {
-    await pipeline.run({ onEvent: progress.onEvent, signal: stopping.signal });
+    await pipeline.run({
+      onEvent: (event) => {
+        progress.onEvent(event);
+        options.onEvent?.(event);
+      },
+      signal: stopping.signal,
+    });
   } finally {
     const { tally, line } = progress.stop();
     process.stderr.write(line + '\n');
-    if (jsonFile) await writeFile(jsonFile, JSON.stringify(tally, null, 2) + '\n');
-    // A script must be able to tell that a URL gave no article: any dead letter is exit code 1.
-    if (tally.outcomes.deadLetters > 0 && !allowDeadLetters) process.exitCode = 1;
+    if (options.json) await writeFile(options.json, JSON.stringify(tally, null, 2) + '\n');
+    // A script must be able to tell that a URL gave no article: any dead letter (a rejected URL
+    // included) or page with no words is exit code 1, as in `spider extract` (./outcome.ts).
+    if ((tally.outcomes.deadLetters > 0 || tally.outcomes.noWords > 0) && !options.allowDeadLetters) process.exitCode = 1;
   }
 }
 
@@ -180,20 +210,23 @@ program
 
 program
   .command('run')
-  .description('render, learn and extract the given URLs, then exit when every queue is empty; exit code 1 when any URL ended as a dead letter')
+  .description('render, learn and extract the given URLs, then exit when every queue is empty; exit code 1 when any URL ended as a dead letter or gave no article')
   .argument('[urls...]', 'page URLs')
-  .option('-f, --file <file>', 'a file with one URL per line (- for standard input)')
+  .option('-f, --file <file>', 'a file with one URL per line, blank lines and lines starting with # skipped (- for standard input)')
   .option('--json <file>', 'write the final tally there (counts per outcome, dead-letter reasons, wall time, pages/s)')
-  .option('--allow-dead-letters', 'exit 0 even when some URLs ended as dead letters')
-  .addHelpText('after', '\nExit codes: 0 every URL gave an article (or --allow-dead-letters); 1 a URL was rejected or ended as a dead letter, or an error.')
+  .option('--allow-dead-letters', 'exit 0 even when some URLs ended as dead letters or gave no article')
+  .addHelpText(
+    'after',
+    '\nEvery URL ends as an article or a dead letter that says why; a page whose article has no words is no article (as in `spider extract`), and one that does not look like an article (a home page, a listing) is counted apart.' +
+      '\nExit codes: 0 every URL gave an article or a page flagged not an article (or --allow-dead-letters); 1 no URLs given, a URL was rejected, ended as a dead letter or gave an article with no words, or an error.',
+  )
   .action(async (urls: string[], opts: { file?: string; json?: string; allowDeadLetters?: boolean }) => {
     const list = await readUrls(urls, opts.file);
-    const rejected = await withPipeline(async (p) => {
-      const n = await submitUrls(p, list);
-      await work(p, opts.json, opts.allowDeadLetters);
-      return n;
+    if (!someUrls(list, opts.file)) return;
+    await withPipeline(async (p) => {
+      const rejected = await submitUrls(p, list);
+      await work(p, { json: opts.json, allowDeadLetters: opts.allowDeadLetters, rejected });
     });
-    if (rejected > 0 && !opts.allowDeadLetters) process.exitCode = 1;
   });
 
 program
@@ -223,9 +256,10 @@ program
   .command('submit')
   .description('queue URLs for rendering (run `spider work` to process them)')
   .argument('[urls...]', 'page URLs')
-  .option('-f, --file <file>', 'a file with one URL per line (- for standard input)')
+  .option('-f, --file <file>', 'a file with one URL per line, blank lines and lines starting with # skipped (- for standard input)')
   .action(async (urls: string[], opts: { file?: string }) => {
     const list = await readUrls(urls, opts.file);
+    if (!someUrls(list, opts.file)) return;
     const stack = deployed();
     if (stack) {
       // SQS has no way to dead-letter a message it was never sent: an invalid URL is said here, exit 1.
@@ -235,7 +269,7 @@ program
       if (result.rejected.length) process.exitCode = 1;
       return;
     }
-    const rejected = await withPipeline((p) => submitUrls(p, list));
+    const rejected = (await withPipeline((p) => submitUrls(p, list))).length;
     process.stdout.write(`queued ${list.length - rejected} URLs (run \`spider work\` to process them)${rejected ? `; ${rejected} rejected, kept as dead letters` : ''}\n`);
     if (rejected > 0) process.exitCode = 1;
   });
@@ -244,7 +278,8 @@ program
   .command('work')
   .description('process every queued message, then exit')
   .option('--json <file>', 'write the final tally there (counts per outcome, dead-letter reasons, wall time, pages/s)')
-  .action((opts: { json?: string }) => withPipeline((p) => work(p, opts.json)));
+  .addHelpText('after', '\nExit codes: 0 every page gave an article or a page flagged not an article; 1 a message ended as a dead letter, a page gave an article with no words, or an error.')
+  .action((opts: { json?: string }) => withPipeline((p) => work(p, { json: opts.json })));
 
 program
   .command('status')

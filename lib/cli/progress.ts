@@ -15,6 +15,7 @@ import { createLogUpdate } from 'log-update';
 import type { ConsumerEvent } from '../queue/worker';
 import type { QueueCounts, QueueName } from '../queue/status';
 import { failureKind, type FailureKind } from '../util/errors';
+import { articleOutcome, NO_WORDS_REASON, type ArticleOutcome } from './outcome';
 
 export type ProgressMode = 'live' | 'lines' | 'quiet';
 
@@ -23,32 +24,43 @@ export interface Tally {
   learned: number;
   /** Extractions, re-extractions after a learn included. */
   extracted: number;
-  /** Each page with an article (`site/pageId`) and the method of its latest extraction. */
-  articles: Map<string, string>;
+  /** Each page extracted (`site/pageId`): the method and outcome of its latest extraction (./outcome.ts), its URL. */
+  articles: Map<string, { method: string; outcome: ArticleOutcome; url: string }>;
   retried: number;
+  /** URLs refused at submission (each also a dead letter of the render queue). */
+  rejected: number;
   dead: number;
   /** Dead letters per queue. */
   deadByQueue: Record<string, number>;
 }
 
 export interface FinalTally {
-  readonly version: 1;
+  /** 2: `articles` leaves out pages flagged not an article and pages with no words; rejected URLs are dead letters. */
+  readonly version: 2;
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly wallSeconds: number;
   readonly pagesPerSecond: number;
-  /** URLs that reached an end: rendered, or dead-lettered at render. */
+  /** URLs that reached an end: rendered, or dead-lettered at render (rejected at submission included). */
   readonly urls: { readonly done: number; readonly total: number };
   readonly outcomes: {
     readonly rendered: number;
     readonly learned: number;
     /** Extractions, re-extractions of a page after its site was learned included. */
     readonly extracted: number;
-    /** Pages with an article. */
+    /** Pages with an article: words, and not flagged as no article. */
     readonly articles: number;
     /** Those articles by the method of their latest extraction. */
     readonly articlesByMethod: Record<string, number>;
+    /** Pages whose text the extractor flags as not an article (a home page, a listing): stored, not counted as articles. */
+    readonly notArticles: number;
+    /** Pages whose latest extraction had no words: no article, as `spider extract` says (exit code 1 like a dead letter). */
+    readonly noWords: number;
+    /** Those pages' URLs (the first 20). */
+    readonly noWordsUrls: string[];
     readonly retried: number;
+    /** URLs refused at submission (invalid): counted in `deadLetters` too. */
+    readonly rejected: number;
     readonly deadLetters: number;
     readonly deadLettersByQueue: Record<string, number>;
   };
@@ -84,12 +96,13 @@ export function formatDuration(seconds: number): string {
 }
 
 const EXAMPLES_PER_KIND = 3;
+const NO_WORDS_URLS = 20;
 
 export function createProgress(options: ProgressOptions) {
   const out = options.out ?? process.stderr;
   const now = options.now ?? Date.now;
   const started = now();
-  const tally: Tally = { rendered: 0, learned: 0, extracted: 0, articles: new Map(), retried: 0, dead: 0, deadByQueue: {} };
+  const tally: Tally = { rendered: 0, learned: 0, extracted: 0, articles: new Map(), retried: 0, rejected: 0, dead: 0, deadByQueue: {} };
   const reasons = new Map<FailureKind, { count: number; examples: string[] }>();
   const live = options.mode === 'live' ? createLogUpdate(out as NodeJS.WriteStream) : undefined;
   let stopped = false;
@@ -117,7 +130,7 @@ export function createProgress(options: ProgressOptions) {
     const remaining = total - done;
     const eta = remaining === 0 ? 'ETA 0s' : rate > 0 ? `ETA ${formatDuration(remaining / rate)}` : 'ETA ?';
     const pending = counts ? ` · pending render ${waiting('render')} learn ${waiting('learn')} apply ${waiting('apply')}` : '';
-    return `${done}/${total} URLs · ${tally.articles.size} articles · ${tally.dead} dead letters${pending} · ${rate.toFixed(1)} pages/s · ${eta} · ${formatDuration(seconds)}`;
+    return `${done}/${total} URLs · ${count(tally.articles, 'article')} articles · ${tally.dead} dead letters${pending} · ${rate.toFixed(1)} pages/s · ${eta} · ${formatDuration(seconds)}`;
   };
 
   const redraw = () => {
@@ -133,17 +146,27 @@ export function createProgress(options: ProgressOptions) {
   timer?.unref();
   redraw();
 
+  const countDead = (queue: string, subject: string, error: string) => {
+    tally.dead++;
+    tally.deadByQueue[queue] = (tally.deadByQueue[queue] ?? 0) + 1;
+    const kind = failureKind(error);
+    const entry = reasons.get(kind) ?? { count: 0, examples: [] };
+    entry.count++;
+    if (entry.examples.length < EXAMPLES_PER_KIND) entry.examples.push(`${queue} ${subject}: ${error}`);
+    reasons.set(kind, entry);
+  };
+
+  /** A URL refused at submission: a dead letter of the render queue (its line was printed by whoever submitted it). */
+  const rejected = (url: string, reason: string) => {
+    tally.rejected++;
+    countDead('render', JSON.stringify(url), reason);
+  };
+
   const onEvent = (event: ConsumerEvent) => {
     const m = event.message as Record<string, unknown>;
     const subject = String(m?.url ?? (m?.pageId ? `${m.site}/${m.pageId}` : (m?.site ?? '')));
     if (event.outcome === 'dead') {
-      tally.dead++;
-      tally.deadByQueue[event.queue] = (tally.deadByQueue[event.queue] ?? 0) + 1;
-      const kind = failureKind(event.error ?? '');
-      const entry = reasons.get(kind) ?? { count: 0, examples: [] };
-      entry.count++;
-      if (entry.examples.length < EXAMPLES_PER_KIND) entry.examples.push(`${event.queue} ${subject}: ${event.error}`);
-      reasons.set(kind, entry);
+      countDead(event.queue, subject, event.error ?? '');
       print(`✗ ${event.queue} ${subject}: ${event.error}`);
       return;
     }
@@ -164,7 +187,8 @@ export function createProgress(options: ProgressOptions) {
       }
     } else if (event.queue === 'apply') {
       tally.extracted++;
-      tally.articles.set(`${r?.site ?? m?.site}/${r?.pageId ?? m?.pageId}`, String(r?.method ?? 'unknown'));
+      const outcome = articleOutcome({ wordCount: Number(r?.wordCount ?? 0), notArticle: r?.notArticle === true });
+      tally.articles.set(`${r?.site ?? m?.site}/${r?.pageId ?? m?.pageId}`, { method: String(r?.method ?? 'unknown'), outcome, url: String(r?.url ?? subject) });
       say(`extracted ${r?.url ?? subject} (${r?.method}, ${r?.wordCount} words)`);
     }
   };
@@ -176,7 +200,7 @@ export function createProgress(options: ProgressOptions) {
     const counts = options.counts?.();
     const done = urlsDone();
     return {
-      version: 1,
+      version: 2,
       startedAt: new Date(started).toISOString(),
       finishedAt: new Date(finished).toISOString(),
       wallSeconds: Math.round(wallSeconds * 1000) / 1000,
@@ -186,9 +210,13 @@ export function createProgress(options: ProgressOptions) {
         rendered: tally.rendered,
         learned: tally.learned,
         extracted: tally.extracted,
-        articles: tally.articles.size,
+        articles: count(tally.articles, 'article'),
         articlesByMethod: byMethod(tally.articles),
+        notArticles: count(tally.articles, 'not-article'),
+        noWords: count(tally.articles, 'no-words'),
+        noWordsUrls: [...tally.articles.values()].filter((a) => a.outcome === 'no-words').slice(0, NO_WORDS_URLS).map((a) => a.url),
         retried: tally.retried,
+        rejected: tally.rejected,
         deadLetters: tally.dead,
         deadLettersByQueue: { ...tally.deadByQueue },
       },
@@ -196,28 +224,45 @@ export function createProgress(options: ProgressOptions) {
     };
   };
 
-  /** Stops the status line and the summary lines; returns the final tally and its one-line form. */
+  /**
+   * Stops the status line and the summary lines; returns the final tally and its one-line form, after
+   * a line for each page that gave an article with no words (they are no dead letters, but no article either).
+   */
   const stop = (): { tally: FinalTally; line: string } => {
     if (timer) clearInterval(timer);
     if (live && !stopped) live.clear();
     stopped = true;
     const t = final();
-    const methods = Object.entries(t.outcomes.articlesByMethod).map(([m, n]) => `${n} ${m}`).join(', ');
+    const o = t.outcomes;
+    const methods = Object.entries(o.articlesByMethod).map(([m, n]) => `${n} ${m}`).join(', ');
     const kinds = t.deadLetterReasons.map((r) => `${r.count} ${r.kind}`).join(', ');
+    const apart = [
+      o.notArticles ? `${o.notArticles} not an article (home page or listing)` : '',
+      o.noWords ? `${o.noWords} with no words (no article)` : '',
+    ].filter(Boolean);
+    const noWordsLines = [...tally.articles.values()].filter((a) => a.outcome === 'no-words').map((a) => `✗ apply ${a.url}: ${NO_WORDS_REASON}\n`).join('');
     const line =
-      `done: ${t.outcomes.rendered} rendered, ${t.outcomes.learned} learns, ${t.outcomes.articles} articles${methods ? ` (${methods})` : ''} from ${t.outcomes.extracted} extractions, ` +
-      `${t.outcomes.retried} retries, ${t.outcomes.deadLetters} dead letters${kinds ? ` (${kinds})` : ''} ` +
+      noWordsLines +
+      `done: ${o.rendered} rendered, ${o.learned} learns, ${o.articles} articles${methods ? ` (${methods})` : ''} from ${o.extracted} extractions, ` +
+      apart.map((a) => a + ', ').join('') +
+      `${o.retried} retries, ${o.deadLetters} dead letters${kinds ? ` (${kinds})` : ''}${o.rejected ? ` of which ${o.rejected} rejected at submission` : ''} ` +
       `in ${formatDuration(t.wallSeconds)}, ${t.pagesPerSecond.toFixed(1)} pages/s`;
     return { tally: t, line };
   };
 
-  return { onEvent, tally, summary, final, stop };
+  return { onEvent, rejected, tally, summary, final, stop };
 }
 
 export type Progress = ReturnType<typeof createProgress>;
 
-function byMethod(articles: ReadonlyMap<string, string>): Record<string, number> {
+function byMethod(articles: Tally['articles']): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const method of articles.values()) out[method] = (out[method] ?? 0) + 1;
+  for (const { method, outcome } of articles.values()) if (outcome === 'article') out[method] = (out[method] ?? 0) + 1;
   return out;
+}
+
+function count(articles: Tally['articles'], outcome: ArticleOutcome): number {
+  let n = 0;
+  for (const a of articles.values()) if (a.outcome === outcome) n++;
+  return n;
 }

@@ -15,6 +15,7 @@ import { FsStore } from '../../lib/store/fs-store';
 import { keys } from '../../lib/store/keys';
 import { putJson } from '../../lib/store/store';
 import { ARTICLE_DOCUMENT_VERSION, type ArticleDocument } from '../../lib/types/article-document';
+import { serveRoutes } from '../helpers/http-server';
 
 const run = promisify(execFile);
 const site = generateSite({ seed: 'cli-test', pagesPerTemplate: 2, templates: 1 });
@@ -114,6 +115,31 @@ describe('spider CLI', () => {
   });
 });
 
+describe('a page with no words', () => {
+  it('is no article in run as in extract: counted apart, said, exit 1 (0 with --allow-dead-letters)', { timeout: 180_000 }, async () => {
+    const server = await serveRoutes({ '/empty.html': { body: '<!doctype html><html><head><title></title></head><body></body></html>' } });
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-cli-empty-'));
+    try {
+      const url = `${server.origin}/empty.html`;
+      const tallyFile = path.join(dataDir, 'tally.json');
+      const ran = await spider('run', url, '--json', tallyFile);
+      expect(ran.stderr).toContain(`✗ apply ${url}: the page gave an article with no words`);
+      expect(ran.stderr).toMatch(/^done: 1 rendered, 0 learns, 0 articles from 1 extractions, 1 with no words \(no article\), 0 retries, 0 dead letters /m);
+      expect(ran.code).toBe(1);
+      const tally = JSON.parse(await readFile(tallyFile, 'utf8'));
+      expect(tally.outcomes).toMatchObject({ articles: 0, noWords: 1, noWordsUrls: [url], deadLetters: 0 });
+
+      const extracted = await spider('extract', url);
+      expect(extracted.stderr).toContain(`no article from ${url}: the page gave an article with no words`);
+      expect(extracted.code).toBe(1);
+
+      expect((await spider('run', '--allow-dead-letters', url)).code).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('the data folder lock', () => {
   it('stops a second process on a data folder another one holds, before it touches the queue; lets it in once released', { timeout: 120_000 }, async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-cli-lock-'));
@@ -131,8 +157,9 @@ describe('the data folder lock', () => {
     } finally {
       await holder.close();
     }
-    const after = await spider('run', '--allow-dead-letters');
-    expect(after.code).toBe(0);
+    const after = await spider('work');
+    expect(after.stderr).toMatch(/✗ render \S+\/locked\.html: HTTP 404/);
+    expect(after.code).toBe(1);
     expect(await readdir(path.join(dataDir, 'queues', 'render', 'pending'))).toHaveLength(0);
   });
 });
@@ -239,13 +266,14 @@ describe('spider train', () => {
     expect(bad.stderr).toContain('a whole number, 0 or more');
   });
 
-  it('takes two URLs on one line of a file as two, and names a rejected one safely', { timeout: 60_000 }, async () => {
+  it('takes one URL a line of a file (a line with two is one invalid URL), and names a rejected one safely', { timeout: 60_000 }, async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-cli-submit-'));
     const list = path.join(dataDir, 'urls.txt');
-    await writeFile(list, '# two on one line\nhttp://a.example/1 http://a.example/2\nhttp://a.example/3\nnot\x1b[2Ja url\n');
+    await writeFile(list, '# two on one line\nhttp://a.example/1 http://a.example/2\n  http://a.example/3  \n\nnot\x1b[2Ja url\n');
     const submitted = await spider('submit', '-f', list);
-    expect(submitted.stdout).toContain('queued 3 URLs (run `spider work` to process them); 2 rejected, kept as dead letters');
-    expect(submitted.stderr).toContain('rejected "not\\u001b[2Ja"');
+    expect(submitted.stdout).toContain('queued 1 URLs (run `spider work` to process them); 2 rejected, kept as dead letters');
+    expect(submitted.stderr).toContain('rejected "http://a.example/1 http://a.example/2": invalid message: url: holds white space (one URL a line');
+    expect(submitted.stderr).toContain('rejected "not\\u001b[2Ja url"');
     expect(submitted.stderr).not.toContain('\x1b');
     expect(submitted.code).toBe(1);
   });

@@ -67,7 +67,7 @@ describe('spider run without a terminal', () => {
 
     const tally = JSON.parse(await readFile(tallyFile, 'utf8'));
     expect(tally).toMatchObject({
-      version: 1,
+      version: 2,
       urls: { done: urls.length + 1, total: urls.length + 1 },
       outcomes: { rendered: urls.length, deadLetters: 1, deadLettersByQueue: { render: 1 } },
       deadLetterReasons: [{ kind: 'http-status', count: 1, examples: [expect.stringMatching(/HTTP 404/)] }],
@@ -118,6 +118,28 @@ describe('progress arithmetic', () => {
     expect(p.stop().line).toBe('done: 4 rendered, 0 learns, 1 articles (1 rules) from 2 extractions, 0 retries, 1 dead letters (1 http-status) in 10s, 0.4 pages/s');
     expect(formatDuration(3725)).toBe('1h02m');
     expect(formatDuration(95)).toBe('1m35s');
+  });
+
+  it('counts pages flagged not an article and pages with no words apart from articles, and rejected URLs as dead letters', () => {
+    const p = createProgress({ mode: 'quiet', now: () => 0 });
+    p.rejected('not a url', 'invalid message: url: not a valid absolute URL');
+    p.onEvent({ queue: 'apply', outcome: 'done', message: {}, result: { site: 'a.example', pageId: 'p1', url: 'https://a.example/1', method: 'fallback', wordCount: 300 } });
+    p.onEvent({ queue: 'apply', outcome: 'done', message: {}, result: { site: 'a.example', pageId: 'p2', url: 'https://a.example/', method: 'fallback', wordCount: 80, notArticle: true } });
+    p.onEvent({ queue: 'apply', outcome: 'done', message: {}, result: { site: 'a.example', pageId: 'p3', url: 'https://a.example/empty', method: 'fallback', wordCount: 0, notArticle: true } });
+    // a page extracted again with words is an article after all
+    p.onEvent({ queue: 'apply', outcome: 'done', message: {}, result: { site: 'a.example', pageId: 'p4', url: 'https://a.example/4', method: 'fallback', wordCount: 0 } });
+    p.onEvent({ queue: 'apply', outcome: 'done', message: {}, result: { site: 'a.example', pageId: 'p4', url: 'https://a.example/4', method: 'rules', wordCount: 200 } });
+    const { tally, line } = p.stop();
+    expect(tally.outcomes).toMatchObject({
+      articles: 2, articlesByMethod: { fallback: 1, rules: 1 }, notArticles: 1, noWords: 1, noWordsUrls: ['https://a.example/empty'],
+      rejected: 1, deadLetters: 1, deadLettersByQueue: { render: 1 },
+    });
+    expect(tally.urls).toEqual({ done: 1, total: 1 });
+    expect(line).toBe(
+      '✗ apply https://a.example/empty: the page gave an article with no words\n' +
+        'done: 0 rendered, 0 learns, 2 articles (1 fallback, 1 rules) from 5 extractions, 1 not an article (home page or listing), 1 with no words (no article), ' +
+        '0 retries, 1 dead letters (1 invalid-message) of which 1 rejected at submission in 0s, 0.0 pages/s',
+    );
   });
 
   it('status text: a queue whose age is unknown says so, and why', () => {

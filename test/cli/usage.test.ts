@@ -4,7 +4,7 @@
  * argument, the dead-letter listing. Real processes on a real data folder.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -69,6 +69,44 @@ describe('spider, first contact', () => {
     const pages = await spider(['demo', '--pages', 'abc']);
     expect(pages.code).toBe(1);
     expect(pages.stderr).toContain("option '--pages <n>' argument 'abc' is invalid. a whole number, 1 or more");
+  });
+});
+
+describe('spider run and submit, URLs', () => {
+  it('says no URLs were given, and exits 1, when there are none', { timeout: 60_000 }, async () => {
+    const none = await spider(['run']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('spider: no URLs given');
+    expect(none.stderr).not.toContain('done:');
+
+    const empty = path.join(dataDir, 'empty.txt');
+    await writeFile(empty, '# nothing yet\n\n');
+    const fromFile = await spider(['run', '-f', empty]);
+    expect(fromFile.code).toBe(1);
+    expect(fromFile.stderr).toContain(`spider: no URLs given (${empty} has none)`);
+
+    expect((await spider(['submit'])).code).toBe(1);
+  });
+
+  it('reads one URL a line; the summary and --json tally count every rejected URL as a dead letter', { timeout: 60_000 }, async () => {
+    const list = path.join(dataDir, 'urls.txt');
+    await writeFile(list, '# one URL a line\n\n  not a url  \nftp://example.com/x\r\n');
+    const tallyFile = path.join(dataDir, 'tally.json');
+    const result = await spider(['run', '-f', list, '--json', tallyFile]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.match(/^rejected /gm)).toHaveLength(2);
+    expect(result.stderr).toContain('rejected "not a url": invalid message: url: not a valid absolute URL');
+    expect(result.stderr).toMatch(/^done: 0 rendered, .*2 dead letters \(2 invalid-message\) of which 2 rejected at submission in /m);
+    const tally = JSON.parse(await readFile(tallyFile, 'utf8'));
+    expect(tally).toMatchObject({ version: 2, urls: { done: 2, total: 2 }, outcomes: { deadLetters: 2, rejected: 2, deadLettersByQueue: { render: 2 } } });
+
+    // `spider dead-letters` lists the same two.
+    const dead = await spider(['dead-letters']);
+    expect(dead.stdout.split('\n').filter((l) => l.startsWith('render'))).toHaveLength(2);
+
+    const one = await spider(['run', 'not a url']);
+    expect(one.code).toBe(1);
+    expect(one.stderr).toMatch(/^done: .*1 dead letters \(1 invalid-message\)/m);
   });
 });
 
