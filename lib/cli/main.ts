@@ -11,6 +11,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type Config } from '../config/config';
 import { EmbeddedPipeline } from '../pipeline/embedded';
 import { keys, pageIdOf, siteOf } from '../store/keys';
+import { hostProblem } from '../types/messages';
 import { ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
 import { RulesDocumentSchema } from '../types/rules-document';
 import { describeBadDocument, readDocument, type BadDocument } from '../store/documents';
@@ -304,22 +305,74 @@ program
     });
   });
 
+/**
+ * The site a `relearn` argument names: a site name (example.com), or a URL, which stands for its site
+ * (its host, lowercased, without www., as the store names sites). Undefined, said on stderr, when neither.
+ */
+function siteArgument(arg: string): string | undefined {
+  const site = /^[a-z][a-z0-9+.-]*:\/\//i.test(arg) && URL.canParse(arg) ? siteOf(arg) : arg.toLowerCase().replace(/^www\./, '');
+  const problem = site ? hostProblem(site) : 'it is empty';
+  if (!problem) return site;
+  process.stderr.write(`spider: ${terminalSafeJson(arg)} is not a site name: ${terminalSafe(problem, true)} (a site is a host name, e.g. example.com; \`spider status\` lists the sites)\n`);
+  process.exitCode = 1;
+  return undefined;
+}
+
+/** Whether the store holds pages of the site; says so on stderr and sets exit code 1 when not. */
+async function sitePagesStored(store: Store, site: string): Promise<boolean> {
+  if ((await store.list(keys.pagePrefix(site))).length > 0) return true;
+  process.stderr.write(`spider: the store has no pages of ${site}: nothing to learn from (\`spider status\` lists the sites; \`spider run <url>\` renders pages)\n`);
+  process.exitCode = 1;
+  return false;
+}
+
 program
   .command('relearn')
-  .description('learn a site again now, then extract its pages with the new rules')
-  .argument('<site>', 'site, e.g. example.com')
-  .action(async (site: string) => {
+  .description("learn a site again now, then extract again its pages whose article the new rules may change (an article rules that extract the same already made is kept as it is)")
+  .argument('<site>', 'site, e.g. example.com (a URL stands for its site)')
+  .addHelpText('after', '\nExit codes: 0 the site was learned; 1 not a site, no stored pages, the learn found no rules (the reason on stderr), a dead letter, or an error.')
+  .action(async (arg: string) => {
+    const site = siteArgument(arg);
+    if (!site) return;
     const stack = deployed();
     if (stack) {
+      if (!(await sitePagesStored(stack.store, site))) return;
       await stack.relearn(site);
       process.stdout.write(`asked ${stack.target.learnQueueUrl} to relearn ${site}\n`);
       return;
     }
     await withPipeline(async (p) => {
+      if (!(await sitePagesStored(p.store, site))) return;
+      let outcome: Record<string, unknown> | undefined;
       await p.relearn(site);
-      await work(p);
+      await work(p, {
+        onEvent: (event) => {
+          const r = event.result as Record<string, unknown> | undefined;
+          if (event.queue === 'learn' && event.outcome === 'done' && r?.site === site) outcome = r;
+        },
+      });
+      if (stopping.signal.aborted) return;
+      if (outcome?.learned === true) process.stdout.write(describeRelearn(site, outcome) + '\n');
+      else {
+        process.stderr.write(`spider: ${describeRelearn(site, outcome)}\n`);
+        process.exitCode = 1;
+      }
     });
   });
+
+/** What a relearn did, from its learn step's result (lib/learn/learn-step.ts LearnOutcome). */
+function describeRelearn(site: string, r: Record<string, unknown> | undefined): string {
+  if (!r) return `${site} was not learned (see the dead letter above)`;
+  if (r.learned !== true) return `${site} was not learned: ${String(r.reason ?? 'no reason given')}`;
+  const rules = r.rules as { rulesVersion: number; sameExtractionSince?: number; learnedFrom: string[] };
+  const same = rules.sameExtractionSince !== undefined && rules.sameExtractionSince < rules.rulesVersion ? ` (they extract what v${rules.sameExtractionSince} did)` : '';
+  const unchanged = Number(r.unchanged ?? 0);
+  return (
+    `relearned ${site}: rules v${rules.rulesVersion} from ${rules.learnedFrom.length} pages${same}; ` +
+    `${Number(r.reapplied ?? 0)} pages extracted again, ${unchanged} not (their article would not change)` +
+    (Number(r.keptOlder ?? 0) > 0 ? `, ${Number(r.keptOlder)} kept as they are` : '')
+  );
+}
 
 program
   .command('articles')

@@ -195,3 +195,24 @@ describe('the pages a report draws', () => {
     expect(pickPages(candidates, 1).map((p) => p.id)).toEqual(['header']);
   });
 });
+
+describe('spider relearn', () => {
+  it('learns the site again and says how many pages it extracted again and how many it left, their article the same', { timeout: 120_000 }, async () => {
+    const url = served.url(pages[0].path);
+    // A URL stands for its site.
+    const first = await runSpider(dataDir, ['relearn', url]);
+    expect(first.code).toBe(0);
+    const said = /^relearned report\.localhost: rules v(\d+) from (\d+) pages.*; (\d+) pages extracted again, (\d+) not \(their article would not change\)$/m.exec(first.stdout);
+    expect(said).not.toBeNull();
+    expect(Number(said![3]) + Number(said![4])).toBe(pages.length);
+    // The same pages again: the same rules, so no article would change and none is extracted again.
+    const again = await runSpider(dataDir, ['relearn', 'report.localhost']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`relearned report.localhost: rules v${Number(said![1]) + 1} from ${said![2]} pages (they extract what v`);
+    expect(again.stdout).toContain(`; 0 pages extracted again, ${pages.length} not (their article would not change)`);
+    expect(again.stderr).toMatch(/^done: 0 rendered, 1 learns, 0 articles from 0 extractions, /m);
+
+    const help = await runSpider(dataDir, ['relearn', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('then extract again its pages whose article the new rules may change');
+  });
+});

@@ -110,6 +110,24 @@ describe('spider run and submit, URLs', () => {
   });
 });
 
+describe('spider relearn, its argument', () => {
+  it('takes a URL for its site, refuses what is no site name, and a site with no stored pages, before queueing anything', { timeout: 60_000 }, async () => {
+    const url = await spider(['relearn', 'http://127.0.0.1:8080/']);
+    expect(url.code).toBe(1);
+    expect(url.stderr).toContain('spider: the store has no pages of 127.0.0.1: nothing to learn from');
+
+    const bad = await spider(['relearn', 'not a site']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('spider: "not a site" is not a site name');
+
+    const none = await spider(['relearn', 'nosuch.example']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('spider: the store has no pages of nosuch.example');
+    // nothing was queued, so nothing was dead-lettered
+    expect((await spider(['dead-letters'])).stdout).not.toMatch(/^learn/m);
+  });
+});
+
 describe('spider extract, standard input', () => {
   it('refuses - given twice: standard input can be read once', { timeout: 60_000 }, async () => {
     const result = await spider(['extract', '-', '-'], { stdin: '<p>Hello</p>' });
