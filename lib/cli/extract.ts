@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EmbeddedPipeline, Submission } from '../pipeline/embedded';
+import type { DeadLetter } from '../queue/memory-queue';
 import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
 import { getJson } from '../store/store';
 import { ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
@@ -121,10 +122,7 @@ export async function extractAll(pipeline: EmbeddedPipeline, inputs: readonly Ex
       outcomes.push({ arg: input.arg, url, article: fresh });
       continue;
     }
-    const letter = dead.find((d) => {
-      const body = d.body as { url?: unknown; site?: unknown; pageId?: unknown };
-      return (typeof body.url === 'string' && URL.canParse(body.url) && normalizeUrl(body.url) === normalizeUrl(url)) || (body.site === site && body.pageId === pageId);
-    });
+    const letter = findDeadLetter(dead, { url, site, pageId });
     outcomes.push({
       arg: input.arg,
       url,
@@ -132,4 +130,21 @@ export async function extractAll(pipeline: EmbeddedPipeline, inputs: readonly Ex
     });
   }
   return outcomes;
+}
+
+/**
+ * The newest dead letter of a page: a message whose URL is the page's (normalised), or that names its
+ * site and page id (learn's and apply's messages), or a URL rejected at submission as it was typed.
+ */
+export function findDeadLetter(letters: readonly DeadLetter[], page: { url?: string; site?: string; pageId?: string }): DeadLetter | undefined {
+  const normal = page.url && URL.canParse(page.url) ? normalizeUrl(page.url) : undefined;
+  const matches = letters.filter((d) => {
+    const body = d.body as { url?: unknown; site?: unknown; pageId?: unknown } | undefined;
+    if (typeof body?.url === 'string') {
+      if (body.url === page.url) return true;
+      if (normal && URL.canParse(body.url) && normalizeUrl(body.url) === normal) return true;
+    }
+    return page.site !== undefined && page.pageId !== undefined && body?.site === page.site && body?.pageId === page.pageId;
+  });
+  return matches.sort((a, b) => (a.deadAt < b.deadAt ? 1 : a.deadAt > b.deadAt ? -1 : 0))[0];
 }

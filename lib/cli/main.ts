@@ -20,7 +20,7 @@ import { formatStatus } from './status';
 import { deployedStatus } from '../aws/queue-status';
 import { formatArticle, stderrLogger, terminalSafe, terminalSafeJson, type OutputFormat } from './format';
 import { formatTraining } from './train';
-import { extractAll, readInputs } from './extract';
+import { extractAll, findDeadLetter, readInputs } from './extract';
 import { toPostlightExtractor } from '../apply/postlight-export';
 import { buildSiteReport } from '../report/site-report';
 import { runDemo } from './demo';
@@ -31,6 +31,7 @@ import type { Store } from '../store/store';
 import { modelJson } from '../fallback/model';
 import { trainFromStore, type StoreTrainingResult } from '../fallback/store-training';
 import type { ConsumerEvent } from '../queue/worker';
+import { formatDeadLetters } from './dead-letters';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -394,10 +395,15 @@ program
   .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'html', 'json']).default('text'))
   .action(async (ref: string, opts: { format: OutputFormat }) => {
     const store = readStore();
-    const [site, pageId] = URL.canParse(ref) ? [siteOf(ref), pageIdOf(ref)] : ref.split('/');
-    const article: ArticleDocument | undefined = site && pageId ? await readDocument(store, keys.article(site, pageId), ArticleDocumentSchema, { remove: true, onBad: reportBadFile }) : undefined;
+    const isUrl = URL.canParse(ref);
+    const [site, pageId] = isUrl ? [siteOf(ref), pageIdOf(ref)] : ref.split('/');
+    const readable = site && pageId && !hostProblem(site);
+    const article: ArticleDocument | undefined = readable ? await readDocument(store, keys.article(site, pageId), ArticleDocumentSchema, { remove: true, onBad: reportBadFile }) : undefined;
     if (!article) {
-      process.stderr.write(`no article for ${ref}\n`);
+      // A URL that ended as a dead letter (of this data folder: a deployed stack's are in SQS) says why.
+      const letter = deployed() ? undefined : findDeadLetter((await new EmbeddedPipeline(config()).open()).deadLetters(), { url: ref, site, pageId });
+      const why = letter ? `: it ended as a dead letter of the ${letter.queue} queue: ${terminalSafe(letter.reason, true)}` : '';
+      process.stderr.write(`no article for ${terminalSafe(ref, true)}${why}\n`);
       process.exitCode = 1;
       return;
     }
@@ -487,10 +493,13 @@ program
 
 program
   .command('dead-letters')
-  .description('list messages that failed for good, with the reason')
-  .action(async () => {
+  .description('list messages that failed for good: one line each, the queue, the URL (or site/page) and the reason')
+  .option('--json', 'one JSON object a line (the whole dead letter: queue, message, reason, errors, times), for scripts')
+  .action(async (opts: { json?: boolean }) => {
     const p = await new EmbeddedPipeline(config()).open();
-    for (const d of p.deadLetters()) process.stdout.write(`${d.queue}\t${terminalSafeJson(d.body)}\t${terminalSafe(d.reason, true)}\n`);
+    const letters = p.deadLetters();
+    if (opts.json) process.stdout.write(letters.map((d) => JSON.stringify(d) + '\n').join(''));
+    else process.stdout.write(formatDeadLetters(letters));
   });
 
 /** A bad stored file, named on stderr (terminal-safe); the command exits 1 but goes on. */

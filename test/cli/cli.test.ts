@@ -77,9 +77,13 @@ describe('spider CLI', () => {
     expect(shown.stdout.startsWith(`# ${article.title}`)).toBe(true);
 
     const dead = await spider('dead-letters');
-    expect(dead.stdout).toMatch(/^render\t.*no-such-page\.html.*\tHTTP 404/m);
+    expect(dead.stdout).toMatch(/^render {2}http:\/\/\S+\/no-such-page\.html {2}HTTP 404/m);
     // A URL rejected at the door is a dead letter too, with the reason (issue 18, item 10).
-    expect(dead.stdout).toMatch(/^render\t.*"ftp:\/\/example\.com\/x".*\tinvalid message: url: only http and https URLs are supported/m);
+    expect(dead.stdout).toMatch(/^render {2}ftp:\/\/example\.com\/x {2}invalid message: url: only http and https URLs are supported/m);
+    // `article` of a URL that ended as a dead letter says why.
+    const missing = await spider('article', served.url('/no-such-page.html'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^no article for \S+\/no-such-page\.html: it ended as a dead letter of the render queue: HTTP 404/m);
 
     const rules = await spider('rules', 'cli.localhost');
     expect(rules.code).toBe(1);
@@ -96,7 +100,7 @@ describe('spider CLI', () => {
     await writeFile(path.join(deadDir, 'cut-short.json'), '{"id": "cut');
     const deadAgain = await spider('dead-letters');
     expect(deadAgain.code).toBe(0);
-    expect(deadAgain.stdout).toMatch(/^render\t.*no-such-page\.html.*\tHTTP 404/m);
+    expect(deadAgain.stdout).toMatch(/^render {2}\S+\/no-such-page\.html {2}HTTP 404/m);
     expect(deadAgain.stdout).toContain('unreadable dead-letter file dead-letters/cut-short.json');
   });
 

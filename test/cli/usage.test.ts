@@ -47,7 +47,7 @@ describe('spider, first contact', () => {
 
   it('stops quietly, with no stack trace, when the reader closes its output', { timeout: 60_000 }, async () => {
     await spider(['submit', 'not a url']); // a dead letter to list
-    for (const args of [['dead-letters'], ['status'], ['--help']]) {
+    for (const args of [['dead-letters'], ['dead-letters', '--json'], ['status'], ['--help']]) {
       const result = await withClosedOutput(args, 'stdout');
       expect({ args, ...result }).toEqual({ args, code: 0, other: '' });
     }
@@ -107,6 +107,29 @@ describe('spider run and submit, URLs', () => {
     const one = await spider(['run', 'not a url']);
     expect(one.code).toBe(1);
     expect(one.stderr).toMatch(/^done: .*1 dead letters \(1 invalid-message\)/m);
+  });
+});
+
+describe('spider dead-letters and article', () => {
+  it('lists dead letters one line each (queue, URL, reason), --json for scripts; article says why a URL has none', { timeout: 60_000 }, async () => {
+    expect((await spider(['dead-letters'])).stdout).toBe('no dead letters\n');
+    await spider(['submit', 'not a url', 'ftp://example.com/x']);
+    const dead = await spider(['dead-letters']);
+    expect(dead.code).toBe(0);
+    expect(dead.stdout).toBe(
+      '2 dead letters (queue, URL or site/page, reason; --json for the whole messages):\n' +
+        'render  "not a url"  invalid message: url: not a valid absolute URL\n' +
+        'render  ftp://example.com/x  invalid message: url: only http and https URLs are supported, not ftp:\n',
+    );
+    const json = (await spider(['dead-letters', '--json'])).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(json).toEqual([
+      expect.objectContaining({ queue: 'render', body: expect.objectContaining({ url: 'not a url' }), reason: expect.stringContaining('not a valid absolute URL') }),
+      expect.objectContaining({ queue: 'render', body: expect.objectContaining({ url: 'ftp://example.com/x' }) }),
+    ]);
+
+    const article = await spider(['article', 'ftp://example.com/x']);
+    expect(article.code).toBe(1);
+    expect(article.stderr).toContain('no article for ftp://example.com/x: it ended as a dead letter of the render queue: invalid message: url: only http and https URLs are supported');
   });
 });
 
