@@ -199,7 +199,7 @@ export class EmbeddedPipeline {
 
   /**
    * Queues URLs for rendering; archived HTML goes to the store first and the message carries its key.
-   * A submission that can never succeed (invalid URL, white space in it, archived HTML over SPIDER_MAX_HTML_BYTES) is not
+   * A submission that can never succeed (invalid URL, archived HTML over SPIDER_MAX_HTML_BYTES) is not
    * queued: it becomes a dead letter at once with the reason, and is listed in the report.
    */
   async submit(submissions: readonly Submission[]): Promise<SubmitReport> {
@@ -210,8 +210,6 @@ export class EmbeddedPipeline {
       const parsed = RenderMessageSchema.safeParse(body);
       let reason: string | undefined;
       if (!parsed.success) reason = `invalid message: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; ')}`;
-      // The URL parser would take 'http://a/1 http://a/2' (two URLs on one line of a file) as one, its space as %20.
-      else if (/\s/.test(s.url.trim())) reason = 'invalid message: url: holds white space (one URL a line; a space in a URL is written %20)';
       else if (s.html !== undefined && Buffer.byteLength(s.html) > this.config.maxHtmlBytes) {
         reason = `archived HTML is larger than the ${this.config.maxHtmlBytes}-byte cap`;
       }

@@ -28,6 +28,8 @@ export const HttpUrlSchema = z
   .superRefine((s, ctx) => {
     const url = URL.parse(s);
     if (!url) ctx.addIssue({ code: 'custom', message: 'not a valid absolute URL' });
+    // the URL parser takes 'http://a/1 http://a/2' (two URLs on one line of a file) as one, its space as %20
+    else if (/\s/.test(s.trim())) ctx.addIssue({ code: 'custom', message: 'holds white space (one URL a line; a space in a URL is written %20)' });
     else if (!/^https?:$/.test(url.protocol)) ctx.addIssue({ code: 'custom', message: `only http and https URLs are supported, not ${url.protocol}` });
     else if (url.username || url.password) ctx.addIssue({ code: 'custom', message: 'URLs with a user name or password are not accepted' });
     else if (!url.hostname) ctx.addIssue({ code: 'custom', message: 'the URL has no host' });

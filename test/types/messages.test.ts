@@ -12,6 +12,7 @@ describe('HttpUrlSchema', () => {
     [`http://${`${'a'.repeat(60)}.`.repeat(5)}com/`, 'the host name is longer than 253 characters (308)'],
     [`http://${'a'.repeat(64)}.com/`, 'the host name has a label longer than 63 characters'],
     ['http://a..b.com/', 'the host name "a..b.com" has an empty label'],
+    ['http://a.example/1 http://a.example/2', 'holds white space (one URL a line; a space in a URL is written %20)'],
   ])('rejects %s with a clear reason', (input, reason) => {
     const result = HttpUrlSchema.safeParse(input);
     expect(result.success).toBe(false);
