@@ -104,9 +104,22 @@ function formatted(article: ArticleDocument, format: Exclude<OutputFormat, 'json
 export const stderrLogger: Logger = {
   debug() {},
   info() {},
-  warn: (message, extra) => process.stderr.write(logLine('warning', message, extra)),
-  error: (message, extra) => process.stderr.write(logLine('error', message, extra)),
+  warn: (message, extra) => writeLogLine(logLine('warning', message, extra)),
+  error: (message, extra) => writeLogLine(logLine('error', message, extra)),
 };
+
+/** Where log lines go while a live status line is on the terminal: above it (the progress's print). */
+let aboveStatusLine: ((line: string) => void) | undefined;
+
+/** Send the stderr logger's lines through `print` (undefined: straight to stderr again). */
+export function printLogLinesWith(print: ((line: string) => void) | undefined): void {
+  aboveStatusLine = print;
+}
+
+function writeLogLine(line: string): void {
+  if (aboveStatusLine) aboveStatusLine(line.replace(/\n$/, ''));
+  else process.stderr.write(line);
+}
 
 function logLine(level: string, message: string, extra?: Record<string, unknown>): string {
   const fields = Object.entries(extra ?? {})

@@ -16,6 +16,7 @@ import type { ConsumerEvent } from '../queue/worker';
 import type { QueueCounts, QueueName } from '../queue/status';
 import { failureKind, type FailureKind } from '../util/errors';
 import { articleOutcome, NO_WORDS_REASON, type ArticleOutcome } from './outcome';
+import { printLogLinesWith } from './format';
 
 export type ProgressMode = 'live' | 'lines' | 'quiet';
 
@@ -105,6 +106,8 @@ export function createProgress(options: ProgressOptions) {
   const tally: Tally = { rendered: 0, learned: 0, extracted: 0, articles: new Map(), retried: 0, rejected: 0, dead: 0, deadByQueue: {} };
   const reasons = new Map<FailureKind, { count: number; examples: string[] }>();
   const live = options.mode === 'live' ? createLogUpdate(out as NodeJS.WriteStream) : undefined;
+  // the steps' warnings go above the live status line, not through it
+  if (live) printLogLinesWith((line) => print(line));
   let stopped = false;
 
   /** A line above the status line (or just a line). */
@@ -231,6 +234,7 @@ export function createProgress(options: ProgressOptions) {
   const stop = (): { tally: FinalTally; line: string } => {
     if (timer) clearInterval(timer);
     if (live && !stopped) live.clear();
+    if (live) printLogLinesWith(undefined);
     stopped = true;
     const t = final();
     const o = t.outcomes;

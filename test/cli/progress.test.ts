@@ -6,8 +6,10 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { stderrLogger } from '../../lib/cli/format';
 import { formatStatus } from '../../lib/cli/status';
 import { createProgress, formatDuration } from '../../lib/cli/progress';
 import { articlesOf, generateSite, serveSite, type ServedSite } from '../../lib/demo/index';
@@ -118,6 +120,23 @@ describe('progress arithmetic', () => {
     expect(p.stop().line).toBe('done: 4 rendered, 0 learns, 1 articles (1 rules) from 2 extractions, 0 retries, 1 dead letters (1 http-status) in 10s, 0.4 pages/s');
     expect(formatDuration(3725)).toBe('1h02m');
     expect(formatDuration(95)).toBe('1m35s');
+  });
+
+  it('prints the steps\' warnings above the live status line, not through it, and on stderr again once stopped', () => {
+    const written: string[] = [];
+    const out = Object.assign(new Writable({ write: (chunk, _enc, done) => (written.push(String(chunk)), done()) }), { isTTY: true, columns: 120, rows: 40 });
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const p = createProgress({ mode: 'live', out, now: () => 0 });
+      stderrLogger.warn('rules output failed the page guard', { site: 'a.example' });
+      expect(written.join('')).toContain('warning: rules output failed the page guard site=a.example');
+      expect(stderr).not.toHaveBeenCalled();
+      p.stop();
+      stderrLogger.warn('after the run');
+      expect(stderr).toHaveBeenCalledWith('warning: after the run\n');
+    } finally {
+      stderr.mockRestore();
+    }
   });
 
   it('counts pages flagged not an article and pages with no words apart from articles, and rejected URLs as dead letters', () => {
