@@ -59,6 +59,16 @@ export function fileUrl(name: string, html: string): string {
 }
 
 /**
+ * What a file's text is, when it is plainly no HTML: a PDF, or binary (a NUL character in its first
+ * 4 KB: an image, an archive), as a URL's content type tells the render step.
+ */
+function notHtml(text: string): string | undefined {
+  if (/^\s*%PDF-/.test(text)) return 'a PDF';
+  if (text.slice(0, 4096).includes('\u0000')) return 'binary content';
+  return undefined;
+}
+
+/**
  * Reads the inputs: a URL is rendered live; a file (or `-`, standard input) is rendered as an
  * archived page at `baseUrl` (standard input's, or the only file's), else at the URL its HTML states
  * (canonical, og:url), else at `fileUrl` (`http://file.localhost/<content hash>/<file name>`).
@@ -69,6 +79,9 @@ export async function readInputs(args: readonly string[], options: { baseUrl?: s
   const inputs: ExtractInput[] = [];
   const isUrl = (arg: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(arg);
   const files = args.filter((a) => !isUrl(a));
+  if (options.baseUrl !== undefined && !files.includes('-') && files.length !== 1) {
+    throw new Error(`--url is the URL of standard input or of the only file, and ${files.length ? `${files.length} files are` : 'no file is'} given: it would name none`);
+  }
   // `baseUrl` is standard input's, or the only file's
   const baseUrlOf = (arg: string) => (arg === '-' || (files.length === 1 && !files.includes('-')) ? options.baseUrl : undefined);
   for (const arg of args) {
@@ -82,6 +95,11 @@ export async function readInputs(args: readonly string[], options: { baseUrl?: s
       html = arg === '-' ? await options.readStdin() : await readFile(arg, 'utf8');
     } catch (error) {
       inputs.push({ arg, error: `cannot read ${arg}: ${(error as Error).message}` });
+      continue;
+    }
+    const binary = notHtml(html);
+    if (binary) {
+      inputs.push({ arg, error: `${arg === '-' ? 'standard input' : arg} is not an HTML page (${binary})` });
       continue;
     }
     const name = arg === '-' ? 'stdin.html' : path.basename(arg);

@@ -236,7 +236,7 @@ program
   .description("print the article of each URL, HTML file or standard input (-): the site's learned rules when the store has them, the single-page extractor otherwise; what is rendered is stored, so the site keeps learning")
   .argument('<inputs...>', 'page URLs, HTML files, or - for HTML on standard input')
   .addOption(new Option('--format <format>', 'output format (jsonl: one article a line)').choices(['text', 'markdown', 'html', 'json', 'jsonl']).default('text'))
-  .option('--url <url>', "the URL the HTML on standard input (or the only file) was served at (default: its canonical link or og:url, else http://file.localhost/<content hash>/<file name>, stdin.html for standard input: the hash of the HTML keeps different pages of one name apart, so one never replaces another's stored article)")
+  .option('--url <url>', "the URL the HTML on standard input (or the only file) was served at; an error when it would name no input (only URLs, or several files) (default: its canonical link or og:url, else http://file.localhost/<content hash>/<file name>, stdin.html for standard input: the hash of the HTML keeps different pages of one name apart, so one never replaces another's stored article)")
   .addHelpText('after', '\nExit codes: 0 every input gave an article (one that does not look like an article, a home page or a listing, is printed too); 1 an input gave none: a dead letter or an article with no words (the reason on stderr), or an error.')
   .action(async (args: string[], opts: { format: OutputFormat | 'jsonl'; url?: string }) => {
     const inputs = await readInputs(args, { baseUrl: opts.url, readStdin });

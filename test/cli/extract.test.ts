@@ -7,6 +7,7 @@ import { articlesOf, generateSite, pageHtml, serveSite, type ServedSite } from '
 import { FsStore } from '../../lib/store/fs-store';
 import { keys, pageIdOf, siteOf } from '../../lib/store/keys';
 import { ArticleDocumentSchema } from '../../lib/types/article-document';
+import { readInputs } from '../../lib/cli/extract';
 import { tokenF1 } from '../helpers/articles';
 import { runSpider } from '../helpers/spider-cli';
 
@@ -92,5 +93,30 @@ describe('spider extract', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/no article from .*no-such-page\.html: render: HTTP 404/);
+  });
+});
+
+describe('readInputs', () => {
+  const noStdin = { readStdin: async () => '' };
+  it('refuses --url when it would name no input (only URLs, or several files)', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'spider-inputs-'));
+    const [a, b] = [path.join(dir, 'a.html'), path.join(dir, 'b.html')];
+    await writeFile(a, '<p>A</p>');
+    await writeFile(b, '<p>B</p>');
+    await expect(readInputs([a, b], { ...noStdin, baseUrl: 'https://news.example/a' })).rejects.toThrow(/--url is the URL of standard input or of the only file, and 2 files are given/);
+    await expect(readInputs(['https://news.example/x'], { ...noStdin, baseUrl: 'https://news.example/a' })).rejects.toThrow(/no file is given/);
+    const [one] = await readInputs([a], { ...noStdin, baseUrl: 'https://news.example/a' });
+    expect(one.submission?.url).toBe('https://news.example/a');
+  });
+
+  it('says a file that is plainly no HTML (a PDF, binary) is not an HTML page, as a URL of one is', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'spider-inputs-'));
+    const png = path.join(dir, 'pixel.png');
+    const pdf = path.join(dir, 'doc.pdf');
+    await writeFile(png, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]));
+    await writeFile(pdf, '%PDF-1.4\n%%EOF');
+    const [p, d] = await readInputs([png, pdf], noStdin);
+    expect(p).toMatchObject({ arg: png, error: `${png} is not an HTML page (binary content)` });
+    expect(d).toMatchObject({ arg: pdf, error: `${pdf} is not an HTML page (a PDF)` });
   });
 });
