@@ -58,6 +58,11 @@ export function fileUrl(name: string, html: string): string {
   return `http://file.localhost/${hash}/${encodeURIComponent(name)}`;
 }
 
+/** Whether a command-line argument is a URL (a scheme and `//`), not a file or a name. */
+export function isUrlArgument(arg: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(arg);
+}
+
 /**
  * What a file's text is, when it is plainly no HTML: a PDF, or binary (a NUL character in its first
  * 4 KB: an image, an archive), as a URL's content type tells the render step.
@@ -77,15 +82,14 @@ function notHtml(text: string): string | undefined {
 export async function readInputs(args: readonly string[], options: { baseUrl?: string; readStdin(): Promise<string> }): Promise<ExtractInput[]> {
   if (args.filter((a) => a === '-').length > 1) throw new Error('- (standard input) is given more than once: standard input can be read only once');
   const inputs: ExtractInput[] = [];
-  const isUrl = (arg: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(arg);
-  const files = args.filter((a) => !isUrl(a));
+  const files = args.filter((a) => !isUrlArgument(a));
   if (options.baseUrl !== undefined && !files.includes('-') && files.length !== 1) {
     throw new Error(`--url is the URL of standard input or of the only file, and ${files.length ? `${files.length} files are` : 'no file is'} given: it would name none`);
   }
   // `baseUrl` is standard input's, or the only file's
   const baseUrlOf = (arg: string) => (arg === '-' || (files.length === 1 && !files.includes('-')) ? options.baseUrl : undefined);
   for (const arg of args) {
-    if (isUrl(arg)) {
+    if (isUrlArgument(arg)) {
       const parsed = HttpUrlSchema.safeParse(arg);
       inputs.push(parsed.success ? { arg, submission: { url: arg } } : { arg, error: parsed.error.issues[0].message });
       continue;

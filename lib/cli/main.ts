@@ -20,7 +20,7 @@ import { formatStatus } from './status';
 import { deployedStatus } from '../aws/queue-status';
 import { formatArticle, stderrLogger, terminalSafe, terminalSafeJson, type OutputFormat } from './format';
 import { formatTraining } from './train';
-import { extractAll, findDeadLetter, readInputs } from './extract';
+import { extractAll, findDeadLetter, isUrlArgument, readInputs } from './extract';
 import { toPostlightExtractor } from '../apply/postlight-export';
 import { buildSiteReport } from '../report/site-report';
 import { runDemo } from './demo';
@@ -311,7 +311,7 @@ program
  * (its host, lowercased, without www., as the store names sites). Undefined, said on stderr, when neither.
  */
 function siteArgument(arg: string): string | undefined {
-  const site = /^[a-z][a-z0-9+.-]*:\/\//i.test(arg) && URL.canParse(arg) ? siteOf(arg) : arg.toLowerCase().replace(/^www\./, '');
+  const site = isUrlArgument(arg) && URL.canParse(arg) ? siteOf(arg) : arg.toLowerCase().replace(/^www\./, '');
   const problem = site ? hostProblem(site) : 'it is empty';
   if (!problem) return site;
   process.stderr.write(`spider: ${terminalSafeJson(arg)} is not a site name: ${terminalSafe(problem, true)} (a site is a host name, e.g. example.com; \`spider status\` lists the sites)\n`);
