@@ -30,6 +30,14 @@ export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..');
 /** Lambda's Node.js runtime: the same major version as the project's Node (package.json "node"). */
 export const NODE_RUNTIME = lambda.Runtime.NODEJS_22_X;
 
+/**
+ * npm's configuration (as environment variables) that installs the native packages of a function's
+ * platform: Lambda runs Amazon Linux (glibc) on x86_64 or arm64.
+ */
+export function npmPlatformFor(architecture: lambda.Architecture): Record<string, string> {
+  return { npm_config_os: 'linux', npm_config_cpu: architecture.name === lambda.Architecture.ARM_64.name ? 'arm64' : 'x64', npm_config_libc: 'glibc' };
+}
+
 export interface QueueConsumerProps {
   /** Handler source, relative to the project root (e.g. `functions/render.ts`). */
   readonly entry: string;
@@ -131,6 +139,11 @@ export class QueueConsumer extends Construct {
         // Pin the SDK version we test against instead of the runtime's.
         bundleAwsSDK: true,
         nodeModules: props.nodeModules,
+        // The packages installed beside the bundle are installed by npm on the deploying machine, which
+        // picks a native package's binary for its own platform (esbuild's @esbuild/darwin-arm64 on an
+        // Apple silicon Mac): ask npm for the function's platform instead, Lambda's Linux (glibc) and
+        // architecture, whatever machine deploys.
+        environment: props.nodeModules?.length ? npmPlatformFor(props.architecture) : undefined,
         logLevel: nodejs.LogLevel.ERROR,
       },
     });

@@ -2,9 +2,15 @@
  * The synthesized template: every resource and its wiring. Synthesized once for the file, without
  * bundling (bundle.test.ts runs esbuild); a second synthesis checks that cdk.json context is honoured.
  */
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { METRIC, METRICS_NAMESPACE } from '../lib/aws/metric-names';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { QueueConsumer } from '../cdk/queue-consumer';
 import { ACCESS } from '../cdk/spider-stack';
 import { synthTemplate } from './synth';
 
@@ -206,6 +212,43 @@ describe('functions', () => {
     expect(env('Apply').SPIDER_RENDER_QUEUE_URL).toEqual(ref(id('AWS::SQS::Queue', 'RenderQueue')));
     expect(env('Apply').SPIDER_LEARN_QUEUE_URL).toEqual(ref(id('AWS::SQS::Queue', 'LearnQueue')));
   });
+});
+
+describe("render's packages installed beside its bundle", () => {
+  // The one bundling test here (bundle.test.ts runs `npx cdk synth` as a user does): render only, on the
+  // deploying machine's npm, told it runs on a Mac (npm's os/cpu configuration, as its environment gives it).
+  it("are Lambda's platform whatever machine deploys: esbuild's linux-x64 binary from a Mac too", () => {
+    const outdir = mkdtempSync(path.join(os.tmpdir(), 'spider-render-bundle-'));
+    const saved = { os: process.env.npm_config_os, cpu: process.env.npm_config_cpu };
+    process.env.npm_config_os = 'darwin';
+    process.env.npm_config_cpu = 'arm64';
+    try {
+      const app = new App({ outdir });
+      new QueueConsumer(new Stack(app, 'RenderOnly'), 'Render', {
+        entry: 'functions/render.ts',
+        description: 'render',
+        serviceName: 'spider-render',
+        memorySize: 2048,
+        timeout: Duration.seconds(120),
+        architecture: lambda.Architecture.X86_64,
+        batchSize: 1,
+        maxConcurrency: 2,
+        maxReceiveCount: 3,
+        logRetention: 30,
+        logLevel: 'INFO',
+        nodeModules: ['@sparticuz/chromium', '@mozilla/readability', 'esbuild'],
+      });
+      const [asset] = readdirSync(outdir).filter((d) => d.startsWith('asset.'));
+      const natives = path.join(outdir, asset, 'node_modules/@esbuild');
+      expect(existsSync(natives) ? readdirSync(natives) : []).toEqual(['linux-x64']);
+    } finally {
+      for (const [k, v] of Object.entries({ npm_config_os: saved.os, npm_config_cpu: saved.cpu })) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
 
 describe('the fetch path (docs/aws.md#the-fetch-path-on-aws)', () => {
