@@ -6,7 +6,8 @@
  * - versioned, so earlier rules (`rules/<site>.json`) can be restored; old versions expire;
  * - lifecycle: archived HTML (`archive/`, only render's input) expires; rendered pages (`pages/`:
  *   feature documents and DOM snapshots, the bulk of the data, read again only by relearns) move to
- *   Intelligent-Tiering; incomplete multipart uploads are aborted;
+ *   Intelligent-Tiering; the per-host rate-limit slots' old versions (`politeness/`, rewritten at every
+ *   page request) expire after a day; incomplete multipart uploads are aborted;
  * - server access logs go to a second bucket that expires them.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
@@ -54,6 +55,15 @@ export class DataBucket extends Construct {
           id: 'tier-rendered-pages',
           prefix: keyPrefixes.pages,
           transitions: [{ storageClass: s3.StorageClass.INTELLIGENT_TIERING, transitionAfter: Duration.days(props.pagesTieringDays) }],
+        },
+        {
+          // politeness/hosts/<host>.json is overwritten at every page request to its host (one a second
+          // for a busy host): on a versioned bucket each write leaves a noncurrent version, and an object
+          // with millions of versions gets the bucket's PUTs and DELETEs throttled (503 Slow Down, S3's
+          // troubleshooting guide). A slot's history is worth nothing: keep it a day, the least S3 allows.
+          id: 'expire-old-politeness-slots',
+          prefix: keyPrefixes.politeness,
+          noncurrentVersionExpiration: Duration.days(1),
         },
         {
           id: 'expire-old-versions',

@@ -91,6 +91,13 @@ describe('data bucket', () => {
     for (const rule of rules) expect(rule.Prefix ?? '').not.toMatch(/^(rules|articles)\//);
   });
 
+  it('keeps the rate-limit slots\' old versions a day only: politeness/ is rewritten at every page request', () => {
+    // One version a request, a second apart for a busy host: kept 30 days that is millions of versions of
+    // one object, and S3 throttles a versioned bucket's PUTs and DELETEs when an object has millions.
+    const rules = resources[id('AWS::S3::Bucket', 'DataBucket')].Properties.LifecycleConfiguration.Rules;
+    expect(rules).toEqual(expect.arrayContaining([expect.objectContaining({ Prefix: 'politeness/', NoncurrentVersionExpiration: { NoncurrentDays: 1 }, Status: 'Enabled' })]));
+  });
+
   it('bucket policies deny any request without TLS (and below TLS 1.2), on the bucket and its objects', () => {
     for (const prefix of ['DataBucket', 'DataAccessLogs']) {
       const bucket = id('AWS::S3::Bucket', prefix);
