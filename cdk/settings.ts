@@ -39,8 +39,12 @@ export const SettingsSchema = z.object({
   applyMaxBatchingWindowSeconds: int(0, 300).default(1),
   applyMaxConcurrency: int(2, 1000).default(10),
 
-  /** Receives before SQS moves a failing message to the dead-letter queue. */
-  maxReceiveCount: int(1, 1000).default(3),
+  /**
+   * Receives before SQS moves a failing message to the dead-letter queue. At least 5, as AWS advises
+   * for Lambda consumers: on AWS a receive is also spent by a throttled invocation, a host whose turn
+   * did not come within the politeness wait, or a record left without time in its invocation.
+   */
+  maxReceiveCount: int(1, 1000).default(5),
   logRetentionDays: z.coerce
     .number()
     .refine((d) => (LOG_RETENTION_DAYS as readonly number[]).includes(d), `one of ${LOG_RETENTION_DAYS.join(', ')}`)

@@ -129,13 +129,13 @@ describe('data bucket', () => {
 });
 
 describe('queues', () => {
-  it.each(STEPS)('%s: encrypted queue and DLQ, redrive after 3 receives, DLQ keeps messages 14 days', (step) => {
+  it.each(STEPS)('%s: encrypted queue and DLQ, redrive after 5 receives (AWS: at least 5 for a Lambda consumer), DLQ keeps messages 14 days', (step) => {
     const queue = resources[id('AWS::SQS::Queue', `${step}Queue`)].Properties;
     const dlqId = id('AWS::SQS::Queue', `${step}DeadLetterQueue`);
     const dlq = resources[dlqId].Properties;
     expect(queue.SqsManagedSseEnabled).toBe(true);
     expect(dlq.SqsManagedSseEnabled).toBe(true);
-    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: getAtt(dlqId), maxReceiveCount: 3 });
+    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: getAtt(dlqId), maxReceiveCount: 5 });
     expect(dlq.MessageRetentionPeriod).toBe(14 * 24 * 3600);
     expect(dlq.MessageRetentionPeriod).toBeGreaterThan(queue.MessageRetentionPeriod);
     expect(dlq.RedrivePolicy).toBeUndefined();
@@ -467,7 +467,7 @@ describe('settings from cdk.json context', () => {
         'spider:fetchMemoryMiB': 256,
         'spider:renderTimeoutSeconds': 180,
         'spider:renderMaxConcurrency': 20,
-        'spider:maxReceiveCount': 5,
+        'spider:maxReceiveCount': 7,
         'spider:logRetentionDays': 90,
         'spider:alarmTopicArn': topic,
         'spider:config': { learnMinPages: 3 },
@@ -480,7 +480,7 @@ describe('settings from cdk.json context', () => {
     t.hasResourceProperties('AWS::Lambda::Function', { MemorySize: 3008, Timeout: 180, Architectures: ['x86_64'] });
     t.hasResourceProperties('AWS::Lambda::Function', { MemorySize: 256, Architectures: ['arm64'], Environment: { Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: 'spider-fetch' }) } });
     t.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 20 }, BatchSize: 1 });
-    t.hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 1080, RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }) });
+    t.hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 1080, RedrivePolicy: Match.objectLike({ maxReceiveCount: 7 }) });
     t.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 90 }, 4);
     t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { AlarmActions: [topic] }, 12);
     t.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SPIDER_LEARN_MIN_PAGES: '3' }) } }, 4);
