@@ -162,7 +162,7 @@ export interface ClusterOptions {
 }
 
 export interface ClusterResult {
-  /** Per document, per block: cluster id (0, 1, ...) or NOISE. */
+  /** Per document, per block: cluster id (0, 1, ..., in the order of their smallest vector) or NOISE. */
   readonly labels: number[][];
   readonly clusters: number;
   /** Distinct vectors DBSCAN ran on (identical blocks are merged and counted). */
@@ -197,6 +197,7 @@ export function clusterBlocks(docs: readonly FeatureDocument[], options: Cluster
   const pointIndex = new Map<string, number>();
   const sigIndex = new Map<string, number>();
   const sigs: BlockVector[] = [];
+  const sigKeys: string[] = [];
   const blockPoint: number[][] = docs.map((doc) =>
     doc.blocks.map((block) => {
       if (block.words < options.minWords || block.text.trim() === '') return -1;
@@ -206,6 +207,7 @@ export function clusterBlocks(docs: readonly FeatureDocument[], options: Cluster
       if (sig === undefined) {
         sig = sigs.length;
         sigs.push(v);
+        sigKeys.push(sigKey);
         sigIndex.set(sigKey, sig);
       }
       const key = sig + '|' + v.x + '|' + v.width;
@@ -319,7 +321,8 @@ export function clusterBlocks(docs: readonly FeatureDocument[], options: Cluster
     return out;
   };
 
-  const pointLabels = dbscan(points, eps, options.minPts, () => Infinity, { weights: counts, neighbors });
+  const found = dbscan(points, eps, options.minPts, () => Infinity, { weights: counts, neighbors });
+  const pointLabels = canonicalLabels(found, (p) => sigKeys[points[p].sig] + '\u0003' + points[p].x + '\u0003' + points[p].width);
   let clusters = 0;
   for (const l of pointLabels) if (l + 1 > clusters) clusters = l + 1;
   return {
@@ -327,4 +330,22 @@ export function clusterBlocks(docs: readonly FeatureDocument[], options: Cluster
     clusters,
     distinctVectors: points.length,
   };
+}
+
+/**
+ * The clusters numbered in the order of their smallest member vector (`key`), instead of DBSCAN's
+ * order of discovery, which follows the order the pages come in: the same pages learned in another
+ * order (rendered again, a retry among them) number their clusters the same.
+ */
+function canonicalLabels(labels: readonly number[], key: (point: number) => string): number[] {
+  const least: string[] = [];
+  labels.forEach((l, p) => {
+    if (l === NOISE) return;
+    const k = key(p);
+    if (least[l] === undefined || k < least[l]) least[l] = k;
+  });
+  const order = least.map((_, l) => l).sort((a, b) => (least[a] < least[b] ? -1 : least[a] > least[b] ? 1 : a - b));
+  const id: number[] = [];
+  order.forEach((l, i) => (id[l] = i));
+  return labels.map((l) => (l === NOISE ? NOISE : id[l]));
 }
