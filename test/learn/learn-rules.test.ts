@@ -138,6 +138,16 @@ describe('learnRules on a news site', () => {
     expect(a.learnedFrom).toEqual(['page-05', 'page-04', 'page-03', 'page-02', 'page-01', 'page-00']);
   });
 
+  it('learns the same rules from the same pages rendered in another order, cluster ids included', () => {
+    // a dek on four pages of six: its cluster comes first or last as those pages are newest or oldest
+    const docs = [0, 1, 2, 3, 4, 5].map((i) => newsPage(i, { dek: i >= 2 }).doc);
+    const times = docs.map((d) => d.renderedAt);
+    const reordered = docs.map((d, i) => ({ ...d, renderedAt: times[times.length - 1 - i] }));
+    // what follows the order by nature: learnedFrom is newest first, a cluster's sample is from the newest page
+    const unordered = (r: LearnedRules) => ({ ...r, learnedFrom: [...r.learnedFrom].sort(), clusters: r.clusters.map(({ sample: _, ...c }) => c) });
+    expect(unordered(learnRules(reordered))).toEqual(unordered(learnRules(docs)));
+  });
+
   it('gives a valid rules document with its parameters', () => {
     const rules = learnRules(newsSite(5).map((p) => p.doc), { eps: 0.6 });
     const doc = RulesDocumentSchema.parse({ version: 1, site: 'news.example', rulesVersion: 1, learnedAt: '2025-01-01T00:00:00Z', ...rules });
