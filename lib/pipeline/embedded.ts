@@ -9,7 +9,7 @@
  * Memory stays flat with the number of URLs: a message leaves nothing behind once done (see
  * lib/queue/memory-queue.ts); what the process holds per URL is its pending message until then.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { Config } from '../config/config';
@@ -36,6 +36,7 @@ import {
 import { silentLogger, type Logger, type StepContext } from '../step/context';
 import type { QueueCounts, QueueName, SpiderStatus } from '../queue/status';
 import { summarizeStore } from '../store/summary';
+import { makeDirectory } from '../util/make-directory';
 
 interface Heartbeat {
   readonly pid: number;
@@ -78,7 +79,7 @@ export class DataFolderBusyError extends Error {
  * when stale, i.e. its process died without releasing it). Returns its release.
  */
 async function lockDataFolder(dataDir: string, heartbeatFile: string, logger: Logger): Promise<() => Promise<void>> {
-  await mkdir(dataDir, { recursive: true });
+  await makeDirectory(dataDir, 'data folder');
   try {
     return await lockfile.lock(dataDir, {
       lockfilePath: path.join(dataDir, 'lock'),
@@ -91,7 +92,10 @@ async function lockDataFolder(dataDir: string, heartbeatFile: string, logger: Lo
       onCompromised: (error) => logger.warn('lost the data folder lock', { dataDir, error: error.message }),
     });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    // A folder that exists but takes nothing (a pseudo or read-only filesystem): say so, naming it.
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') {
+      throw new Error(`cannot write in the data folder ${path.resolve(dataDir)}: ${(error as Error).message}`, { cause: error });
+    }
     const beat = await readHeartbeat(heartbeatFile);
     throw new DataFolderBusyError(path.resolve(dataDir), beat && { pid: beat.pid, startedAt: beat.startedAt });
   }
@@ -281,7 +285,7 @@ export class EmbeddedPipeline {
     const write = () => {
       const beat: Heartbeat = { pid: process.pid, startedAt, updatedAt: new Date().toISOString(), queues: this.queueCounts() };
       writing = writing.then(async () => {
-        await mkdir(path.dirname(file), { recursive: true });
+        await makeDirectory(path.dirname(file));
         await writeFile(`${file}.tmp`, JSON.stringify(beat) + '\n');
         await rename(`${file}.tmp`, file);
       }).catch(() => {});

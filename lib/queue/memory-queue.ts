@@ -10,8 +10,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
-import { mkdir, readFile, readdir, rm, writeFile, rename } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
+import { makeDirectory } from '../util/make-directory';
 import type { QueueSender, ReceivedMessage, SendOptions } from './queue';
 import type { QueueCounts } from './status';
 
@@ -322,7 +323,7 @@ export class MemoryQueue<T> implements QueueSender<T> {
     if (!this.journalDir) this.deadLetters.push(dead);
     else {
       const deadDir = path.join(this.journalDir, 'dead-letters');
-      await mkdir(deadDir, { recursive: true });
+      await makeDirectory(deadDir);
       await writeFile(path.join(deadDir, `${entry.id}.json`), JSON.stringify(dead, null, 2) + '\n');
       await this.onFile(entry.id, () => rm(this.pendingFile(entry.id), { force: true }));
     }
@@ -353,7 +354,7 @@ export class MemoryQueue<T> implements QueueSender<T> {
   /** Moves a bad journal file to `<journal>/quarantine/<as>`; returns where it is now. */
   private async quarantineFile(file: string, as: string): Promise<string> {
     const dir = path.join(this.journalDir!, 'quarantine');
-    await mkdir(dir, { recursive: true });
+    await makeDirectory(dir);
     await rename(file, path.join(dir, as));
     return `quarantine/${as}`;
   }
@@ -365,7 +366,7 @@ export class MemoryQueue<T> implements QueueSender<T> {
   private journal(entry: Entry<T>): Promise<void> {
     return this.onFile(entry.id, async () => {
       const file = this.pendingFile(entry.id);
-      await mkdir(path.dirname(file), { recursive: true });
+      await makeDirectory(path.dirname(file));
       const tmp = `${file}.tmp`;
       // the entry as it is now: a later change of it has its own write queued after this one
       await writeFile(tmp, JSON.stringify({ ...entry, inFlight: false, coalesceKey: undefined }));

@@ -18,7 +18,7 @@
  * the whole render (renderTimeoutMs). A page cut off by a cap is closed with its context; the next
  * render gets another.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import chromium from '@sparticuz/chromium';
@@ -34,6 +34,7 @@ import { META_NAMES } from '../html/meta-names';
 import { NonRetryableError } from '../util/errors';
 import { collectPage, type CollectOptions } from './collector';
 import { withTimeout } from '../util/timeout';
+import { makeDirectory } from '../util/make-directory';
 import { ContextPool, storageOrigin, type Lease } from './context-pool';
 import { READABILITY_TITLE_META, readabilityExpression } from './readability-in-page';
 import { RENDERED_TEXT_META, SERVED_TEXT_META, ServedCapture, renderedTextExpression, servedTextLength as countServedText } from './served';
@@ -319,7 +320,7 @@ export class Renderer {
         if (this.userDataDir) await rm(this.userDataDir, { recursive: true, force: true }).catch(() => undefined);
         const root = this.options.profileRoot ?? os.tmpdir();
         try {
-          await mkdir(root, { recursive: true });
+          await makeDirectory(root);
           this.userDataDir = await mkdtemp(path.join(root, 'spider-chromium-'));
         } catch (error) {
           this.userDataDir = undefined;

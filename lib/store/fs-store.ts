@@ -4,8 +4,9 @@
  * Conditional writes are serialized per key within the process (the embedded runner is one process).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { makeDirectory } from '../util/make-directory';
 import { PreconditionFailedError, type ListedObject, type PutOptions, type Store, type StoredObject } from './store';
 
 export function etagOf(body: Buffer): string {
@@ -44,7 +45,7 @@ export class FsStore implements Store {
         if (options.ifMatch !== undefined && current?.etag !== options.ifMatch) throw new PreconditionFailedError(key);
       }
       const file = this.file(key);
-      await mkdir(path.dirname(file), { recursive: true });
+      await makeDirectory(path.dirname(file));
       const tmp = `${file}.${randomUUID()}.tmp`;
       await writeFile(tmp, data);
       await rename(tmp, file);

@@ -4,6 +4,7 @@
  * argument, the dead-letter listing. Real processes on a real data folder.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,6 +70,49 @@ describe('spider, first contact', () => {
     const pages = await spider(['demo', '--pages', 'abc']);
     expect(pages.code).toBe(1);
     expect(pages.stderr).toContain("option '--pages <n>' argument 'abc' is invalid. a whole number, 1 or more");
+  });
+});
+
+/**
+ * spider on another data folder, its process group killed (SIGKILL: the old recursive mkdir on /proc
+ * ignored SIGTERM, and npx's children outlive npx) if it takes over `ms`.
+ */
+function spiderOn(dir: string, args: string[], ms: number): Promise<{ code: number | string | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('npx', ['tsx', 'lib/cli/main.ts', '--data-dir', dir, ...args], {
+      env: { ...process.env, CI: 'true', SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), ms);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? signal, stderr });
+    });
+  });
+}
+
+describe('spider on a data folder it cannot create', () => {
+  it('says which folder and why, and exits 1, at once: a file in the way, a pseudo filesystem (/proc)', { timeout: 90_000 }, async () => {
+    const file = path.join(dataDir, 'a-file');
+    await writeFile(file, 'x');
+    const underFile = await spiderOn(path.join(file, 'data'), ['run', 'http://127.0.0.1:1/'], 30_000);
+    expect(underFile).toMatchObject({ code: 1 });
+    expect(underFile.stderr).toContain(`spider: cannot create the data folder ${path.join(file, 'data')}: a part of the path is a file, not a folder (ENOTDIR)`);
+
+    if (!existsSync('/proc/self')) return;
+    // Node's mkdir(dir, { recursive: true }) spun for ever here: /proc answers ENOENT to any mkdir.
+    for (const args of [['run', 'http://127.0.0.1:1/'], ['submit', 'http://127.0.0.1:1/']]) {
+      const proc = await spiderOn('/proc/spider-test-x', args, 30_000);
+      expect({ args, code: proc.code }).toEqual({ args, code: 1 });
+      expect(proc.stderr).toContain('spider: cannot create the data folder /proc/spider-test-x: /proc takes no new folders (ENOENT: a pseudo or read-only filesystem?)');
+    }
+    // /proc itself exists, but its lock cannot be made
+    const procItself = await spiderOn('/proc', ['run', 'http://127.0.0.1:1/'], 30_000);
+    expect(procItself.code).toBe(1);
+    expect(procItself.stderr).toContain('spider: cannot write in the data folder /proc: ');
   });
 });
 
