@@ -91,11 +91,26 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
   // One bad file (truncated, not JSON, not a feature document) is named and quarantined: the site
   // still learns from its other pages, and the next learn no longer meets it.
   const onBad = (bad: BadDocument) => logger.warn('quarantined a bad feature document', { site, detail: describeBadDocument(bad) });
-  for (const page of pages.slice(0, config.learnPages)) {
+  // A page without a block of words (an empty page, a picture alone) gives the learner no evidence:
+  // it is no training page and takes no place of one (the next older page does). A bad file still
+  // takes its place, as before.
+  let places = 0;
+  let wordless = 0;
+  for (const page of pages) {
+    if (places >= config.learnPages) break;
     const doc = await readDocument(store, page.key, FeatureDocumentSchema, { remove: true, onBad });
+    if (doc && !hasWords(doc)) {
+      wordless++;
+      continue;
+    }
+    places++;
     if (doc) docs.push(doc);
   }
-  if (docs.length === 0) return { learned: false, site, reason: 'no valid feature documents' };
+  if (docs.length === 0) return { learned: false, site, reason: wordless ? `no pages with words (${wordless} without)` : 'no valid feature documents' };
+  // nor does it count toward the pages a first learn waits for
+  if (!message.force && !current && wordless > 0 && pages.length - wordless < config.learnMinPages) {
+    return { learned: false, site, reason: `${pages.length - wordless} of the ${config.learnMinPages} pages needed to learn (${wordless} without words)` };
+  }
 
   const learned = learnRules(docs, { eps: config.dbscanEps, minPts: config.dbscanMinPts }, await pageLabels(docs, store));
   if (learned.content.selectors.length === 0) {
@@ -172,6 +187,11 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     fetchPathMinF1: fetchPath.minF1,
   });
   return { learned: true, site, rules, reapplied: fanOut.reextract.length, unchanged: fanOut.unchanged, keptOlder: fanOut.keptOlder };
+}
+
+/** Whether a page has a block of words: the learner's evidence (it clusters blocks of one word or more). */
+function hasWords(doc: FeatureDocument): boolean {
+  return doc.blocks.some((b) => b.words > 0);
 }
 
 /** The first version of the site's rules that extracts what these do (docs/rules-document.md, `sameExtractionSince`). */

@@ -105,6 +105,40 @@ describe('learnStep', () => {
     expect((await store.get(`quarantine/${broken}`))?.body.toString()).toHaveLength(200);
   });
 
+  it('leaves out a page without a block of words: no training page, its place taken by the next older one', async () => {
+    // the same 5 pages with words, learned alone and beside an empty page (the newest: it would take a place)
+    const alone = new MemoryStore();
+    const beside = new MemoryStore();
+    for (let i = 0; i < 5; i++) {
+      await addPage(alone, i);
+      await addPage(beside, i);
+      await tick();
+    }
+    const empty = { ...newsPage(5).doc, site: 'example.com', blocks: [] };
+    // a block of no words (white space, a rule drawn with dashes) is no evidence either
+    const dashes = { ...newsPage(6).doc, site: 'example.com', blocks: newsPage(6).doc.blocks.slice(0, 1).map((b) => ({ ...b, text: '— — —', words: 0, chars: 5 })) };
+    for (const doc of [empty, dashes]) await putJson(beside, keys.features('example.com', doc.pageId), doc);
+    const learnedAlone = await learn(context(alone, { learnPages: 5 }).ctx);
+    const learnedBeside = await learn(context(beside, { learnPages: 5 }).ctx);
+    expect(learnedAlone.learned && learnedBeside.learned).toBe(true);
+    const [a, b] = [await rulesOf(alone), await rulesOf(beside)];
+    expect(b.learnedFrom).toHaveLength(5);
+    expect(b.learnedFrom).not.toContain(empty.pageId);
+    expect(b.learnedFrom).not.toContain(dashes.pageId);
+    // what was learned is what the pages with words teach
+    const learned = (r: RulesDocument) => ({ learnedFrom: r.learnedFrom, content: r.content, templates: r.templates, clusters: r.clusters, selfCheck: r.selfCheck, params: r.params });
+    expect(learned(b)).toEqual(learned(a));
+
+    // nor does it count toward the pages a first learn waits for
+    const few = new MemoryStore();
+    for (let i = 0; i < 4; i++) await addPage(few, i);
+    await putJson(few, keys.features('example.com', empty.pageId), empty);
+    expect(await learn(context(few).ctx)).toMatchObject({ learned: false, reason: '4 of the 5 pages needed to learn (1 without words)' });
+    const onlyEmpty = new MemoryStore();
+    await putJson(onlyEmpty, keys.features('example.com', empty.pageId), empty);
+    expect(await learn(context(onlyEmpty).ctx, true)).toMatchObject({ learned: false, reason: 'no pages with words (1 without)' });
+  });
+
   it('copies a schema-invalid rules document to quarantine/, names the field, and learns the site afresh', async () => {
     const store = new MemoryStore();
     for (let i = 0; i < 5; i++) await addPage(store, i);

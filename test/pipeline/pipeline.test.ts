@@ -117,6 +117,25 @@ describe('a site without rules', () => {
   });
 });
 
+describe('a page with no words among a site\'s pages', () => {
+  it('is no training page: the rules are learned from the pages with words', async () => {
+    const host = 'wordless.localhost';
+    const url = (p: string) => `http://${host}:${served.port}${p}`;
+    const pages = articlesOf(site, 'classic').slice(0, 5).map((p) => url(p.path));
+    const empty = url('/2026/01/01/empty.html');
+    await pipeline.submit([...pages.map((u) => ({ url: u })), { url: empty, html: '<!DOCTYPE html><html><head><title>Nothing here</title></head><body><div class="story-body"></div></body></html>' }]);
+    await pipeline.run();
+    // learn from every page stored (the first learn may have run before the last render)
+    await pipeline.relearn(host);
+    await pipeline.run();
+    expect(await pipeline.store.get(keys.features(host, pageIdOf(empty))), 'the empty page was rendered').toBeDefined();
+    const rules = await getJson(pipeline.store, keys.rules(host), (v) => RulesDocumentSchema.parse(v));
+    expect([...rules!.learnedFrom].sort()).toEqual(pages.map(pageIdOf).sort());
+    const article = await getJson(pipeline.store, keys.article(host, pageIdOf(pages[0])), (v) => ArticleDocumentSchema.parse(v));
+    expect(article?.method).toBe('rules');
+  }, SITE_TIMEOUT_MS);
+});
+
 describe('redelivery', () => {
   it('a URL submitted twice and messages delivered twice yield one page, one article, one learning input', async () => {
     const [article] = articlesOf(site, 'blog');
