@@ -5,7 +5,7 @@
  */
 import type { StepContext } from '../step/context';
 import { keys, pageIdFromFeaturesKey, pageIdFromPageKey } from '../store/keys';
-import { PreconditionFailedError, putJson, storedUrl, type Store, type StoredObject } from '../store/store';
+import { PreconditionFailedError, putJson, storedUrl, type ListedObject, type Store, type StoredObject } from '../store/store';
 import { extractCombined } from '../fallback/extract';
 import { parseHtml, parseServedHtml } from '../html/parse';
 import { FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
@@ -44,11 +44,7 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
   const { store, config, logger } = ctx;
   const site = message.site;
 
-  const listed = await store.list(keys.pagePrefix(site));
-  const pages = listed
-    .map((o) => ({ ...o, pageId: pageIdFromFeaturesKey(o.key) }))
-    .filter((o): o is typeof o & { pageId: string } => o.pageId !== undefined)
-    .sort((a, b) => b.lastModified.getTime() - a.lastModified.getTime() || (a.key < b.key ? -1 : 1));
+  const pages = renderedPages(await store.list(keys.pagePrefix(site)));
 
   const stored = await store.get(keys.rules(site));
   const current = stored ? await parseRules(stored, keys.rules(site), store, logger) : undefined;
@@ -155,14 +151,20 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
   }
 
   // Extract again only the pages whose article these rules may change (relearnFanOut).
+  // The site's pages are listed again now that the rules are written: a page stored since this learn
+  // listed them may have been extracted with the older rules meanwhile (its apply read them before
+  // the write), and a page whose article is still to come is extracted again (its apply may have read
+  // them too). Pages stored from here on are applied with these rules.
   // Pages of the fetch path (docs/fetch-path.md) have their HTML as served and no feature document:
   // they are not learned from, but extracted again like the others, from that HTML.
-  const featured = new Set(pages.map((p) => p.pageId));
-  const fetchedPages = listed
+  const listedNow = await store.list(keys.pagePrefix(site));
+  const featuredPages = renderedPages(listedNow);
+  const featured = new Set(featuredPages.map((p) => p.pageId));
+  const fetchedPages = listedNow
     .map((o) => ({ pageId: pageIdFromPageKey(o.key, 'served.html'), lastModified: o.lastModified }))
     .filter((p): p is { pageId: string; lastModified: Date } => p.pageId !== undefined && !featured.has(p.pageId));
   const fetched = new Set(fetchedPages.map((p) => p.pageId));
-  const newestFirst = [...pages, ...fetchedPages].sort((a, b) => b.lastModified.getTime() - a.lastModified.getTime());
+  const newestFirst = [...featuredPages, ...fetchedPages].sort((a, b) => b.lastModified.getTime() - a.lastModified.getTime());
   const fanOut = await relearnFanOut(site, newestFirst, rules, ctx, message.force ? Infinity : config.relearnReextractMax);
   for (const pageId of fanOut.reextract) {
     if (!fetched.has(pageId)) {
@@ -187,6 +189,14 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     fetchPathMinF1: fetchPath.minF1,
   });
   return { learned: true, site, rules, reapplied: fanOut.reextract.length, unchanged: fanOut.unchanged, keptOlder: fanOut.keptOlder };
+}
+
+/** The site's pages with a feature document (rendered), newest first. */
+function renderedPages(listed: readonly ListedObject[]): Array<ListedObject & { pageId: string }> {
+  return listed
+    .map((o) => ({ ...o, pageId: pageIdFromFeaturesKey(o.key) }))
+    .filter((o): o is typeof o & { pageId: string } => o.pageId !== undefined)
+    .sort((a, b) => b.lastModified.getTime() - a.lastModified.getTime() || (a.key < b.key ? -1 : 1));
 }
 
 /** Whether a page has a block of words: the learner's evidence (it clusters blocks of one word or more). */

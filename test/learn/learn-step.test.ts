@@ -201,6 +201,32 @@ describe('learnStep', () => {
     expect(applied).toHaveLength(6);
   });
 
+  it('a relearn extracts again a page stored and extracted with the older rules while it learned', async () => {
+    const store = new MemoryStore();
+    for (let i = 0; i < 5; i++) await addPage(store, i);
+    const { ctx, applied } = context(store, { learnPages: 50 });
+    await learn(ctx);
+    // rules the relearn will not learn again (a selector more): it extracts differently
+    const v1 = await rulesOf(store);
+    await putJson(store, keys.rules('example.com'), { ...v1, content: { ...v1.content, selectors: [...v1.content.selectors, 'aside.extra'] } });
+    // The relearn has listed the pages; before its rules are written, page-05 is rendered and applied with
+    // v1, which select nothing on it: the fallback's article, and a drift marker against v1.
+    const put = store.put.bind(store);
+    store.put = async (key, ...rest) => {
+      if (key === keys.rules('example.com')) {
+        store.put = put;
+        await addPage(store, 5);
+        await putJson(store, keys.drift('example.com', 'page-05'), { version: 1, site: 'example.com', pageId: 'page-05', rulesVersion: 1, at: new Date().toISOString() });
+        await putArticle(store, 'page-05', { method: 'fallback', extraction: EXTRACTION_VERSION });
+      }
+      return put(key, ...rest);
+    };
+    applied.length = 0;
+    expect(await learn(ctx, true)).toMatchObject({ learned: true });
+    expect((await rulesOf(store)).rulesVersion).toBe(2);
+    expect(applied.map((m) => m.pageId)).toContain('page-05');
+  });
+
   it('a relearn extracts again the newest relearnReextractMax pages whose article older rules made; spider relearn, every one', async () => {
     const store = new MemoryStore();
     for (let i = 0; i < 6; i++) {
