@@ -127,7 +127,7 @@ export async function deployedStatus(target: AwsTarget, options: DeployedStatusO
 }
 
 /** The URL of the dead-letter queue a RedrivePolicy names (by ARN), if any. */
-async function deadLetterQueueOf(sqs: SQSClient, redrivePolicy: string | undefined): Promise<string | undefined> {
+export async function deadLetterQueueOf(sqs: SQSClient, redrivePolicy: string | undefined): Promise<string | undefined> {
   if (!redrivePolicy) return undefined;
   const arn = (JSON.parse(redrivePolicy) as { deadLetterTargetArn?: string }).deadLetterTargetArn;
   if (!arn) return undefined;

@@ -32,6 +32,9 @@ import { modelJson } from '../fallback/model';
 import { trainFromStore, type StoreTrainingResult } from '../fallback/store-training';
 import type { ConsumerEvent } from '../queue/worker';
 import { formatDeadLetters } from './dead-letters';
+import { deployedDeadLetters } from '../aws/dead-letters';
+import type { DeadLetter } from '../queue/memory-queue';
+import { describeError } from '../util/errors';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -138,6 +141,18 @@ function deployed(): DeployedStack | undefined {
 
 function readStore(): Store {
   return deployed()?.store ?? new EmbeddedPipeline(config()).store;
+}
+
+/**
+ * The dead letters: the data folder's, or the deployed stack's, read from its dead-letter queues and
+ * left there (lib/aws/dead-letters.ts; what could not be read is said on stderr).
+ */
+async function readDeadLetters(): Promise<DeadLetter[]> {
+  const target = loadAwsTarget();
+  if (!target) return (await new EmbeddedPipeline(config()).open()).deadLetters();
+  const { letters, notes } = await deployedDeadLetters(target);
+  for (const note of notes) process.stderr.write(`dead letters: ${terminalSafe(note, true)}\n`);
+  return letters;
 }
 
 /**
@@ -400,9 +415,14 @@ program
     const readable = site && pageId && !hostProblem(site);
     const article: ArticleDocument | undefined = readable ? await readDocument(store, keys.article(site, pageId), ArticleDocumentSchema, { remove: true, onBad: reportBadFile }) : undefined;
     if (!article) {
-      // A URL that ended as a dead letter (of this data folder: a deployed stack's are in SQS) says why.
-      const letter = deployed() ? undefined : findDeadLetter((await new EmbeddedPipeline(config()).open()).deadLetters(), { url: ref, site, pageId });
-      const why = letter ? `: it ended as a dead letter of the ${letter.queue} queue: ${terminalSafe(letter.reason, true)}` : '';
+      // A URL that ended as a dead letter (of this data folder, or of the deployed stack's queues, read and left there) says why.
+      let why = '';
+      try {
+        const letter = findDeadLetter(await readDeadLetters(), { url: ref, site, pageId });
+        if (letter) why = `: it ended as a dead letter of the ${letter.queue} queue: ${terminalSafe(letter.reason, true)}`;
+      } catch (error) {
+        why = ` (its dead letters could not be read: ${terminalSafe(describeError(error), true)})`;
+      }
       process.stderr.write(`no article for ${terminalSafe(ref, true)}${why}\n`);
       process.exitCode = 1;
       return;
@@ -496,8 +516,7 @@ program
   .description('list messages that failed for good: one line each, the queue, the URL (or site/page) and the reason')
   .option('--json', 'one JSON object a line (the whole dead letter: queue, message, reason, errors, times), for scripts')
   .action(async (opts: { json?: boolean }) => {
-    const p = await new EmbeddedPipeline(config()).open();
-    const letters = p.deadLetters();
+    const letters = await readDeadLetters();
     if (opts.json) process.stdout.write(letters.map((d) => JSON.stringify(d) + '\n').join(''));
     else process.stdout.write(formatDeadLetters(letters));
   });

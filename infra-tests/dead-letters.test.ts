@@ -1,0 +1,136 @@
+/**
+ * A deployed stack's dead letters, against the emulator through the real AWS SDK: `spider article
+ * <url>` of a dead-lettered URL says why, as on the embedded store, and `spider dead-letters` lists
+ * them, both reading the dead-letter queues without taking anything from them. The dead letters are
+ * made as on AWS: by the handlers' own sender (with the reason) and by the redrive policy after the
+ * receives ran out (without one).
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import type { SQSRecord } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deployedDeadLetters } from '../lib/aws/dead-letters';
+import { SqsDeadLetterSender } from '../lib/aws/sqs-records';
+import { startEmulator, type Emulator, type StepQueues } from './emulator';
+
+const BUCKET = 'spider-dead-letters';
+const MAX_RECEIVE_COUNT = 2;
+
+let emu: Emulator;
+let queues: Record<'render' | 'learn' | 'apply', StepQueues>;
+
+/** An SQS record as Lambda hands it to a handler. */
+function record(body: unknown, queueArn: string, groupId?: string): SQSRecord {
+  const id = `m-${Math.random().toString(36).slice(2)}`;
+  return {
+    messageId: id,
+    receiptHandle: `rh-${id}`,
+    body: JSON.stringify(body),
+    attributes: {
+      ApproximateReceiveCount: '1',
+      SentTimestamp: String(Date.now()),
+      SenderId: 'test',
+      ApproximateFirstReceiveTimestamp: String(Date.now()),
+      ...(groupId ? { MessageGroupId: groupId, MessageDeduplicationId: id, SequenceNumber: '1' } : {}),
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: queueArn,
+    awsRegion: 'us-east-1',
+  };
+}
+
+/** The `spider` command against the emulated stack (its queues named by the environment, their DLQs found from the redrive policy). */
+async function spider(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)('npx', ['tsx', 'lib/cli/main.ts', ...args], {
+      env: {
+        ...process.env,
+        ...emu.env(),
+        CI: 'true',
+        SPIDER_STACK_OUTPUTS: '',
+        SPIDER_BUCKET: BUCKET,
+        SPIDER_RENDER_QUEUE_URL: queues.render.url,
+        SPIDER_LEARN_QUEUE_URL: queues.learn.url,
+        SPIDER_APPLY_QUEUE_URL: queues.apply.url,
+      },
+      timeout: 60_000,
+    });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const e = error as { stdout: string; stderr: string; code: number };
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+  }
+}
+
+async function depth(url: string): Promise<{ visible: number; inFlight: number }> {
+  const a = (await emu.sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }))).Attributes ?? {};
+  return { visible: Number(a.ApproximateNumberOfMessages), inFlight: Number(a.ApproximateNumberOfMessagesNotVisible) };
+}
+
+beforeAll(async () => {
+  emu = await startEmulator();
+  await emu.s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
+  const step = (name: string, fifo = false) => emu.createStepQueues(name, { fifo, visibilitySeconds: 1, maxReceiveCount: MAX_RECEIVE_COUNT });
+  queues = { render: await step('dl-render'), learn: await step('dl-learn', true), apply: await step('dl-apply') };
+});
+afterAll(async () => {
+  await emu?.stop();
+});
+
+describe('dead letters of a deployed stack', () => {
+  it('article <url> says why a dead-lettered URL has no article, dead-letters lists them, and they all stay in their queues', { timeout: 120_000 }, async () => {
+    const gone = 'https://news.example/gone.html';
+    const busy = 'https://news.example/busy.html';
+    // As the render handler dead-letters a page that can never succeed: body unchanged, reason attached.
+    await new SqsDeadLetterSender(queues.render.dlqUrl, emu.sqs).send(record({ v: 1, url: gone, submittedAt: '2026-03-14T10:00:00.000Z' }, queues.render.arn), `HTTP 404 for ${gone}`);
+    await new SqsDeadLetterSender(queues.learn.dlqUrl, emu.sqs).send(record({ v: 1, site: 'news.example' }, queues.learn.arn, 'news.example'), 'invalid message: force: expected boolean');
+    // A page that failed every time: SQS moves it once its receives run out, with no reason.
+    await emu.sqs.send(new SendMessageCommand({ QueueUrl: queues.render.url, MessageBody: JSON.stringify({ v: 1, url: busy, submittedAt: '2026-03-14T10:00:00.000Z' }) }));
+    for (let i = 0; i < 20 && (await depth(queues.render.dlqUrl)).visible < 2; i++) {
+      await emu.sqs.send(new ReceiveMessageCommand({ QueueUrl: queues.render.url, MaxNumberOfMessages: 1, VisibilityTimeout: 0 }));
+    }
+    const before = { render: await depth(queues.render.dlqUrl), learn: await depth(queues.learn.dlqUrl) };
+    expect(before).toEqual({ render: { visible: 2, inFlight: 0 }, learn: { visible: 1, inFlight: 0 } });
+
+    const missing = await spider('article', gone);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`no article for ${gone}: it ended as a dead letter of the render queue: HTTP 404 for ${gone}`);
+    const moved = await spider('article', busy);
+    expect(moved.code).toBe(1);
+    expect(moved.stderr).toMatch(
+      new RegExp(`^no article for ${busy.replace(/\./g, '\\.')}: it ended as a dead letter of the render queue: moved here by SQS after its receives ran out, with no reason recorded \\(message id \\S+\\): the render function's log has its failures`, 'm'),
+    );
+    // a URL that is no dead letter: no reason to give
+    const unknown = await spider('article', 'https://news.example/never-submitted.html');
+    expect(unknown.stderr.trim()).toBe('no article for https://news.example/never-submitted.html');
+
+    const listed = await spider('dead-letters');
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^3 dead letters /);
+    expect(lines.slice(1).sort()).toEqual([
+      'learn   news.example  invalid message: force: expected boolean',
+      expect.stringMatching(new RegExp(`^render  ${busy.replace(/\./g, '\\.')}  moved here by SQS after its receives ran out`)),
+      `render  ${gone}  HTTP 404 for ${gone}`,
+    ]);
+
+    // Read again in this process: the same dead letters, none taken.
+    const target = { bucket: BUCKET, renderQueueUrl: queues.render.url, learnQueueUrl: queues.learn.url, applyQueueUrl: queues.apply.url };
+    const read = await deployedDeadLetters(target, { sqs: emu.sqs });
+    expect(read.notes).toEqual([]);
+    expect(read.letters.map((d) => [d.queue, (d.body as { url?: string; site?: string }).url ?? (d.body as { site: string }).site]).sort()).toEqual([
+      ['learn', 'news.example'],
+      ['render', busy],
+      ['render', gone],
+    ]);
+    // every dead letter still in its queue, visible at once (nothing held in flight)
+    expect({ render: await depth(queues.render.dlqUrl), learn: await depth(queues.learn.dlqUrl) }).toEqual(before);
+    const drained = await emu.drain(queues.render.dlqUrl);
+    expect(drained.map((m) => JSON.parse(m.Body!).url).sort()).toEqual([busy, gone]);
+    expect(drained.find((m) => JSON.parse(m.Body!).url === gone)?.MessageAttributes?.['spider.error']?.StringValue).toBe(`HTTP 404 for ${gone}`);
+  });
+});

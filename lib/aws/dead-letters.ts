@@ -1,0 +1,144 @@
+/**
+ * A deployed stack's dead letters, read without taking them: `spider dead-letters`, and `spider
+ * article <url>` saying why a URL has no article, as on the embedded store.
+ *
+ * SQS has no "peek". Each step's dead-letter queue (named by the stack outputs, or found from its
+ * queue's redrive policy, as `spider status` finds it) is received from until it answers nothing,
+ * each message hidden for a short while so that the next receive gets the others; then every
+ * message received is made visible again at once (ChangeMessageVisibility 0). Nothing is deleted: the
+ * dead letters stay in their queues, for `start-message-move-task` or a later read. Should this process
+ * die in between, they come back by themselves when the hiding ends (HOLD_SECONDS). The dead-letter
+ * queues have no redrive policy of their own, so the receives this read adds move nothing.
+ *
+ * A dead letter says why when the handler put it there (message attribute `spider.error`,
+ * lib/aws/sqs-records.ts); one SQS moved after its receives ran out carries no reason, and says so
+ * and where to look (the step's function's log: its failures under the message id, or an invocation
+ * that timed out or ran out of memory; docs/aws.md).
+ */
+import {
+  ChangeMessageVisibilityBatchCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  type Message,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { DeadLetter } from '../queue/memory-queue';
+import type { StatusQueueName } from '../queue/status';
+import { sqsClient } from './clients';
+import { deadLetterQueueOf } from './queue-status';
+import type { AwsTarget } from './stack-outputs';
+
+/** The message attributes the handlers' dead-letter sender writes (lib/aws/sqs-records.ts, SqsDeadLetterSender). */
+const ATTRIBUTES = { error: 'spider.error', receiveCount: 'spider.receiveCount', messageId: 'spider.messageId' } as const;
+
+/** Seconds a received dead letter stays hidden while the read goes on (made visible again at its end). */
+const HOLD_SECONDS = 60;
+/** Most dead letters read from one queue. */
+const MAX_PER_QUEUE = 1000;
+
+export interface DeployedDeadLetters {
+  /** Oldest first, as the embedded store lists them. */
+  readonly letters: DeadLetter[];
+  /** Why some could not be read, or not all of them (a queue without a dead-letter queue, the cap). */
+  readonly notes: string[];
+}
+
+/** Every dead letter of the stack's queues (fetch, render, learn, apply), left where it is. */
+export async function deployedDeadLetters(target: AwsTarget, options: { sqs?: SQSClient } = {}): Promise<DeployedDeadLetters> {
+  const sqs = options.sqs ?? sqsClient();
+  const urls: Partial<Record<StatusQueueName, string>> = { fetch: target.fetchQueueUrl, render: target.renderQueueUrl, learn: target.learnQueueUrl, apply: target.applyQueueUrl };
+  const notes: string[] = [];
+  const perQueue = await Promise.all(
+    (Object.keys(urls) as StatusQueueName[]).map(async (queue) => {
+      const url = urls[queue];
+      if (!url) return [];
+      const dlqUrl = target.deadLetterQueueUrls?.[queue] ?? (await redriveTarget(sqs, url));
+      if (!dlqUrl) {
+        notes.push(`${queue}: no dead-letter queue found (no RedrivePolicy)`);
+        return [];
+      }
+      const { messages, capped } = await peek(sqs, dlqUrl);
+      if (capped) notes.push(`${queue}: the first ${MAX_PER_QUEUE} dead letters read, there are more`);
+      return messages.map((m) => deadLetterOf(queue, m));
+    }),
+  );
+  const letters = perQueue.flat().sort((a, b) => (a.deadAt < b.deadAt ? -1 : a.deadAt > b.deadAt ? 1 : 0));
+  return { letters, notes };
+}
+
+async function redriveTarget(sqs: SQSClient, queueUrl: string): Promise<string | undefined> {
+  const attrs = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['RedrivePolicy'] }))).Attributes ?? {};
+  return deadLetterQueueOf(sqs, attrs.RedrivePolicy);
+}
+
+/** The queue's messages, each received once and made visible again before returning. */
+async function peek(sqs: SQSClient, queueUrl: string): Promise<{ messages: Message[]; capped: boolean }> {
+  const messages = new Map<string, Message>();
+  const handles: string[] = [];
+  let capped = false;
+  try {
+    for (;;) {
+      if (messages.size >= MAX_PER_QUEUE) {
+        capped = true;
+        break;
+      }
+      const out = await sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queueUrl,
+          MaxNumberOfMessages: 10,
+          VisibilityTimeout: HOLD_SECONDS,
+          // long polling asks every SQS server: a short poll may answer nothing while messages remain
+          WaitTimeSeconds: 1,
+          MessageAttributeNames: ['All'],
+          MessageSystemAttributeNames: ['All'],
+        }),
+      );
+      if (!out.Messages?.length) break;
+      for (const m of out.Messages) {
+        if (m.ReceiptHandle) handles.push(m.ReceiptHandle);
+        if (m.MessageId && !messages.has(m.MessageId)) messages.set(m.MessageId, m);
+      }
+    }
+  } finally {
+    // visible again at once: the dead letters stay in their queue as they were
+    for (let i = 0; i < handles.length; i += 10) {
+      const batch = handles.slice(i, i + 10);
+      await sqs.send(
+        new ChangeMessageVisibilityBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: batch.map((ReceiptHandle, k) => ({ Id: String(k), ReceiptHandle, VisibilityTimeout: 0 })),
+        }),
+      );
+    }
+  }
+  return { messages: [...messages.values()], capped };
+}
+
+/** A dead letter of the deployed stack in the embedded store's shape (what `dead-letters` and `article` read). */
+export function deadLetterOf(queue: StatusQueueName, m: Message): DeadLetter {
+  const attr = (name: string) => m.MessageAttributes?.[name]?.StringValue;
+  const sent = Number(m.Attributes?.SentTimestamp);
+  const at = Number.isFinite(sent) && sent > 0 ? new Date(sent).toISOString() : '';
+  const messageId = attr(ATTRIBUTES.messageId) ?? m.MessageId ?? '';
+  const reason =
+    attr(ATTRIBUTES.error) ??
+    `moved here by SQS after its receives ran out, with no reason recorded (message id ${messageId}): the ${queue} function's log has its failures, or an invocation that timed out or ran out of memory`;
+  return {
+    id: messageId,
+    queue,
+    body: parseBody(m.Body ?? ''),
+    reason,
+    receiveCount: Number(attr(ATTRIBUTES.receiveCount) ?? 0) || 0,
+    firstSentAt: at,
+    deadAt: at,
+    errors: [],
+  };
+}
+
+function parseBody(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
+}
