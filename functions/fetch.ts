@@ -8,7 +8,7 @@
  */
 import { BatchProcessor, EventType } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { createAwsContext, deadLettersFromEnv } from '../lib/aws/aws-context';
+import { createAwsContext, failureHandlingFromEnv } from '../lib/aws/aws-context';
 import { sqsBatchHandler } from '../lib/aws/batch-handler';
 import { SERVICE_NAMES } from '../lib/aws/metric-names';
 import { stepLogger } from '../lib/aws/logger';
@@ -24,7 +24,7 @@ const processor = new BatchProcessor(EventType.SQS);
 const recordHandler = oneAtATimePer(hostOfRecord, sqsRecordHandler({
   schema: RenderMessageSchema,
   logger,
-  deadLetters: deadLettersFromEnv(),
+  ...failureHandlingFromEnv(ctx.config),
   onDeadLetter: (error) => recordDeadLetter(metrics, error),
   // Each fetch gets min(SPIDER_RENDER_TIMEOUT_MS, remaining time − 30 s: the host's turn, robots.txt, S3);
   // with less than 5 s for it the record is retried by a fresh invocation.

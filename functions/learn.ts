@@ -5,7 +5,7 @@
  */
 import { SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { createAwsContext, deadLettersFromEnv } from '../lib/aws/aws-context';
+import { createAwsContext, failureHandlingFromEnv } from '../lib/aws/aws-context';
 import { sqsBatchHandler } from '../lib/aws/batch-handler';
 import { SERVICE_NAMES } from '../lib/aws/metric-names';
 import { stepLogger } from '../lib/aws/logger';
@@ -21,7 +21,7 @@ const processor = new SqsFifoPartialProcessorAsync();
 const recordHandler = sqsRecordHandler({
   schema: LearnMessageSchema,
   logger,
-  deadLetters: deadLettersFromEnv(),
+  ...failureHandlingFromEnv(ctx.config),
   onDeadLetter: (error) => recordDeadLetter(metrics, error),
   step: async (message) => {
     const started = performance.now();

@@ -5,7 +5,7 @@
  */
 import { BatchProcessor, EventType } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { createAwsContext, deadLettersFromEnv } from '../lib/aws/aws-context';
+import { createAwsContext, failureHandlingFromEnv } from '../lib/aws/aws-context';
 import { sqsBatchHandler } from '../lib/aws/batch-handler';
 import { SERVICE_NAMES } from '../lib/aws/metric-names';
 import { stepLogger } from '../lib/aws/logger';
@@ -24,7 +24,7 @@ const processor = new BatchProcessor(EventType.SQS);
 const recordHandler = sqsRecordHandler({
   schema: RenderMessageSchema,
   logger,
-  deadLetters: deadLettersFromEnv(),
+  ...failureHandlingFromEnv(ctx.config),
   onDeadLetter: (error) => recordDeadLetter(metrics, error),
   step: async (message, _record, context) =>
     recordRender(

@@ -4,7 +4,7 @@
  * (S3 + SQS) started here. Queues are created as the stack creates them: a DLQ each with a redrive
  * policy, learn FIFO. URLs of a site served on 127.0.0.1 go in; articles and rules come out in the
  * emulated bucket; never-succeeding messages end in the dead-letter queues with their reason,
- * failing ones after maxReceiveCount receives; nothing is lost.
+ * failing ones after maxReceiveCount receives, with theirs too; nothing is lost.
  */
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { SendMessageCommand, type Message } from '@aws-sdk/client-sqs';
@@ -67,10 +67,12 @@ beforeAll(async () => {
     for (const line of String(chunk).split('\n')) if (line.includes('"_aws"') && line.includes('"Spider"')) emf.push(JSON.parse(line));
     return (stdoutWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
   }) as typeof process.stdout.write;
-  const common = {};
+  // As the stack gives every function: its queue's maxReceiveCount (one value with the redrive policy).
+  const common = { SPIDER_MAX_RECEIVE_COUNT: String(MAX_RECEIVE_COUNT) };
   const render = await importHandler(() => import('../functions/render'), {
     ...common,
     SPIDER_DEAD_LETTER_QUEUE_URL: queues.render.dlqUrl,
+    SPIDER_QUEUE_URL: queues.render.url,
     SPIDER_APPLY_QUEUE_URL: queues.apply.url,
     SPIDER_LEARN_QUEUE_URL: queues.learn.url,
   });
@@ -153,7 +155,8 @@ describe('render → learn → apply on the emulator', () => {
     expect(pages.filter((o) => o.key.endsWith('/features.json'))).toHaveLength(submitted.length - fetched);
     expect(pages.filter((o) => o.key.endsWith('/snapshot.html'))).toHaveLength(submitted.length - fetched);
 
-    // Dead letters: with the reason at once when they can never succeed; after 3 receives otherwise.
+    // Dead letters: with the reason at once when they can never succeed; after 3 receives otherwise,
+    // put there by the handler on the last receive, with the reason too.
     const renderDead = await emu.drain(queues.render.dlqUrl);
     const byBody = new Map(renderDead.map((m) => [m.Body!, m]));
     expect(renderDead).toHaveLength(4);
@@ -172,8 +175,8 @@ describe('render → learn → apply on the emulator', () => {
     expect(reason(deadFor('ftp://example.com/x'))).toMatch(/invalid message: url: only http and https/);
     const retried = deadFor(unavailable)!;
     expect(retried).toBeDefined();
-    expect(reason(retried)).toBeUndefined(); // moved by the redrive policy, not by the handler
-    expect(Number(retried.Attributes?.ApproximateReceiveCount)).toBeGreaterThanOrEqual(MAX_RECEIVE_COUNT);
+    expect(reason(retried)).toMatch(new RegExp(`^failed ${MAX_RECEIVE_COUNT} times; last error: .*HTTP 503`));
+    expect(retried.MessageAttributes?.['spider.receiveCount']?.StringValue).toBe(String(MAX_RECEIVE_COUNT));
     expect(flaky.hits.get('/always-503.html')).toBe(MAX_RECEIVE_COUNT);
 
     const applyDead = await emu.drain(queues.apply.dlqUrl);
@@ -188,11 +191,11 @@ describe('render → learn → apply on the emulator', () => {
 
     // The event source mapping's view: partial failures were reported per record, never a whole batch.
     for (const p of Object.values(pollers)) expect(p.invocations.filter((i) => i.batchError)).toEqual([]);
-    expect(pollers.render.invocations.filter((i) => i.failed > 0)).toHaveLength(MAX_RECEIVE_COUNT);
+    expect(pollers.render.invocations.filter((i) => i.failed > 0)).toHaveLength(MAX_RECEIVE_COUNT - 1);
     expect(pollers.learn.invocations.length).toBeGreaterThanOrEqual(1);
 
     // Metrics (EMF): every rendered page, every article by method, the learn, and the dead letters the
-    // handlers put on their DLQs at once, by kind (the 503 reached its DLQ by the redrive: not counted).
+    // handlers put on their DLQs, by kind (the 503 on its last receive: retries-exhausted).
     const total = (name: string, where: Record<string, string> = {}) =>
       emf
         .filter((d) => Object.entries(where).every(([k, v]) => d[k] === v))
@@ -205,6 +208,7 @@ describe('render → learn → apply on the emulator', () => {
     );
     expect(total('DeadLetters', { service: 'spider-render', kind: 'http-status' })).toBe(1);
     expect(total('DeadLetters', { service: 'spider-render', kind: 'invalid-message' })).toBe(2);
+    expect(total('DeadLetters', { service: 'spider-render', kind: 'retries-exhausted' })).toBe(1);
     expect(total('DeadLetters', { service: 'spider-apply', kind: 'missing-input' })).toBe(1);
   }, 180_000);
 });

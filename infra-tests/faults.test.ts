@@ -75,13 +75,17 @@ async function run(name: string, faultRate: number): Promise<EndState & { inject
   // Fresh handler modules (their clients, browser and caches) for this run's bucket and queues.
   vi.resetModules();
   process.env.SPIDER_BUCKET = bucket;
+  // As the stack gives every function: its queue's maxReceiveCount (the handler dead-letters the last receive).
+  const receives = { SPIDER_MAX_RECEIVE_COUNT: String(MAX_RECEIVE_COUNT) };
   const render = await importHandler(() => import('../functions/render'), {
+    ...receives,
     SPIDER_DEAD_LETTER_QUEUE_URL: queues.render.dlqUrl,
+    SPIDER_QUEUE_URL: queues.render.url,
     SPIDER_APPLY_QUEUE_URL: queues.apply.url,
     SPIDER_LEARN_QUEUE_URL: queues.learn.url,
   });
-  const learn = await importHandler(() => import('../functions/learn'), { SPIDER_DEAD_LETTER_QUEUE_URL: queues.learn.dlqUrl, SPIDER_APPLY_QUEUE_URL: queues.apply.url });
-  const apply = await importHandler(() => import('../functions/apply'), { SPIDER_DEAD_LETTER_QUEUE_URL: queues.apply.dlqUrl });
+  const learn = await importHandler(() => import('../functions/learn'), { ...receives, SPIDER_DEAD_LETTER_QUEUE_URL: queues.learn.dlqUrl, SPIDER_APPLY_QUEUE_URL: queues.apply.url });
+  const apply = await importHandler(() => import('../functions/apply'), { ...receives, SPIDER_DEAD_LETTER_QUEUE_URL: queues.apply.dlqUrl });
   const poller = (step: keyof typeof queues, handler: SqsHandler, batchSize: number, timeoutMs: number) =>
     new LambdaPoller({ name: `${name}-${step}`, sqs: emu.sqs, queueUrl: queues[step].url, queueArn: queues[step].arn, handler, batchSize, timeoutMs });
   const pollers = [poller('render', render.handler, 1, 120_000), poller('learn', learn.handler, 1, 120_000), poller('apply', apply.handler, 10, 60_000)];

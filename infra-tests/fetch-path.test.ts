@@ -91,24 +91,31 @@ beforeAll(async () => {
     return (stdoutWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
   }) as typeof process.stdout.write;
 
-  // Each function's environment as the stack gives it (cdk/spider-stack.ts).
+  // Each function's environment as the stack gives it (cdk/spider-stack.ts, cdk/queue-consumer.ts).
+  const receives = { SPIDER_MAX_RECEIVE_COUNT: String(MAX_RECEIVE_COUNT) };
   const fetch = await importHandler(() => import('../functions/fetch'), {
+    ...receives,
     SPIDER_DEAD_LETTER_QUEUE_URL: queues.fetch.dlqUrl,
+    SPIDER_QUEUE_URL: queues.fetch.url,
     SPIDER_RENDER_QUEUE_URL: queues.render.url,
     SPIDER_APPLY_QUEUE_URL: queues.apply.url,
   });
   const render = await importHandler(() => import('../functions/render'), {
+    ...receives,
     SPIDER_DEAD_LETTER_QUEUE_URL: queues.render.dlqUrl,
+    SPIDER_QUEUE_URL: queues.render.url,
     SPIDER_APPLY_QUEUE_URL: queues.apply.url,
     SPIDER_LEARN_QUEUE_URL: queues.learn.url,
     SPIDER_FETCH_PATH: 'false',
   });
   closeBrowser = render.closeBrowser;
   const learn = await importHandler(() => import('../functions/learn'), {
+    ...receives,
     SPIDER_DEAD_LETTER_QUEUE_URL: queues.learn.dlqUrl,
     SPIDER_APPLY_QUEUE_URL: queues.apply.url,
   });
   const apply = await importHandler(() => import('../functions/apply'), {
+    ...receives,
     SPIDER_DEAD_LETTER_QUEUE_URL: queues.apply.dlqUrl,
     SPIDER_LEARN_QUEUE_URL: queues.learn.url,
     SPIDER_RENDER_QUEUE_URL: queues.render.url,

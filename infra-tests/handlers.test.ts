@@ -9,10 +9,10 @@ import type { Context, SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { sqsBatchHandler } from '../lib/aws/batch-handler';
 import { RendererHolder } from '../lib/aws/renderer-holder';
-import { hostOfRecord, oneAtATimePer, parseMessage, recordBudget, sqsRecordHandler, type DeadLetterSender } from '../lib/aws/sqs-records';
+import { hostOfRecord, oneAtATimePer, parseMessage, recordBudget, sqsRecordHandler, type DeadLetterSender, type Deferral, type DeferralSender } from '../lib/aws/sqs-records';
 import { silentLogger } from '../lib/step/context';
 import { LearnMessageSchema, RenderMessageSchema } from '../lib/types/messages';
-import { DeadlineExceededError, NonRetryableError, isNonRetryable } from '../lib/util/errors';
+import { DeadlineExceededError, HostBusyError, NonRetryableError, failureKind, isNonRetryable } from '../lib/util/errors';
 
 const logger = new Logger({ serviceName: 'test', logLevel: 'SILENT' });
 
@@ -37,6 +37,21 @@ function record(body: unknown, overrides: Partial<SQSRecord> & { groupId?: strin
     eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:q',
     awsRegion: 'us-east-1',
     ...rest,
+  };
+}
+
+/** A record's message attributes as Lambda delivers them. */
+function attributes(values: Record<string, string>): SQSRecord['messageAttributes'] {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, { dataType: 'Number', stringValue: v, stringListValues: [], binaryListValues: [] }]));
+}
+
+function deferrals(): DeferralSender & { sent: { id: string; delaySeconds: number; deferral: Deferral }[] } {
+  const sent: { id: string; delaySeconds: number; deferral: Deferral }[] = [];
+  return {
+    sent,
+    async send(r, delaySeconds, deferral) {
+      sent.push({ id: r.messageId, delaySeconds, deferral });
+    },
   };
 }
 
@@ -117,6 +132,92 @@ describe('sqsRecordHandler', () => {
       step: async () => undefined,
     });
     await expect(handle(record('nope'))).rejects.toThrow('SQS unavailable');
+  });
+});
+
+describe('sqsRecordHandler: the last receive (maxReceiveCount) and deferrals (HostBusyError)', () => {
+  const failing = (error: Error) => async () => Promise.reject(error);
+
+  it('a retryable failure on the last receive goes to the dead-letter queue with the reason, counted as retries-exhausted, and is processed', async () => {
+    const dlq = deadLetters();
+    const dead: unknown[] = [];
+    const handle = sqsRecordHandler({ schema: RenderMessageSchema, logger, deadLetters: dlq, maxReceiveCount: 5, onDeadLetter: (e) => dead.push(e), step: failing(new Error('HTTP 503 for https://a.com/x')) });
+    for (const n of [1, 4]) await expect(handle(record({ v: 1, url: 'https://a.com/x' }, { receiveCount: n }))).rejects.toThrow('HTTP 503');
+    expect(dlq.sent).toEqual([]);
+    await handle(record({ v: 1, url: 'https://a.com/x' }, { messageId: 'last', receiveCount: 5 }));
+    expect(dlq.sent).toEqual([{ id: 'last', reason: 'failed 5 times; last error: HTTP 503 for https://a.com/x' }]);
+    expect(dead.map(failureKind)).toEqual(['retries-exhausted']);
+  });
+
+  it('without maxReceiveCount or a dead-letter queue, the last receive is thrown too (the redrive policy takes it)', async () => {
+    const dlq = deadLetters();
+    const noCount = sqsRecordHandler({ schema: RenderMessageSchema, logger, deadLetters: dlq, step: failing(new Error('down')) });
+    await expect(noCount(record({ v: 1, url: 'https://a.com/x' }, { receiveCount: 50 }))).rejects.toThrow('down');
+    const noDlq = sqsRecordHandler({ schema: RenderMessageSchema, logger, maxReceiveCount: 5, step: failing(new Error('down')) });
+    await expect(noDlq(record({ v: 1, url: 'https://a.com/x' }, { receiveCount: 5 }))).rejects.toThrow('down');
+    expect(dlq.sent).toEqual([]);
+  });
+
+  it('a busy host: the message is sent again with the delay rounded up to seconds (at most 900), counted in spider.deferrals, and the record is processed', async () => {
+    const dlq = deadLetters();
+    const again = deferrals();
+    let wait = 2_300;
+    const handle = sqsRecordHandler({ schema: RenderMessageSchema, logger, deadLetters: dlq, deferrals: again, maxReceiveCount: 5, step: async () => Promise.reject(new HostBusyError('a.com', wait)) });
+    await handle(record({ v: 1, url: 'https://a.com/x' }, { messageId: 'first' }));
+    wait = 3_600_000;
+    await handle(record({ v: 1, url: 'https://a.com/x' }, { messageId: 'second', messageAttributes: attributes({ 'spider.deferrals': '1' }) }));
+    expect(again.sent).toEqual([
+      { id: 'first', delaySeconds: 3, deferral: { deferrals: 1, priorReceives: 0 } },
+      { id: 'second', delaySeconds: 900, deferral: { deferrals: 2, priorReceives: 0 } },
+    ]);
+    expect(dlq.sent).toEqual([]);
+  });
+
+  it('a deferral takes back only its own receive: the failures before it still count toward maxReceiveCount', async () => {
+    const dlq = deadLetters();
+    const again = deferrals();
+    let error: Error = new HostBusyError('a.com', 500);
+    const handle = sqsRecordHandler({ schema: RenderMessageSchema, logger, deadLetters: dlq, deferrals: again, maxReceiveCount: 5, step: async () => Promise.reject(error) });
+    // Failed twice, then deferred on its third receive: the copy carries the two receives spent.
+    await handle(record({ v: 1, url: 'https://a.com/x' }, { receiveCount: 3 }));
+    expect(again.sent.map((s) => s.deferral)).toEqual([{ deferrals: 1, priorReceives: 2 }]);
+    // The copy fails on its third receive: its fifth in all, the last.
+    error = new Error('HTTP 500');
+    await handle(record({ v: 1, url: 'https://a.com/x' }, { messageId: 'copy', receiveCount: 3, messageAttributes: attributes({ 'spider.deferrals': '1', 'spider.priorReceives': '2' }) }));
+    expect(dlq.sent).toEqual([{ id: 'copy', reason: 'failed 5 times; last error: HTTP 500' }]);
+  });
+
+  it('deferred maxDeferrals times already: a dead letter that says its host\'s turn never came', async () => {
+    const dlq = deadLetters();
+    const again = deferrals();
+    const dead: unknown[] = [];
+    const handle = sqsRecordHandler({ schema: RenderMessageSchema, logger, deadLetters: dlq, deferrals: again, maxDeferrals: 3, onDeadLetter: (e) => dead.push(e), step: failing(new HostBusyError('a.com', 5_000)) });
+    await handle(record({ v: 1, url: 'https://a.com/x' }, { messageAttributes: attributes({ 'spider.deferrals': '2' }) }));
+    expect(again.sent.map((s) => s.deferral.deferrals)).toEqual([3]);
+    await handle(record({ v: 1, url: 'https://a.com/x' }, { messageId: 'tired', messageAttributes: attributes({ 'spider.deferrals': '3' }) }));
+    expect(again.sent).toHaveLength(1);
+    expect(dlq.sent).toEqual([{ id: 'tired', reason: "deferred 3 times, its host's turn never came; last: HostBusyError: a.com is rate-limited: next request in 5000 ms" }]);
+    expect(dead.map(failureKind)).toEqual(['retries-exhausted']);
+  });
+
+  it('if the message cannot be sent again, the record fails as before (SQS delivers it again; on its last receive, a dead letter that says why)', async () => {
+    const dlq = deadLetters();
+    const handle = sqsRecordHandler({
+      schema: RenderMessageSchema,
+      logger,
+      deadLetters: dlq,
+      maxReceiveCount: 5,
+      deferrals: { send: async () => Promise.reject(new Error('SQS unavailable')) },
+      step: failing(new HostBusyError('a.com', 1_000)),
+    });
+    await expect(handle(record({ v: 1, url: 'https://a.com/x' }, { receiveCount: 1 }))).rejects.toThrow(/rate-limited/);
+    await handle(record({ v: 1, url: 'https://a.com/x' }, { messageId: 'last', receiveCount: 5 }));
+    expect(dlq.sent).toEqual([{ id: 'last', reason: 'failed 5 times; last error: HostBusyError: a.com is rate-limited: next request in 1000 ms (and could not be sent again with a delay: SQS unavailable)' }]);
+  });
+
+  it('without a queue to send it back to (learn, apply), a busy host fails like any retryable error', async () => {
+    const handle = sqsRecordHandler({ schema: RenderMessageSchema, logger, deadLetters: deadLetters(), maxReceiveCount: 5, step: failing(new HostBusyError('a.com', 1_000)) });
+    await expect(handle(record({ v: 1, url: 'https://a.com/x' }))).rejects.toThrow(/rate-limited/);
   });
 });
 

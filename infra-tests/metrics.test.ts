@@ -110,6 +110,7 @@ describe('failureKind', () => {
     ['archived HTML is larger than the 10485760-byte cap', 'too-large'],
     ['no snapshot for page abc of a.example (pages/a.example/abc/snapshot.html)', 'missing-input'],
     ['failed 3 times; last error: HTTP 503 for https://a.example/', 'retries-exhausted'],
+    ["deferred 300 times, its host's turn never came; last: HostBusyError: a.example is rate-limited: next request in 900000 ms", 'retries-exhausted'],
     ['something else', 'other'],
   ])('%s → %s', (reason, kind) => {
     expect(failureKind(reason)).toBe(kind);

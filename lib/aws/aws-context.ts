@@ -1,6 +1,7 @@
 /**
  * A StepContext on AWS: the S3 store and SQS queues named by the environment
- * (SPIDER_BUCKET, SPIDER_RENDER_QUEUE_URL, SPIDER_LEARN_QUEUE_URL, SPIDER_APPLY_QUEUE_URL).
+ * (SPIDER_BUCKET, SPIDER_RENDER_QUEUE_URL, SPIDER_LEARN_QUEUE_URL, SPIDER_APPLY_QUEUE_URL), and what
+ * a function's record handler does with failures and deferrals (failureHandlingFromEnv).
  * A queue without a URL gets a sender that refuses with a clear message: each function is given
  * (and allowed to send to) only the queues it uses.
  */
@@ -13,7 +14,7 @@ import { SqsQueueSender } from './sqs-queue';
 import { S3Store } from './s3-store';
 import type { ApplyMessage, LearnMessage, RenderMessage } from '../types/messages';
 import type { Env } from './clients';
-import { SqsDeadLetterSender, type DeadLetterSender } from './sqs-records';
+import { SqsDeadLetterSender, SqsDeferralSender, type DeadLetterSender, type SqsRecordHandlerOptions } from './sqs-records';
 import { AWS_ENV, awsTargetFromEnv, type AwsTarget } from './stack-outputs';
 
 export interface AwsContextOptions {
@@ -50,6 +51,27 @@ export function createAwsContext(options: AwsContextOptions = {}): StepContext {
 export function deadLettersFromEnv(env: Env = process.env, client?: SQSClient): DeadLetterSender | undefined {
   const url = env[AWS_ENV.deadLetterQueueUrl];
   return url ? new SqsDeadLetterSender(url, client) : undefined;
+}
+
+/**
+ * What a function's record handler does with what does not succeed (lib/aws/sqs-records.ts): its own
+ * dead-letter queue (SPIDER_DEAD_LETTER_QUEUE_URL); its own queue (SPIDER_QUEUE_URL, fetch and render:
+ * standard queues whose steps wait for a host's turn), where a deferred message goes back with a delay;
+ * and the limits, from the configuration: `maxReceiveCount` (the stack sets SPIDER_MAX_RECEIVE_COUNT to
+ * its queues' redrive setting) and `maxDeferrals`.
+ */
+export function failureHandlingFromEnv(
+  config: Pick<Config, 'maxReceiveCount' | 'maxDeferrals'>,
+  env: Env = process.env,
+  client?: SQSClient,
+): Pick<SqsRecordHandlerOptions<unknown>, 'deadLetters' | 'deferrals' | 'maxReceiveCount' | 'maxDeferrals'> {
+  const ownQueue = env[AWS_ENV.queueUrl];
+  return {
+    deadLetters: deadLettersFromEnv(env, client),
+    deferrals: ownQueue ? new SqsDeferralSender(ownQueue, client) : undefined,
+    maxReceiveCount: config.maxReceiveCount,
+    maxDeferrals: config.maxDeferrals,
+  };
 }
 
 function unconfigured<T>(name: string, env: string): QueueSender<T> {

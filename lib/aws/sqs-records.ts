@@ -1,25 +1,54 @@
 /**
  * What every SQS-triggered handler does with one record, so functions/<step>.ts stay a few lines:
- * parse the JSON body with the message's zod schema, call the step, and sort failures by retry meaning.
+ * parse the JSON body with the message's zod schema, call the step, and sort failures by retry meaning,
+ * as the embedded runner's queues do (lib/queue/worker.ts, lib/queue/memory-queue.ts).
  *
  * - Retryable failure (any error but NonRetryableError): thrown, so the batch processor reports the
- *   record in `batchItemFailures`; SQS delivers it again after the visibility timeout and moves it to
- *   the dead-letter queue after the queue's maxReceiveCount (the redrive policy).
+ *   record in `batchItemFailures` and SQS delivers it again after the visibility timeout; but on its
+ *   last receive (`maxReceiveCount`, the queue's redrive setting, given to the function by the stack)
+ *   it is sent to the dead-letter queue with the reason, `failed 5 times; last error: …`, and reported
+ *   as processed. The redrive policy is left with what no handler can answer for: invocations that
+ *   timed out or ran out of memory.
  * - Never-succeeding input (a body that is not JSON or fails the schema, or a NonRetryableError from
  *   the step): sent at once to the function's dead-letter queue with the reason in message attributes
  *   (`spider.error`, `spider.sourceQueue`, `spider.receiveCount`, `spider.messageId`), then reported
  *   as processed so SQS deletes it. Without a dead-letter queue URL it is thrown like a retryable
  *   failure and reaches the DLQ through the redrive policy, without the reason (logged instead).
+ * - A deferral (HostBusyError: the host's turn has not come within the politeness wait) is no failure:
+ *   the body is sent again to the function's own queue with DelaySeconds (the time until the host's
+ *   turn, rounded up, at most 900 s) and the record reported as processed, so it spends no receive.
+ *   The copy carries, in message attributes, how many times it was deferred (`spider.deferrals`) and
+ *   the receives spent before (`spider.priorReceives`: a deferral takes back only its own receive, as
+ *   the embedded runner's does). After `maxDeferrals` deferrals it is a dead letter that says so. If
+ *   the send fails, the record fails as a retryable failure would (never lost).
  */
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { SendMessageCommand, type MessageAttributeValue, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
-import { DeadlineExceededError, describeError, isNonRetryable, NonRetryableError } from '../util/errors';
+import { DeadlineExceededError, deferralOf, describeError, isNonRetryable, NonRetryableError } from '../util/errors';
 import { sqsClient } from './clients';
 
 /** Longest reason kept in the `spider.error` attribute. */
 const MAX_REASON_CHARS = 2000;
+
+/** SQS's longest per-message delay (DelaySeconds), in seconds. */
+export const MAX_DELAY_SECONDS = 900;
+
+/** SQS's most message attributes on one message. */
+const MAX_MESSAGE_ATTRIBUTES = 10;
+
+/** The message attributes the handlers write. */
+export const MESSAGE_ATTRIBUTES = {
+  error: 'spider.error',
+  sourceQueue: 'spider.sourceQueue',
+  receiveCount: 'spider.receiveCount',
+  messageId: 'spider.messageId',
+  /** On a deferred message's copy: how many times it was deferred. */
+  deferrals: 'spider.deferrals',
+  /** On a deferred message's copy: the receives it spent before (failures), which its new copy does not show. */
+  priorReceives: 'spider.priorReceives',
+} as const;
 
 export interface DeadLetterSender {
   send(record: SQSRecord, reason: string): Promise<void>;
@@ -37,12 +66,13 @@ export class SqsDeadLetterSender implements DeadLetterSender {
   }
 
   async send(record: SQSRecord, reason: string): Promise<void> {
+    const A = MESSAGE_ATTRIBUTES;
     const attributes: Record<string, MessageAttributeValue> = {
-      'spider.error': { DataType: 'String', StringValue: truncate(reason || 'unknown', MAX_REASON_CHARS) },
-      'spider.messageId': { DataType: 'String', StringValue: record.messageId },
-      'spider.receiveCount': { DataType: 'Number', StringValue: String(receiveCountOf(record)) },
+      [A.error]: { DataType: 'String', StringValue: truncate(reason || 'unknown', MAX_REASON_CHARS) },
+      [A.messageId]: { DataType: 'String', StringValue: record.messageId },
+      [A.receiveCount]: { DataType: 'Number', StringValue: String(receivesOf(record)) },
     };
-    if (record.eventSourceARN) attributes['spider.sourceQueue'] = { DataType: 'String', StringValue: record.eventSourceARN };
+    if (record.eventSourceARN) attributes[A.sourceQueue] = { DataType: 'String', StringValue: record.eventSourceARN };
     const fifo = this.queueUrl.endsWith('.fifo');
     await this.client.send(
       new SendMessageCommand({
@@ -55,38 +85,131 @@ export class SqsDeadLetterSender implements DeadLetterSender {
   }
 }
 
+/** What a deferred message's copy carries. */
+export interface Deferral {
+  /** Deferrals so far, this one included. */
+  readonly deferrals: number;
+  /** Receives spent before, not counting the one deferred. */
+  readonly priorReceives: number;
+}
+
+export interface DeferralSender {
+  /** Puts the record's body back on its own queue, delivered again after `delaySeconds`. */
+  send(record: SQSRecord, delaySeconds: number, deferral: Deferral): Promise<void>;
+}
+
+/**
+ * Puts a deferred record's body back on the queue it came from, with a delay: a new message, so the
+ * receive the deferral took is not counted. Standard queues only (FIFO queues have no per-message delay).
+ * The record's own message attributes go along; `spider.deferrals` and `spider.priorReceives` are set.
+ */
+export class SqsDeferralSender implements DeferralSender {
+  private readonly client: SQSClient;
+
+  constructor(
+    readonly queueUrl: string,
+    client?: SQSClient,
+  ) {
+    if (queueUrl.endsWith('.fifo')) throw new Error(`cannot defer messages on ${queueUrl}: FIFO queues have no per-message delay`);
+    this.client = client ?? sqsClient();
+  }
+
+  async send(record: SQSRecord, delaySeconds: number, deferral: Deferral): Promise<void> {
+    const A = MESSAGE_ATTRIBUTES;
+    const ours: Record<string, MessageAttributeValue> = {
+      [A.deferrals]: { DataType: 'Number', StringValue: String(deferral.deferrals) },
+      [A.priorReceives]: { DataType: 'Number', StringValue: String(deferral.priorReceives) },
+    };
+    const theirs: Record<string, MessageAttributeValue> = {};
+    for (const [name, value] of Object.entries(record.messageAttributes ?? {})) {
+      if (name in ours || Object.keys(theirs).length >= MAX_MESSAGE_ATTRIBUTES - Object.keys(ours).length) continue;
+      if (value.stringValue !== undefined) theirs[name] = { DataType: value.dataType, StringValue: value.stringValue };
+      else if (value.binaryValue !== undefined) theirs[name] = { DataType: value.dataType, BinaryValue: Buffer.from(value.binaryValue, 'base64') };
+    }
+    await this.client.send(
+      new SendMessageCommand({
+        QueueUrl: this.queueUrl,
+        MessageBody: record.body,
+        DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds))),
+        MessageAttributes: { ...theirs, ...ours },
+      }),
+    );
+  }
+}
+
 export interface SqsRecordHandlerOptions<M> {
   readonly schema: z.ZodType<M>;
   readonly logger: PowertoolsLogger;
   /** Where never-succeeding messages go at once; without it they are retried until the redrive. */
   readonly deadLetters?: DeadLetterSender;
+  /**
+   * The queue's maxReceiveCount (its redrive policy): on that receive a retryable failure goes to the
+   * dead-letter queue with its reason. Without it (or without deadLetters) it is left to the redrive.
+   */
+  readonly maxReceiveCount?: number;
+  /** Where a deferred message goes back to (its own queue); without it a deferral fails like any error. */
+  readonly deferrals?: DeferralSender;
+  /** Deferrals after which a message is a dead letter that says its host's turn never came (default 300). */
+  readonly maxDeferrals?: number;
   readonly step: (message: M, record: SQSRecord, context: Context | undefined) => Promise<unknown>;
-  /** Called for each message put on the dead-letter queue at once (the handler's metrics count them). */
+  /** Called for each message the handler puts on the dead-letter queue (the handler's metrics count them). */
   readonly onDeadLetter?: (error: unknown) => void;
 }
 
 /** A Powertools batch record handler for one step. */
 export function sqsRecordHandler<M>(options: SqsRecordHandlerOptions<M>): (record: SQSRecord, context?: Context) => Promise<void> {
-  const { schema, logger, deadLetters, step, onDeadLetter } = options;
+  const { schema, logger, deadLetters, maxReceiveCount, deferrals, maxDeferrals = 300, step, onDeadLetter } = options;
   return async (record, context) => {
-    const where = { messageId: record.messageId, receiveCount: receiveCountOf(record), groupId: record.attributes?.MessageGroupId };
+    const receives = receivesOf(record);
+    const where = { messageId: record.messageId, receiveCount: receives, groupId: record.attributes?.MessageGroupId };
+
+    /** Puts the record on the dead-letter queue with the reason; false when there is none to put it on. */
+    const deadLetter = async (failure: unknown, reason: string, message: string): Promise<boolean> => {
+      if (!deadLetters) return false;
+      await deadLetters.send(record, reason);
+      onDeadLetter?.(failure);
+      logger.error(message, { ...where, error: reason });
+      return true;
+    };
+
     try {
       const message = parseMessage(record.body, schema);
       await step(message, record, context);
       logger.debug('message processed', where);
     } catch (error) {
-      const reason = describeError(error);
+      let reason = describeError(error);
+      const deferMs = deferralOf(error);
+      if (deferMs !== undefined && deferrals) {
+        const deferral = { deferrals: deferralsOf(record) + 1, priorReceives: receives - 1 };
+        if (deferral.deferrals > maxDeferrals) {
+          const why = `deferred ${maxDeferrals} times, its host's turn never came; last: ${reason}`;
+          const exhausted = new NonRetryableError(why, { kind: 'retries-exhausted', cause: error });
+          if (await deadLetter(exhausted, why, 'message deferred too many times; sent to the dead-letter queue')) return;
+          logger.error('message deferred too many times; no dead-letter queue configured, leaving it to the redrive policy', { ...where, error: why });
+          throw error;
+        }
+        const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.max(1, Math.ceil(deferMs / 1000)));
+        try {
+          await deferrals.send(record, delaySeconds, deferral);
+          logger.info('host busy: message sent again to its queue with a delay, no receive spent', { ...where, delaySeconds, deferrals: deferral.deferrals, error: reason });
+          return;
+        } catch (sendError) {
+          // Not put back: the record fails as any retryable failure, and SQS delivers it again.
+          reason = `${reason} (and could not be sent again with a delay: ${describeError(sendError)})`;
+        }
+      }
       if (!isNonRetryable(error)) {
+        if (maxReceiveCount !== undefined && receives >= maxReceiveCount) {
+          const why = `failed ${receives} times; last error: ${reason}`;
+          const exhausted = new NonRetryableError(why, { kind: 'retries-exhausted', cause: error });
+          if (await deadLetter(exhausted, why, 'message failed on its last receive; sent to the dead-letter queue')) return;
+        }
         logger.warn('message failed; SQS will deliver it again', { ...where, error: reason });
         throw error;
       }
-      if (!deadLetters) {
-        logger.error('message can never succeed; no dead-letter queue configured, leaving it to the redrive policy', { ...where, error: reason });
-        throw error;
-      }
-      await deadLetters.send(record, reason);
-      onDeadLetter?.(error);
-      logger.error('message can never succeed; sent to the dead-letter queue', { ...where, error: reason });
+      if (await deadLetter(error, reason, 'message can never succeed; sent to the dead-letter queue')) return;
+      logger.error('message can never succeed; no dead-letter queue configured, leaving it to the redrive policy', { ...where, error: reason });
+      throw error;
     }
   };
 }
@@ -159,8 +282,24 @@ export function parseMessage<M>(body: string, schema: z.ZodType<M>): M {
   return result.data;
 }
 
+/** SQS's receive count of this copy of the message. */
 export function receiveCountOf(record: SQSRecord): number {
   return Number(record.attributes?.ApproximateReceiveCount ?? '1') || 1;
+}
+
+/** The message's receives: this copy's, and those spent before it was deferred (`spider.priorReceives`). */
+export function receivesOf(record: SQSRecord): number {
+  return receiveCountOf(record) + numberAttribute(record, MESSAGE_ATTRIBUTES.priorReceives);
+}
+
+/** Times the message was deferred (`spider.deferrals`). */
+export function deferralsOf(record: SQSRecord): number {
+  return numberAttribute(record, MESSAGE_ATTRIBUTES.deferrals);
+}
+
+function numberAttribute(record: SQSRecord, name: string): number {
+  const n = Number(record.messageAttributes?.[name]?.stringValue);
+  return Number.isInteger(n) && n > 0 ? n : 0;
 }
 
 function truncate(s: string, max: number): string {

@@ -30,6 +30,11 @@ export const AWS_ENV = {
   applyQueueUrl: 'SPIDER_APPLY_QUEUE_URL',
   /** A consuming function's own dead-letter queue, where it puts messages that can never succeed. */
   deadLetterQueueUrl: 'SPIDER_DEAD_LETTER_QUEUE_URL',
+  /**
+   * A consuming function's own queue (fetch and render), where it puts back, with a delay, a message
+   * whose host's turn has not come (lib/aws/sqs-records.ts).
+   */
+  queueUrl: 'SPIDER_QUEUE_URL',
   /** A cdk-outputs.json to read when SPIDER_BUCKET is not set. */
   stackOutputsFile: 'SPIDER_STACK_OUTPUTS',
   /** The stack's name inside that file (default: the only stack, or `Spider`). */

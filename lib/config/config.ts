@@ -100,8 +100,19 @@ export const ConfigSchema = z.object({
   /** Share of a fetch-path site's pages still rendered (deterministic by page id), so learning and drift detection go on: 0.05 = 1 in 20. */
   renderSampleRate: num(0, 1).default(0.05),
 
-  // queues (embedded runner)
-  maxReceiveCount: int(1, 100).default(3),
+  // queues
+  /**
+   * Receives after which a failing message is a dead letter that says why: the embedded runner's
+   * queues; on AWS the stack sets it to its queues' redrive maxReceiveCount (spider:maxReceiveCount),
+   * and a handler dead-letters a retryable failure itself on that receive, with the reason.
+   */
+  maxReceiveCount: int(1, 1000).default(3),
+  /**
+   * On AWS, times a message may be put back on its queue with a delay because its host's turn had not
+   * come (no receive counted; at most 900 s each) before it is a dead letter that says so.
+   */
+  maxDeferrals: int(1, 100_000).default(300),
+  // embedded runner
   retryBaseMs: int(0, 600_000).default(1000),
   /** Chromium renders at once (the embedded runner; a render Lambda renders one record at a time). */
   renderConcurrency: int(1, 32).default(1),

@@ -20,13 +20,14 @@ export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 /**
  * The kind of a failure, from the error's own `kind`, else from the reason's wording (the reasons
- * the steps and queues write: "invalid message: …", "HTTP 404 …", "failed 3 times; last error: …").
+ * the steps and queues write: "invalid message: …", "HTTP 404 …", "failed 3 times; last error: …",
+ * "deferred 300 times, …").
  */
 export function failureKind(failure: unknown): FailureKind {
   const own = (failure as { kind?: unknown } | undefined)?.kind;
   if (typeof own === 'string' && (FAILURE_KINDS as readonly string[]).includes(own)) return own as FailureKind;
   const reason = typeof failure === 'string' ? failure : describeError(failure);
-  if (/^failed \d+ times/.test(reason)) return 'retries-exhausted';
+  if (/^(failed|deferred) \d+ times/.test(reason)) return 'retries-exhausted';
   if (/^invalid message|not a valid (absolute URL|page id)/.test(reason)) return 'invalid-message';
   if (/^HTTP \d{3}/.test(reason)) return 'http-status';
   if (/^not an HTML page/.test(reason)) return 'not-html';
@@ -52,7 +53,8 @@ export function describeError(error: unknown): string {
  *   the next delivery waits at least `retryAfterMs`. It counts as a receive: a site that always says
  *   429 ends as a dead letter with that reason.
  * - HostBusyError: this host's turn has not come yet (per-host rate limit). Not a failure: the
- *   embedded runner hands the message back for `retryInMs` without counting the receive.
+ *   embedded runner hands the message back for `retryInMs` without counting the receive; on AWS the
+ *   handler sends it again to its queue with that delay (lib/aws/sqs-records.ts).
  */
 export class RetryLaterError extends Error {
   constructor(message: string, readonly retryAfterMs: number) {
