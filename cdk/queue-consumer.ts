@@ -3,12 +3,17 @@
  * it, with every reliability setting fixed in one place:
  *
  * - the queue redrives to the DLQ after `maxReceiveCount` receives; both are encrypted (SSE-SQS) and
- *   refuse plain HTTP; FIFO queues get a FIFO DLQ;
+ *   refuse plain HTTP; FIFO queues get a FIFO DLQ. The function gets the same count
+ *   (SPIDER_MAX_RECEIVE_COUNT) and puts a message that failed on its last receive on the DLQ itself,
+ *   with the reason; the redrive is left with invocations that timed out or ran out of memory;
+ * - a consumer whose step defers messages (`defers`: a host whose turn has not come) may send to its
+ *   own queue (SPIDER_QUEUE_URL), where a deferred message goes back with a delay (standard queues only);
  * - visibility timeout = 6 × the function timeout + the batching window (AWS's guidance for Lambda
  *   consumers, so a message is not redelivered while a retried invocation still holds it);
  * - the event source reports partial batch failures (ReportBatchItemFailures) and caps concurrency;
  * - the function's role is its own, with no managed policy: it may write only to its log group,
- *   consume only its queue and send only to its own DLQ (for messages that can never succeed);
+ *   consume only its queue and send only to its own DLQ (for messages that can never succeed) and,
+ *   when it defers, to its own queue;
  *   the stack grants the rest (bucket prefixes, queues it feeds);
  * - a log group with retention; an alarm when the DLQ holds anything.
  */
@@ -23,6 +28,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import path from 'node:path';
 import { AWS_ENV } from '../lib/aws/stack-outputs';
+import { envName } from '../lib/config/config';
 
 /** The project root: bundling runs from here, with its package-lock.json. */
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..');
@@ -51,8 +57,15 @@ export interface QueueConsumerProps {
   readonly batchSize: number;
   readonly maxBatchingWindow?: Duration;
   readonly maxConcurrency: number;
+  /** Receives before the redrive to the DLQ; the function is told the same (SPIDER_MAX_RECEIVE_COUNT). */
   readonly maxReceiveCount: number;
   readonly fifo?: boolean;
+  /**
+   * The step defers messages (HostBusyError: fetch, render): the function may send to its own queue,
+   * named by SPIDER_QUEUE_URL, to put them back with a delay. Standard queues only: FIFO queues have
+   * no per-message delay.
+   */
+  readonly defers?: boolean;
   readonly logRetention: logs.RetentionDays;
   readonly logLevel: string;
   readonly environment?: Record<string, string>;
@@ -73,6 +86,7 @@ export class QueueConsumer extends Construct {
   constructor(scope: Construct, id: string, props: QueueConsumerProps) {
     super(scope, id);
     const fifo = props.fifo ?? false;
+    if (fifo && props.defers) throw new Error(`${id}: a FIFO queue cannot take deferred messages back (no per-message delay)`);
     const batchingWindow = props.maxBatchingWindow ?? Duration.seconds(0);
 
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
@@ -122,7 +136,10 @@ export class QueueConsumer extends Construct {
         POWERTOOLS_LOG_LEVEL: props.logLevel,
         NODE_OPTIONS: '--enable-source-maps',
         [AWS_ENV.deadLetterQueueUrl]: this.deadLetterQueue.queueUrl,
+        ...(props.defers ? { [AWS_ENV.queueUrl]: this.queue.queueUrl } : {}),
         ...props.environment,
+        // One source of truth with the redrive policy above (spider:config may not set it: cdk/settings.ts).
+        [envName('maxReceiveCount')]: String(props.maxReceiveCount),
       },
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
@@ -148,6 +165,7 @@ export class QueueConsumer extends Construct {
       },
     });
     this.deadLetterQueue.grantSendMessages(this.function);
+    if (props.defers) this.queue.grantSendMessages(this.function);
 
     this.function.addEventSource(
       new SqsEventSource(this.queue, {

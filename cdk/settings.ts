@@ -40,9 +40,10 @@ export const SettingsSchema = z.object({
   applyMaxConcurrency: int(2, 1000).default(10),
 
   /**
-   * Receives before SQS moves a failing message to the dead-letter queue. At least 5, as AWS advises
-   * for Lambda consumers: on AWS a receive is also spent by a throttled invocation, a host whose turn
-   * did not come within the politeness wait, or a record left without time in its invocation.
+   * Receives of a failing message before the dead-letter queue: the queues' redrive policy, and the
+   * functions' SPIDER_MAX_RECEIVE_COUNT (on the last receive a handler dead-letters a retryable failure
+   * itself, with the reason). At least 5, as AWS advises for Lambda consumers: on AWS a receive is
+   * also spent by a throttled invocation or a record left without time in its invocation.
    */
   maxReceiveCount: int(1, 1000).default(5),
   logRetentionDays: z.coerce
@@ -72,6 +73,8 @@ export const SettingsSchema = z.object({
     .superRefine((config, ctx) => {
       for (const key of Object.keys(config)) {
         if (!(key in ConfigSchema.shape)) ctx.addIssue({ code: 'custom', path: [key], message: 'not a configuration key (lib/config/config.ts)' });
+        // The functions get the queues' redrive setting: one value for both, spider:maxReceiveCount.
+        if (key === 'maxReceiveCount') ctx.addIssue({ code: 'custom', path: [key], message: 'set spider:maxReceiveCount instead: the queues\' redrive policy and the functions take it from there' });
       }
       const checked = ConfigSchema.partial().safeParse(config);
       for (const issue of checked.success ? [] : checked.error.issues) ctx.addIssue({ code: 'custom', path: issue.path as (string | number)[], message: issue.message });

@@ -104,6 +104,8 @@ export class SpiderStack extends Stack {
       batchSize: s.fetchBatchSize,
       maxBatchingWindow: s.fetchMaxBatchingWindowSeconds > 0 ? Duration.seconds(s.fetchMaxBatchingWindowSeconds) : undefined,
       maxConcurrency: s.fetchMaxConcurrency,
+      // A page whose host's turn has not come goes back to the fetch queue with a delay.
+      defers: true,
     });
     const render = new QueueConsumer(this, 'Render', {
       ...common,
@@ -120,6 +122,8 @@ export class SpiderStack extends Stack {
       ephemeralStorageSize: s.renderEphemeralStorageMiB,
       batchSize: s.renderBatchSize,
       maxConcurrency: s.renderMaxConcurrency,
+      // A page whose host's turn has not come goes back to the render queue with a delay.
+      defers: true,
       // Its brotli-compressed Chromium in bin/ cannot be bundled: install the package beside the bundle.
       // Readability.js is evaluated in the rendered page from the package's own file, minified with
       // esbuild's native binary (lib/render/readability-in-page.ts).

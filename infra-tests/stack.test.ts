@@ -186,6 +186,27 @@ describe('functions', () => {
     expect(fn.Role).toEqual(getAtt(id('AWS::IAM::Role', `${step}Role`)));
   });
 
+  it.each(STEPS)('%s: told its queue\'s maxReceiveCount (one value with the redrive policy), so it dead-letters a last failure itself with the reason', (step) => {
+    const fn = resources[id('AWS::Lambda::Function', `${step}Function`)].Properties;
+    const queue = resources[id('AWS::SQS::Queue', `${step}Queue`)].Properties;
+    expect(fn.Environment.Variables.SPIDER_MAX_RECEIVE_COUNT).toBe(String(queue.RedrivePolicy.maxReceiveCount));
+    expect(fn.Environment.Variables.SPIDER_MAX_RECEIVE_COUNT).toBe('5');
+  });
+
+  it('fetch and render (standard queues, a host\'s turn) get their own queue, to put a deferred message back with a delay; learn (FIFO) and apply do not', () => {
+    const env = (step: string) => resources[id('AWS::Lambda::Function', `${step}Function`)].Properties.Environment.Variables;
+    expect(env('Fetch').SPIDER_QUEUE_URL).toEqual(ref(id('AWS::SQS::Queue', 'FetchQueue')));
+    expect(env('Render').SPIDER_QUEUE_URL).toEqual(ref(id('AWS::SQS::Queue', 'RenderQueue')));
+    expect(env('Learn').SPIDER_QUEUE_URL).toBeUndefined();
+    expect(env('Apply').SPIDER_QUEUE_URL).toBeUndefined();
+    expect(() =>
+      new QueueConsumer(new Stack(new App(), 'FifoDefers'), 'Learn', {
+        entry: 'functions/learn.ts', description: 'learn', serviceName: 'spider-learn', memorySize: 1024, timeout: Duration.seconds(120),
+        architecture: lambda.Architecture.ARM_64, batchSize: 1, maxConcurrency: 2, maxReceiveCount: 5, logRetention: 30, logLevel: 'INFO', fifo: true, defers: true,
+      }),
+    ).toThrow(/FIFO/);
+  });
+
   it('render: x86_64 (the Chromium binary), at least 2 GB, ephemeral storage, a timeout sized for Chromium', () => {
     const fn = resources[id('AWS::Lambda::Function', 'RenderFunction')].Properties;
     expect(fn.Architectures).toEqual(['x86_64']);
@@ -368,15 +389,17 @@ describe('IAM: least privilege', () => {
     expect(ACCESS.apply).toEqual({ reads: ['pages/', 'rules/', 'drift/', 'models/fallback.json'], writes: ['articles/', 'drift/'], deletes: [], sendsTo: ['learn', 'render'] });
   });
 
-  it.each(STEPS)('%s: consumes only its queue, sends only to the queues it feeds and its own DLQ, logs only to its log group', (step) => {
+  it.each(STEPS)('%s: consumes only its queue (fetch and render also put deferred messages back on it), sends only to the queues it feeds and its own DLQ, logs only to its log group', (step) => {
     const access = ACCESS[step.toLowerCase() as keyof typeof ACCESS];
     const cap = (s: string) => s[0].toUpperCase() + s.slice(1);
     const consume = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
     const send = ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'];
+    const defers = step === 'Fetch' || step === 'Render';
     for (const other of STEPS) {
       const queue = getAtt(id('AWS::SQS::Queue', `${other}Queue`));
       const dlq = getAtt(id('AWS::SQS::Queue', `${other}DeadLetterQueue`));
-      const expectedQueue = other === step ? consume : access.sendsTo.map(cap).includes(other) ? send : [];
+      const own = defers ? [...consume, ...send].sort() : consume;
+      const expectedQueue = other === step ? own : access.sendsTo.map(cap).includes(other) ? send : [];
       expect(actionsOn(step, queue), `${step} on ${other} queue`).toEqual(expectedQueue);
       expect(actionsOn(step, dlq), `${step} on ${other} DLQ`).toEqual(other === step ? send : []);
     }
@@ -481,6 +504,7 @@ describe('settings from cdk.json context', () => {
     t.hasResourceProperties('AWS::Lambda::Function', { MemorySize: 256, Architectures: ['arm64'], Environment: { Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: 'spider-fetch' }) } });
     t.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 20 }, BatchSize: 1 });
     t.hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 1080, RedrivePolicy: Match.objectLike({ maxReceiveCount: 7 }) });
+    t.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SPIDER_MAX_RECEIVE_COUNT: '7' }) } }, 4);
     t.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 90 }, 4);
     t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { AlarmActions: [topic] }, 12);
     t.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SPIDER_LEARN_MIN_PAGES: '3' }) } }, 4);
@@ -490,5 +514,7 @@ describe('settings from cdk.json context', () => {
     expect(() => synthTemplate({ context: { 'spider:renderMemoryMiB': 1024 } })).toThrow(/spider:renderMemoryMiB/);
     expect(() => synthTemplate({ context: { 'spider:logRetentionDays': 31 } })).toThrow(/spider:logRetentionDays/);
     expect(() => synthTemplate({ context: { 'spider:config': { noSuchKey: 1 } } })).toThrow(/noSuchKey/);
+    // One value for the redrive policy and the functions: spider:maxReceiveCount, not spider:config.
+    expect(() => synthTemplate({ context: { 'spider:config': { maxReceiveCount: 9 } } })).toThrow(/spider:config\.maxReceiveCount: set spider:maxReceiveCount instead/);
   });
 });
