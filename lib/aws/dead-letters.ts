@@ -26,10 +26,8 @@ import type { DeadLetter } from '../queue/memory-queue';
 import type { StatusQueueName } from '../queue/status';
 import { sqsClient } from './clients';
 import { deadLetterQueueOf } from './queue-status';
+import { MESSAGE_ATTRIBUTES as ATTRIBUTES } from './sqs-records';
 import type { AwsTarget } from './stack-outputs';
-
-/** The message attributes the handlers' dead-letter sender writes (lib/aws/sqs-records.ts, SqsDeadLetterSender). */
-const ATTRIBUTES = { error: 'spider.error', receiveCount: 'spider.receiveCount', messageId: 'spider.messageId' } as const;
 
 /** Seconds a received dead letter stays hidden while the read goes on (made visible again at its end). */
 const HOLD_SECONDS = 60;
