@@ -60,7 +60,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     say(`demo: ${generated.name} at ${served.origin} — ${articles.length} articles in ${templates.length} templates (${templates.join(', ')})`);
     say(`data folder: ${dataDir}`);
     // Created after the lines above: on a terminal the status line is drawn below them.
-    const progress = options.progress?.(pipeline) ?? createProgress({ mode: 'quiet', counts: () => pipeline.queueCounts() });
+    const progress = options.progress?.(pipeline) ?? createProgress({ mode: 'quiet', counts: () => pipeline.queueCounts(), urlsWaiting: () => pipeline.urlsWaiting() });
 
     await pipeline.submit(first.map((p) => ({ url: served.url(p.path) })));
     await pipeline.run({ onEvent: progress.onEvent });

@@ -57,7 +57,7 @@ const quiet = () => Boolean(program.opts<{ quiet?: boolean }>().quiet);
 /** Progress of a running pipeline, as the global options and the terminal ask for. */
 function progressFor(pipeline: EmbeddedPipeline): Progress {
   const opts = program.opts<{ verbose?: boolean; progressInterval: number }>();
-  return createProgress({ mode: progressMode({ quiet: quiet() }), verbose: opts.verbose, intervalSeconds: opts.progressInterval, counts: () => pipeline.queueCounts() });
+  return createProgress({ mode: progressMode({ quiet: quiet() }), verbose: opts.verbose, intervalSeconds: opts.progressInterval, counts: () => pipeline.queueCounts(), urlsWaiting: () => pipeline.urlsWaiting() });
 }
 
 /**

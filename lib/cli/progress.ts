@@ -9,24 +9,34 @@
  * - Quiet: dead letters and the final tally only.
  *
  * The tally (counts per outcome, dead-letter reasons grouped by kind, wall time, pages per second) is
- * what `--json <file>` writes.
+ * what `--json <file>` writes. It counts the URLs given: a fetched page that apply sends back to
+ * render (docs/fetch-path.md) is one URL, done when it was fetched; a page of an earlier run that a
+ * relearn extracts again is no article of this run, counted apart (`olderExtracted`).
  */
 import { createLogUpdate } from 'log-update';
 import type { ConsumerEvent } from '../queue/worker';
 import type { QueueCounts, QueueName } from '../queue/status';
 import { failureKind, type FailureKind } from '../util/errors';
+import { pageIdOf, siteOf } from '../store/keys';
 import { articleOutcome, NO_WORDS_REASON, type ArticleOutcome } from './outcome';
 import { printLogLinesWith } from './format';
 
 export type ProgressMode = 'live' | 'lines' | 'quiet';
 
 export interface Tally {
+  /** Pages rendered in Chromium (a fetched page rendered again after its rules failed on it included). */
   rendered: number;
+  /** Pages fetched over HTTP without a browser (the fetch path, docs/fetch-path.md). */
+  fetched: number;
+  /** URLs that reached an end: rendered or fetched the first time, or dead-lettered at render (rejected at submission included). */
+  urlsDone: number;
   learned: number;
   /** Extractions, re-extractions after a learn included. */
   extracted: number;
   /** Each page extracted (`site/pageId`): the method and outcome of its latest extraction (./outcome.ts), its URL. */
   articles: Map<string, { method: string; outcome: ArticleOutcome; url: string }>;
+  /** The pages (`site/pageId`) of this run's URLs: rendered or fetched here, or extracted as rendered. */
+  pagesOfRun: Set<string>;
   retried: number;
   /** URLs refused at submission (each also a dead letter of the render queue). */
   rejected: number;
@@ -36,20 +46,28 @@ export interface Tally {
 }
 
 export interface FinalTally {
-  /** 2: `articles` leaves out pages flagged not an article and pages with no words; rejected URLs are dead letters. */
-  readonly version: 2;
+  /**
+   * 3: `urls` counts the URLs given (a fetched page rendered again is no second URL), `rendered` counts
+   * Chromium's renders and `fetched` the fetch path's pages, `articles` (and `notArticles`, `noWords`)
+   * this run's pages only, the older pages a relearn extracted again being `olderExtracted`.
+   * 2: `articles` leaves out pages flagged not an article and pages with no words; rejected URLs are dead letters.
+   */
+  readonly version: 3;
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly wallSeconds: number;
   readonly pagesPerSecond: number;
-  /** URLs that reached an end: rendered, or dead-lettered at render (rejected at submission included). */
+  /** URLs given that reached an end (rendered or fetched, or dead-lettered at render, rejected at submission included), of all given. */
   readonly urls: { readonly done: number; readonly total: number };
   readonly outcomes: {
+    /** Pages rendered in Chromium (a fetched page rendered again after its rules failed on it included). */
     readonly rendered: number;
+    /** Pages fetched over HTTP without a browser (the fetch path). */
+    readonly fetched: number;
     readonly learned: number;
     /** Extractions, re-extractions of a page after its site was learned included. */
     readonly extracted: number;
-    /** Pages with an article: words, and not flagged as no article. */
+    /** Pages of this run's URLs with an article: words, and not flagged as no article. */
     readonly articles: number;
     /** Those articles by the method of their latest extraction. */
     readonly articlesByMethod: Record<string, number>;
@@ -59,6 +77,8 @@ export interface FinalTally {
     readonly noWords: number;
     /** Those pages' URLs (the first 20). */
     readonly noWordsUrls: string[];
+    /** Pages of earlier runs (not of this run's URLs) that a relearn extracted again: not counted above. */
+    readonly olderExtracted: number;
     readonly retried: number;
     /** URLs refused at submission (invalid): counted in `deadLetters` too. */
     readonly rejected: number;
@@ -77,6 +97,11 @@ export interface ProgressOptions {
   readonly intervalSeconds?: number;
   /** Each queue's counts now (the embedded pipeline's queueCounts). */
   readonly counts?: () => Readonly<Record<QueueName, QueueCounts>>;
+  /**
+   * URLs submitted and not yet done (the embedded pipeline's urlsWaiting: the render queue without the
+   * renders of pages already fetched); default: the render queue's pending and in-flight messages.
+   */
+  readonly urlsWaiting?: () => number;
   readonly out?: NodeJS.WritableStream;
   /** Clock, for tests of the summary's arithmetic. */
   readonly now?: () => number;
@@ -103,7 +128,7 @@ export function createProgress(options: ProgressOptions) {
   const out = options.out ?? process.stderr;
   const now = options.now ?? Date.now;
   const started = now();
-  const tally: Tally = { rendered: 0, learned: 0, extracted: 0, articles: new Map(), retried: 0, rejected: 0, dead: 0, deadByQueue: {} };
+  const tally: Tally = { rendered: 0, fetched: 0, urlsDone: 0, learned: 0, extracted: 0, articles: new Map(), pagesOfRun: new Set(), retried: 0, rejected: 0, dead: 0, deadByQueue: {} };
   const reasons = new Map<FailureKind, { count: number; examples: string[] }>();
   const live = options.mode === 'live' ? createLogUpdate(out as NodeJS.WriteStream) : undefined;
   // the steps' warnings go above the live status line, not through it
@@ -120,20 +145,25 @@ export function createProgress(options: ProgressOptions) {
     if (options.verbose) print(line);
   };
 
-  const urlsDone = () => tally.rendered + (tally.deadByQueue.render ?? 0);
+  /** URLs given that are not done yet. */
+  const urlsLeft = (counts = options.counts?.()): number => options.urlsWaiting?.() ?? (counts ? counts.render.pending + counts.render.inFlight : 0);
+  /** Pages rendered or fetched. */
+  const pages = () => tally.rendered + tally.fetched;
+  /** This run's pages extracted, each with its latest extraction. */
+  const runArticles = () => [...tally.articles].filter(([key]) => tally.pagesOfRun.has(key)).map(([, a]) => a);
 
   /** The one-line summary: URLs done of total, articles, dead letters, pending per queue, rate, ETA. */
   const summary = (): string => {
     const counts = options.counts?.();
     const waiting = (q: QueueName) => (counts ? counts[q].pending + counts[q].inFlight : 0);
-    const done = urlsDone();
-    const total = done + waiting('render');
+    const done = tally.urlsDone;
+    const total = done + urlsLeft(counts);
     const seconds = (now() - started) / 1000;
-    const rate = seconds > 0 ? tally.rendered / seconds : 0;
+    const rate = seconds > 0 ? pages() / seconds : 0;
     const remaining = total - done;
     const eta = remaining === 0 ? 'ETA 0s' : rate > 0 ? `ETA ${formatDuration(remaining / rate)}` : 'ETA ?';
     const pending = counts ? ` · pending render ${waiting('render')} learn ${waiting('learn')} apply ${waiting('apply')}` : '';
-    return `${done}/${total} URLs · ${count(tally.articles, 'article')} articles · ${tally.dead} dead letters${pending} · ${rate.toFixed(1)} pages/s · ${eta} · ${formatDuration(seconds)}`;
+    return `${done}/${total} URLs · ${count(runArticles(), 'article')} articles · ${tally.dead} dead letters${pending} · ${rate.toFixed(1)} pages/s · ${eta} · ${formatDuration(seconds)}`;
   };
 
   const redraw = () => {
@@ -162,13 +192,20 @@ export function createProgress(options: ProgressOptions) {
   /** A URL refused at submission: a dead letter of the render queue (its line was printed by whoever submitted it). */
   const rejected = (url: string, reason: string) => {
     tally.rejected++;
+    tally.urlsDone++;
     countDead('render', JSON.stringify(url), reason);
+  };
+
+  /** A render-queue message's end: a URL given, unless it is the render apply asked of a page fetched already (its URL was done then). */
+  const urlEnded = (m: Record<string, unknown> | undefined) => {
+    if (m?.path !== 'render') tally.urlsDone++;
   };
 
   const onEvent = (event: ConsumerEvent) => {
     const m = event.message as Record<string, unknown>;
     const subject = String(m?.url ?? (m?.pageId ? `${m.site}/${m.pageId}` : (m?.site ?? '')));
     if (event.outcome === 'dead') {
+      if (event.queue === 'render') urlEnded(m);
       countDead(event.queue, subject, event.error ?? '');
       print(`✗ ${event.queue} ${subject}: ${event.error}`);
       return;
@@ -180,8 +217,17 @@ export function createProgress(options: ProgressOptions) {
     }
     const r = event.result as Record<string, unknown> | undefined;
     if (event.queue === 'render') {
-      tally.rendered++;
-      say(`rendered  ${subject} (${r?.blocks} blocks, ${r?.elapsedMs} ms)`);
+      urlEnded(m);
+      if (r?.site && r?.pageId) tally.pagesOfRun.add(`${r.site}/${r.pageId}`);
+      else if (typeof m?.url === 'string' && URL.canParse(m.url)) tally.pagesOfRun.add(`${siteOf(m.url)}/${pageIdOf(m.url)}`);
+      // the fetch path's pages had no browser (docs/fetch-path.md)
+      if (r?.path === 'fetch') {
+        tally.fetched++;
+        say(`fetched   ${subject} (${r?.elapsedMs} ms)`);
+      } else {
+        tally.rendered++;
+        say(`rendered  ${subject} (${r?.blocks} blocks, ${r?.elapsedMs} ms)`);
+      }
     } else if (event.queue === 'learn') {
       if (r?.learned) {
         tally.learned++;
@@ -191,7 +237,10 @@ export function createProgress(options: ProgressOptions) {
     } else if (event.queue === 'apply') {
       tally.extracted++;
       const outcome = articleOutcome({ wordCount: Number(r?.wordCount ?? 0), notArticle: r?.notArticle === true });
-      tally.articles.set(`${r?.site ?? m?.site}/${r?.pageId ?? m?.pageId}`, { method: String(r?.method ?? 'unknown'), outcome, url: String(r?.url ?? subject) });
+      const key = `${r?.site ?? m?.site}/${r?.pageId ?? m?.pageId}`;
+      tally.articles.set(key, { method: String(r?.method ?? 'unknown'), outcome, url: String(r?.url ?? subject) });
+      // extracted as rendered: a page of this run (its render may have been a process before, `spider work` after a stop)
+      if (m?.reason === undefined || m.reason === 'rendered') tally.pagesOfRun.add(key);
       say(`extracted ${r?.url ?? subject} (${r?.method}, ${r?.wordCount} words)`);
     }
   };
@@ -200,24 +249,26 @@ export function createProgress(options: ProgressOptions) {
   const final = (): FinalTally => {
     const finished = now();
     const wallSeconds = (finished - started) / 1000;
-    const counts = options.counts?.();
-    const done = urlsDone();
+    const done = tally.urlsDone;
+    const ours = runArticles();
     return {
-      version: 2,
+      version: 3,
       startedAt: new Date(started).toISOString(),
       finishedAt: new Date(finished).toISOString(),
       wallSeconds: Math.round(wallSeconds * 1000) / 1000,
-      pagesPerSecond: wallSeconds > 0 ? Math.round((tally.rendered / wallSeconds) * 1000) / 1000 : 0,
-      urls: { done, total: done + (counts ? counts.render.pending + counts.render.inFlight : 0) },
+      pagesPerSecond: wallSeconds > 0 ? Math.round((pages() / wallSeconds) * 1000) / 1000 : 0,
+      urls: { done, total: done + urlsLeft() },
       outcomes: {
         rendered: tally.rendered,
+        fetched: tally.fetched,
         learned: tally.learned,
         extracted: tally.extracted,
-        articles: count(tally.articles, 'article'),
-        articlesByMethod: byMethod(tally.articles),
-        notArticles: count(tally.articles, 'not-article'),
-        noWords: count(tally.articles, 'no-words'),
-        noWordsUrls: [...tally.articles.values()].filter((a) => a.outcome === 'no-words').slice(0, NO_WORDS_URLS).map((a) => a.url),
+        articles: count(ours, 'article'),
+        articlesByMethod: byMethod(ours),
+        notArticles: count(ours, 'not-article'),
+        noWords: count(ours, 'no-words'),
+        noWordsUrls: ours.filter((a) => a.outcome === 'no-words').slice(0, NO_WORDS_URLS).map((a) => a.url),
+        olderExtracted: tally.articles.size - ours.length,
         retried: tally.retried,
         rejected: tally.rejected,
         deadLetters: tally.dead,
@@ -243,11 +294,12 @@ export function createProgress(options: ProgressOptions) {
     const apart = [
       o.notArticles ? `${o.notArticles} not an article (home page or listing)` : '',
       o.noWords ? `${o.noWords} with no words (no article)` : '',
+      o.olderExtracted ? `${o.olderExtracted} older articles extracted again` : '',
     ].filter(Boolean);
-    const noWordsLines = [...tally.articles.values()].filter((a) => a.outcome === 'no-words').map((a) => `✗ apply ${a.url}: ${NO_WORDS_REASON}\n`).join('');
+    const noWordsLines = runArticles().filter((a) => a.outcome === 'no-words').map((a) => `✗ apply ${a.url}: ${NO_WORDS_REASON}\n`).join('');
     const line =
       noWordsLines +
-      `done: ${o.rendered} rendered, ${o.learned} learns, ${o.articles} articles${methods ? ` (${methods})` : ''} from ${o.extracted} extractions, ` +
+      `done: ${o.rendered} rendered, ${o.fetched ? `${o.fetched} fetched, ` : ''}${o.learned} learns, ${o.articles} articles${methods ? ` (${methods})` : ''} from ${o.extracted} extractions, ` +
       apart.map((a) => a + ', ').join('') +
       `${o.retried} retries, ${o.deadLetters} dead letters${kinds ? ` (${kinds})` : ''}${o.rejected ? ` of which ${o.rejected} rejected at submission` : ''} ` +
       `in ${formatDuration(t.wallSeconds)}, ${t.pagesPerSecond.toFixed(1)} pages/s`;
@@ -259,14 +311,16 @@ export function createProgress(options: ProgressOptions) {
 
 export type Progress = ReturnType<typeof createProgress>;
 
-function byMethod(articles: Tally['articles']): Record<string, number> {
+type Extracted = Tally['articles'] extends Map<string, infer A> ? A : never;
+
+function byMethod(articles: readonly Extracted[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const { method, outcome } of articles.values()) if (outcome === 'article') out[method] = (out[method] ?? 0) + 1;
+  for (const { method, outcome } of articles) if (outcome === 'article') out[method] = (out[method] ?? 0) + 1;
   return out;
 }
 
-function count(articles: Tally['articles'], outcome: ArticleOutcome): number {
+function count(articles: readonly Extracted[], outcome: ArticleOutcome): number {
   let n = 0;
-  for (const a of articles.values()) if (a.outcome === outcome) n++;
+  for (const a of articles) if (a.outcome === outcome) n++;
   return n;
 }

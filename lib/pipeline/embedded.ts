@@ -255,6 +255,15 @@ export class EmbeddedPipeline {
   }
 
   /**
+   * URLs submitted and not yet rendered, fetched or dead-lettered: the render queue's messages but
+   * the renders apply asks of a page already fetched (`path: "render"`, docs/fetch-path.md), whose
+   * URL was done when it was fetched.
+   */
+  urlsWaiting(): number {
+    return this.queues.render.countWhere((m) => m.path !== 'render');
+  }
+
+  /**
    * What is queued, in flight, dead-lettered, learned and stored. While a run goes on in another
    * process (its heartbeat file is fresh and its process alive), the queue counts are the ones it last
    * wrote; otherwise they come from the journal (nothing is in flight then).

@@ -224,6 +224,13 @@ export class MemoryQueue<T> implements QueueSender<T> {
     return this.entries.size;
   }
 
+  /** Messages not yet deleted or dead (pending or in flight) whose body passes `filter`. */
+  countWhere(filter: (body: T) => boolean): number {
+    let n = 0;
+    for (const e of this.entries.values()) if (filter(e.body)) n++;
+    return n;
+  }
+
   /** Pending, in flight and dead-lettered messages, and the age of the oldest pending one (`spider status`). */
   counts(now = Date.now()): QueueCounts {
     let pending = 0;

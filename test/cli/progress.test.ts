@@ -14,16 +14,19 @@ import { formatStatus } from '../../lib/cli/status';
 import { createProgress, formatDuration } from '../../lib/cli/progress';
 import { articlesOf, generateSite, serveSite, type ServedSite } from '../../lib/demo/index';
 import type { SpiderStatus } from '../../lib/queue/status';
+import { inRenderSample } from '../../lib/step/route';
+import { pageIdOf } from '../../lib/store/keys';
 
 const run = promisify(execFile);
 const site = generateSite({ seed: 'cli-progress', pagesPerTemplate: 4, templates: 1 });
 let served: ServedSite;
 let dataDir: string;
 
-async function spider(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+async function spider(...args: [Record<string, string>, ...string[]] | string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  const env = typeof args[0] === 'object' ? (args.shift() as Record<string, string>) : {};
   try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'lib/cli/main.ts', '--data-dir', dataDir, ...args], {
-      env: { ...process.env, SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '', SPIDER_LEARN_MIN_PAGES: '3' },
+    const { stdout, stderr } = await run('npx', ['tsx', 'lib/cli/main.ts', '--data-dir', dataDir, ...(args as string[])], {
+      env: { ...process.env, SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '', SPIDER_LEARN_MIN_PAGES: '3', ...env },
       timeout: 240_000,
     });
     return { stdout, stderr, code: 0 };
@@ -69,7 +72,7 @@ describe('spider run without a terminal', () => {
 
     const tally = JSON.parse(await readFile(tallyFile, 'utf8'));
     expect(tally).toMatchObject({
-      version: 2,
+      version: 3,
       urls: { done: urls.length + 1, total: urls.length + 1 },
       outcomes: { rendered: urls.length, deadLetters: 1, deadLettersByQueue: { render: 1 } },
       deadLetterReasons: [{ kind: 'http-status', count: 1, examples: [expect.stringMatching(/HTTP 404/)] }],
@@ -99,9 +102,58 @@ describe('spider run without a terminal', () => {
   it('--verbose adds one line per event', { timeout: 180_000 }, async () => {
     const url = served.url(articlesOf(site)[0].path);
     const result = await spider('--verbose', 'run', url);
-    expect(result.stderr).toMatch(new RegExp(`^rendered  ${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+ blocks`, 'm'));
+    // rendered, or fetched without a browser once the test above has learned the site (the fetch path)
+    expect(result.stderr).toMatch(new RegExp(`^(rendered  ${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+ blocks|fetched   ${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+ ms)`, 'm'));
     expect(result.stderr).toMatch(/^extracted /m);
     expect(result.code).toBe(0);
+  });
+});
+
+describe('a run on the fetch path', () => {
+  it('counts the URLs given once, a fetched page sent back to render included; says fetched for the pages fetched; counts apart the older pages a relearn extracts again', { timeout: 300_000 }, async () => {
+    const learned = generateSite({ seed: 'cli-progress-fetch', pagesPerTemplate: 12, templates: 1 });
+    const server = await serveSite(learned, { hostname: 'fetched.localhost' });
+    const saved = dataDir;
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-progress-fetch-'));
+    try {
+      const env = { SPIDER_HOST_INTERVAL_MS: '0', SPIDER_LEARN_MIN_PAGES: '5' };
+      const pages = articlesOf(learned);
+      const first = await spider(env, 'run', ...pages.slice(0, 5).map((p) => server.url(p.path)));
+      expect(first.code).toBe(0);
+      const rules = JSON.parse((await spider(env, 'rules', 'fetched.localhost')).stdout);
+      expect(rules.fetchPath.works).toBe(true);
+
+      // Pages outside the render sample (fetched), one of them in a layout the rules do not know: its
+      // rules fail on it, so apply sends it to render (docs/fetch-path.md). Four URLs, four done.
+      const outside = (url: string) => !inRenderSample(pageIdOf(url), 0.05);
+      const unseen = pages.slice(5).map((p) => server.url(p.path)).filter(outside).slice(0, 3);
+      const paragraphs = Array.from({ length: 8 }, (_, i) => `<p>Paragraph ${i + 1} of a story in the site's new layout, long enough to read as an article body: the council met on Tuesday and voted on the budget.</p>`).join('');
+      const redesigned = Array.from({ length: 50 }, (_, i) => `/redesigned-${i}.html`).find((x) => outside(server.url(x)))!;
+      (learned.files as Map<string, { status: number; contentType: string; body: string }>).set(redesigned, {
+        status: 200,
+        contentType: 'text/html; charset=utf-8',
+        body: `<!DOCTYPE html><html><head><title>Redesigned story</title></head><body><section class="story-v2"><h2>Redesigned story</h2>${paragraphs}</section></body></html>`,
+      });
+      const urls = [server.url(redesigned), ...unseen];
+      const tallyFile = path.join(dataDir, 'tally.json');
+      const second = await spider(env, '--verbose', 'run', '--json', tallyFile, ...urls);
+      expect(second.code).toBe(0);
+      for (const url of urls) expect(second.stderr).toContain(`fetched   ${url} (`);
+      expect(second.stderr).toContain(`rendered  ${server.url(redesigned)} (`);
+      expect(second.stderr).toMatch(/^done: 1 rendered, 4 fetched, 0 learns, 4 articles /m);
+      const tally = JSON.parse(await readFile(tallyFile, 'utf8'));
+      expect(tally).toMatchObject({ version: 3, urls: { done: 4, total: 4 }, outcomes: { rendered: 1, fetched: 4, articles: 4, olderExtracted: 0 } });
+
+      // A relearn extracts again the pages of earlier runs: none is an article of this one.
+      const relearned = await spider(env, 'relearn', 'fetched.localhost');
+      expect(relearned.code).toBe(0);
+      const again = Number(/(\d+) pages extracted again/.exec(relearned.stdout)?.[1]);
+      expect(again).toBeGreaterThan(0);
+      expect(relearned.stderr).toMatch(new RegExp(`^done: 0 rendered, 1 learns, 0 articles from ${again} extractions, ${again} older articles extracted again, `, 'm'));
+    } finally {
+      dataDir = saved;
+      await server.close();
+    }
   });
 });
 
@@ -120,6 +172,31 @@ describe('progress arithmetic', () => {
     expect(p.stop().line).toBe('done: 4 rendered, 0 learns, 1 articles (1 rules) from 2 extractions, 0 retries, 1 dead letters (1 http-status) in 10s, 0.4 pages/s');
     expect(formatDuration(3725)).toBe('1h02m');
     expect(formatDuration(95)).toBe('1m35s');
+  });
+
+  it('counts the URLs given: a fetched page rendered again is one URL, said fetched; older pages a relearn extracted again are counted apart', () => {
+    const lines: string[] = [];
+    const out = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    let t = 0;
+    const p = createProgress({ mode: 'lines', verbose: true, out, urlsWaiting: () => 0, now: () => t });
+    const url = 'https://a.example/1';
+    // fetched; its rules failed on the HTML as served, so apply sent it to render (docs/fetch-path.md)
+    p.onEvent({ queue: 'render', outcome: 'done', message: { url }, result: { site: 'a.example', pageId: 'p1', blocks: 0, elapsedMs: 12, path: 'fetch' } });
+    p.onEvent({ queue: 'apply', outcome: 'done', message: { site: 'a.example', pageId: 'p1', reason: 'rendered', path: 'fetch' }, result: { site: 'a.example', pageId: 'p1', url, method: 'fallback', wordCount: 300 } });
+    p.onEvent({ queue: 'render', outcome: 'done', message: { url, path: 'render' }, result: { site: 'a.example', pageId: 'p1', blocks: 40, elapsedMs: 800, path: 'render' } });
+    p.onEvent({ queue: 'apply', outcome: 'done', message: { site: 'a.example', pageId: 'p1', reason: 'rendered' }, result: { site: 'a.example', pageId: 'p1', url, method: 'fallback', wordCount: 300 } });
+    // a relearn extracts again two pages of an earlier run, and this run's page
+    for (const pageId of ['old1', 'old2', 'p1']) {
+      p.onEvent({ queue: 'apply', outcome: 'done', message: { site: 'a.example', pageId, reason: 'relearned' }, result: { site: 'a.example', pageId, url: `https://a.example/${pageId}`, method: 'rules', wordCount: 200 } });
+    }
+    expect(lines.join('')).toContain(`fetched   ${url} (12 ms)\n`);
+    expect(lines.join('')).toContain(`rendered  ${url} (40 blocks, 800 ms)\n`);
+    t = 1000;
+    expect(p.summary()).toMatch(/^1\/1 URLs · 1 articles · 0 dead letters · /);
+    const { tally, line } = p.stop();
+    expect(tally.urls).toEqual({ done: 1, total: 1 });
+    expect(tally.outcomes).toMatchObject({ rendered: 1, fetched: 1, extracted: 5, articles: 1, articlesByMethod: { rules: 1 }, olderExtracted: 2 });
+    expect(line).toBe('done: 1 rendered, 1 fetched, 0 learns, 1 articles (1 rules) from 5 extractions, 2 older articles extracted again, 0 retries, 0 dead letters in 1s, 2.0 pages/s');
   });
 
   it('prints the steps\' warnings above the live status line, not through it, and on stderr again once stopped', () => {
