@@ -473,13 +473,30 @@ program
   .option('--max-pages <n>', 'pages in all at most (taken from the sites in turn)', positiveInt, 1000)
   .option('--min-words <n>', 'articles with fewer words are not used as labels', positiveInt, 50)
   .option('--holdout <n>', 'measure on up to n learned sites, each left out of training in turn (one more training each; 0: none)', nonNegativeInt, 3)
-  .option('--dry-run', 'train and report, but do not store the model')
-  .option('--reset', 'remove the stored model: the apply step goes back to the shipped default')
-  .action(async (opts: TrainOptions) => {
+  .option('--dry-run', 'train and report, but do not store the model; with --reset: say what it would remove')
+  .option('--reset', 'remove the stored model: the apply step goes back to the shipped default (takes no training option)')
+  .action(async (opts: TrainOptions, command: Command) => {
+    if (opts.reset) {
+      // --reset trains nothing: a training option given with it would be ignored, so it is refused.
+      const training = TRAINING_OPTIONS.filter(([key]) => command.getOptionValueSource(key) === 'cli').map(([, flag]) => flag);
+      if (training.length) {
+        process.stderr.write(`spider: --reset trains nothing, so it takes no ${training.join(', ')} (it only removes the stored model; --dry-run says what it would remove)\n`);
+        process.exitCode = 1;
+        return;
+      }
+    }
     const stack = deployed();
     const store = readStore();
     const where = stack ? `s3://${stack.target.bucket}/${keys.fallbackModel()}` : path.join(config().dataDir, 'store', keys.fallbackModel());
     if (opts.reset) {
+      if (!(await store.get(keys.fallbackModel()))) {
+        process.stdout.write(`no stored model at ${where}: the apply step already uses the shipped default model\n`);
+        return;
+      }
+      if (opts.dryRun) {
+        process.stdout.write(`dry run: would remove ${where}, after which the apply step would use the shipped default model; nothing removed\n`);
+        return;
+      }
       await store.delete(keys.fallbackModel());
       process.stdout.write(`removed ${where}: the apply step uses the shipped default model\n`);
       return;
@@ -526,6 +543,15 @@ function reportBadFile(bad: BadDocument): void {
   process.exitCode = 1;
   process.stderr.write(`skipped ${terminalSafe(describeBadDocument(bad), true).slice(0, 400)}\n`);
 }
+
+/** `spider train`'s options that shape a training (option key, flag): --reset takes none of them. */
+const TRAINING_OPTIONS = [
+  ['generated', '--no-generated'],
+  ['maxPagesPerSite', '--max-pages-per-site'],
+  ['maxPages', '--max-pages'],
+  ['minWords', '--min-words'],
+  ['holdout', '--holdout'],
+] as const;
 
 interface TrainOptions {
   readonly generated: boolean;

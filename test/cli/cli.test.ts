@@ -253,10 +253,25 @@ describe('spider train', () => {
     expect(model.sites).toEqual({ 'one.example': 6, 'two.example': 6 });
     expect(model.holdout?.pages).toBe(12);
 
+    // --reset --dry-run says what it would remove, and removes nothing; --reset refuses the training options it would ignore.
+    const dryReset = await spider('train', '--reset', '--dry-run');
+    expect(dryReset.code).toBe(0);
+    expect(dryReset.stdout).toBe(`dry run: would remove ${modelFile}, after which the apply step would use the shipped default model; nothing removed\n`);
+    await stat(modelFile);
+    for (const [args, named] of [[['--no-generated'], '--no-generated'], [['--max-pages', '5', '--holdout', '0'], '--max-pages, --holdout']] as const) {
+      const refused = await spider('train', '--reset', ...args);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`spider: --reset trains nothing, so it takes no ${named} (`);
+      await stat(modelFile);
+    }
+
     const reset = await spider('train', '--reset');
     expect(reset.code).toBe(0);
-    expect(reset.stdout).toContain('the apply step uses the shipped default model');
+    expect(reset.stdout).toBe(`removed ${modelFile}: the apply step uses the shipped default model\n`);
     await expect(stat(modelFile)).rejects.toThrow(/ENOENT/);
+    const again = await spider('train', '--reset');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(`no stored model at ${modelFile}: the apply step already uses the shipped default model\n`);
   });
 
   it('says what to do when the store has nothing learned, and rejects bad options', { timeout: 60_000 }, async () => {
