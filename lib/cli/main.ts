@@ -24,7 +24,7 @@ import { extractAll, findDeadLetter, isUrlArgument, readInputs } from './extract
 import { toPostlightExtractor } from '../apply/postlight-export';
 import { buildSiteReport } from '../report/site-report';
 import { runDemo } from './demo';
-import { runReplay } from './replay';
+import { replayScoringNote, runReplay } from './replay';
 import { DeployedStack } from '../aws/deployed-stack';
 import { loadAwsTarget } from '../aws/stack-outputs';
 import type { Store } from '../store/store';
@@ -310,14 +310,16 @@ program
 
 program
   .command('replay')
-  .description('render archived pages of a dataset folder (manifest.jsonl, pages/, gold/) at their own URLs, learn, extract')
+  .description('render archived pages of a dataset folder (manifest.jsonl, pages/) at their own URLs, learn, extract; it does not score them against gold/: `npm run bench -- <dataset>` does')
   .argument('<dataset>', 'dataset folder')
   .option('--limit <n>', 'at most this many pages', positiveInt)
   .option('--site <site...>', 'only these sites')
+  .addHelpText('after', '\nThe articles are stored like any others (`spider articles`). Replay reads no gold/ and prints no score: the bench (`npm run bench -- <dataset> --train 5`, bench/README.md) learns from the first pages of each site, scores the others against gold/ with the datasets\' metric, next to peer extractors.')
   .action(async (dataset: string, opts: { limit?: number; site?: string[] }) => {
     await withPipeline(async (p) => {
       await runReplay(p, dataset, opts);
       await work(p);
+      if (!quiet() && !stopping.signal.aborted) process.stderr.write(replayScoringNote(dataset) + '\n');
     });
   });
 

@@ -1,6 +1,10 @@
 /**
- * `spider replay <dataset>`: queue a dataset's archived pages (manifest.jsonl, pages/, gold/) for
- * rendering at their own URLs; the archived HTML goes through the store, the message carries its key.
+ * `spider replay <dataset>`: queue a dataset's archived pages (manifest.jsonl, pages/) for rendering
+ * at their own URLs; the archived HTML goes through the store, the message carries its key. It does
+ * not read gold/ nor score the articles: the bench does (`npm run bench`, bench/README.md), which
+ * learns from the first pages of each site and scores the others, next to peer extractors; lib/ may
+ * not import bench/, and a replay learns from every page it scores, so its figures would not be the
+ * bench's.
  */
 import { readDataset } from '../dataset/dataset';
 import type { EmbeddedPipeline } from '../pipeline/embedded';
@@ -20,4 +24,9 @@ export async function runReplay(pipeline: EmbeddedPipeline, dir: string, options
   for (const entry of entries) await pipeline.submit([{ url: entry.url!, html: await entry.html() }]);
   process.stderr.write(`queued ${entries.length} pages of ${dataset.name}${skipped ? `; ${skipped} without a URL skipped` : ''}\n`);
   return { queued: entries.length, skipped };
+}
+
+/** Said after a replay: what it did not do, and what does. */
+export function replayScoringNote(dir: string): string {
+  return `replay does not score the articles against ${dir.replace(/\/+$/, '')}/gold/: \`npm run bench -- ${dir}\` does (bench/README.md)`;
 }

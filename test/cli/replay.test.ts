@@ -1,0 +1,43 @@
+/**
+ * `spider replay <dataset>` as a user runs it: a real process, a dataset folder on disk (docs/datasets.md)
+ * of generated pages, rendered from their archived copies in real Chromium.
+ */
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { articlesOf, generateSite, pageHtml } from '../../lib/demo/index';
+import { runSpider } from '../helpers/spider-cli';
+
+const site = generateSite({ seed: 'cli-replay', pagesPerTemplate: 2, templates: 1 });
+let dataset: string;
+
+/** A dataset folder of the generated site's article pages: manifest.jsonl and pages/, no gold/. */
+beforeAll(async () => {
+  dataset = await mkdtemp(path.join(os.tmpdir(), 'spider-replay-set-'));
+  await mkdir(path.join(dataset, 'pages'));
+  const lines: string[] = [];
+  for (const [i, page] of articlesOf(site).entries()) {
+    const id = `page-${i}`;
+    const origin = 'http://replay-news.example';
+    await writeFile(path.join(dataset, 'pages', `${id}.html`), pageHtml(site, page.path, origin));
+    lines.push(JSON.stringify({ id, site: 'replay-news.example', url: `${origin}${page.path}`, html: `pages/${id}.html`, gold: `gold/${id}.txt` }));
+  }
+  await writeFile(path.join(dataset, 'manifest.jsonl'), lines.join('\n') + '\n');
+});
+
+describe('spider replay', () => {
+  it('extracts the archived pages and says plainly that it scores nothing against gold/, and what does', { timeout: 180_000 }, async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-replay-'));
+    const replayed = await runSpider(dataDir, ['replay', dataset]);
+    expect(replayed.code).toBe(0);
+    expect(replayed.stderr).toContain(`queued 2 pages of ${path.basename(dataset)}`);
+    expect(replayed.stderr).toMatch(/^done: 2 rendered, /m);
+    expect(replayed.stderr).toContain(`replay does not score the articles against ${dataset}/gold/: \`npm run bench -- ${dataset}\` does (bench/README.md)`);
+    expect((await runSpider(dataDir, ['articles'])).stdout.trim().split('\n')).toHaveLength(2);
+
+    const help = await runSpider(dataDir, ['replay', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('it does not score them against gold/: `npm run bench -- <dataset>` does');
+    expect(help.stdout).toContain('Replay reads no gold/ and prints no score');
+  });
+});
