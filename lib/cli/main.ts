@@ -313,7 +313,7 @@ program
   .description('render archived pages of a dataset folder (manifest.jsonl, pages/) at their own URLs, learn, extract; it does not score them against gold/: `npm run bench -- <dataset>` does')
   .argument('<dataset>', 'dataset folder')
   .option('--limit <n>', 'at most this many pages', positiveInt)
-  .option('--site <site...>', 'only these sites')
+  .option('--site <site...>', "only these sites (the manifest's site field); a site no page is of is an error")
   .addHelpText('after', '\nThe articles are stored like any others (`spider articles`). Replay reads no gold/ and prints no score: the bench (`npm run bench -- <dataset> --train 5`, bench/README.md) learns from the first pages of each site, scores the others against gold/ with the datasets\' metric, next to peer extractors.')
   .action(async (dataset: string, opts: { limit?: number; site?: string[] }) => {
     await withPipeline(async (p) => {

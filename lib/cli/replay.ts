@@ -19,7 +19,16 @@ export async function runReplay(pipeline: EmbeddedPipeline, dir: string, options
   const dataset = await readDataset(dir);
   let entries = dataset.entries.filter((e) => e.url !== null);
   const skipped = dataset.entries.length - entries.length;
-  if (options.site?.length) entries = entries.filter((e) => e.site !== null && options.site!.includes(e.site));
+  if (options.site?.length) {
+    // A site no page is of would queue nothing and look like success: name it, and the sites there are.
+    const sites = [...new Set(entries.map((e) => e.site).filter((s): s is string => s !== null))].sort();
+    const unknown = options.site.filter((s) => !sites.includes(s));
+    if (unknown.length) {
+      const some = sites.length ? `its sites: ${sites.slice(0, 5).join(', ')}${sites.length > 5 ? ` and ${sites.length - 5} more` : ''}` : 'its manifest names no site';
+      throw new Error(`no page of ${dataset.name} is of ${unknown.join(', ')} (${some})`);
+    }
+    entries = entries.filter((e) => e.site !== null && options.site!.includes(e.site));
+  }
   if (options.limit !== undefined) entries = entries.slice(0, options.limit);
   for (const entry of entries) await pipeline.submit([{ url: entry.url!, html: await entry.html() }]);
   process.stderr.write(`queued ${entries.length} pages of ${dataset.name}${skipped ? `; ${skipped} without a URL skipped` : ''}\n`);

@@ -40,4 +40,14 @@ describe('spider replay', () => {
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('it does not score them against gold/: `npm run bench -- <dataset>` does');
     expect(help.stdout).toContain('Replay reads no gold/ and prints no score');
   });
+
+  it('refuses a --site no page of the dataset is of, naming the sites it has, and queues nothing', { timeout: 60_000 }, async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-replay-site-'));
+    const refused = await runSpider(dataDir, ['replay', dataset, '--site', 'replay-news.example', 'nosuch.example']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`spider: no page of ${path.basename(dataset)} is of nosuch.example (its sites: replay-news.example)`);
+    expect(refused.stderr).not.toContain('queued');
+    const status = JSON.parse((await runSpider(dataDir, ['status', '--json'])).stdout) as { queues: { render: { pending: number } } };
+    expect(status.queues.render.pending).toBe(0);
+  });
 });
