@@ -4,6 +4,7 @@
  */
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { hostPatternProblem } from './host-pattern';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
@@ -11,6 +12,11 @@ const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform
 /** An IP address or a network in CIDR notation, as the egress policy reads it (lib/net/address.ts parseCidr). */
 const network = z.string().min(1).refine((s) => (s.includes('/') ? ipaddr.isValidCIDR(s.trim()) : ipaddr.isValid(s.trim())), {
   error: 'expected IP addresses or networks in CIDR notation, comma-separated, e.g. 10.1.0.0/16,192.168.1.7',
+});
+/** A host pattern of the egress allowlist (./host-pattern.ts). */
+const hostPattern = z.string().min(1).superRefine((s, ctx) => {
+  const problem = hostPatternProblem(s);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 /** A list: an array, or in the environment a comma-separated string. */
 const list = <T extends z.ZodType>(item: T) =>
@@ -48,7 +54,7 @@ export const ConfigSchema = z.object({
 
   // egress (docs/security.md)
   /** Host patterns a render or fetch may reach whatever their addresses and ports: `127.0.0.1:8080`, `*.localhost`, `intranet.example`. */
-  allowHosts: list(z.string().min(1)).default([]),
+  allowHosts: list(hostPattern).default([]),
   /** Networks (CIDR) resolved addresses may fall in, e.g. `10.1.0.0/16`; ports stay 80/443 (+ allowPorts). */
   allowNetworks: list(network).default([]),
   /** Ports allowed besides 80 and 443. */

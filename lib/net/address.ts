@@ -11,6 +11,7 @@
  * URL parser, the same one Chromium and Node use, so the guard sees what they would connect to.
  */
 import ipaddr from 'ipaddr.js';
+import { canonicalHost } from '../config/host-pattern';
 
 export type AddressRange = string;
 
@@ -53,17 +54,8 @@ export function isIpLiteral(host: string): boolean {
   return canonical !== undefined && ipaddr.isValid(stripBrackets(canonical));
 }
 
-/**
- * The host as the WHATWG URL parser reads it: lower-case, IDNA-encoded, IPv4 in dotted-quad form
- * whatever the spelling, IPv6 bracketed and compressed. Undefined when it is no valid host.
- */
-export function canonicalHost(host: string): string | undefined {
-  const h = host.trim();
-  if (!h) return undefined;
-  const literal = h.includes(':') && !h.startsWith('[') ? `[${h}]` : h;
-  const url = URL.parse(`http://${literal}/`);
-  return url?.hostname || undefined;
-}
+/** The host as the URL parser reads it (lib/config/host-pattern.ts, where the allowlist's patterns are read). */
+export { canonicalHost };
 
 function stripBrackets(host: string): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;

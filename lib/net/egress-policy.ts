@@ -14,7 +14,8 @@
  *   allowPorts     ports allowed besides 80 and 443, for every public host
  */
 import { lookup } from 'node:dns/promises';
-import { canonicalHost, classifyAddress, describeRange, parseCidr, type Cidr } from './address';
+import { canonicalHost, parseHostPattern, type HostPattern } from '../config/host-pattern';
+import { classifyAddress, describeRange, parseCidr, type Cidr } from './address';
 
 export interface ResolvedAddress {
   readonly address: string;
@@ -46,36 +47,7 @@ export type EgressVerdict =
   | { readonly allowed: true; readonly host: string; readonly port: number; readonly addresses: readonly ResolvedAddress[]; readonly allowlisted: boolean }
   | { readonly allowed: false; readonly host: string; readonly port: number; readonly reason: string; readonly retryable: boolean };
 
-interface HostPattern {
-  readonly text: string;
-  /** Exact canonical host, or a suffix starting with '.' for `*.example`. */
-  readonly host: string;
-  readonly wildcard: boolean;
-  /** Undefined: any port. */
-  readonly port?: number;
-}
-
 const DEFAULT_PORTS = new Set([80, 443]);
-
-function parseHostPattern(text: string): HostPattern {
-  const t = text.trim().toLowerCase();
-  let hostPart = t;
-  let portPart: string | undefined;
-  const bracketed = /^\[(.+)\](?::(\d+|\*))?$/.exec(t);
-  if (bracketed) {
-    hostPart = `[${bracketed[1]}]`;
-    portPart = bracketed[2];
-  } else if ((t.match(/:/g) ?? []).length === 1) {
-    [hostPart, portPart] = t.split(':');
-  }
-  const port = portPart && portPart !== '*' ? Number(portPart) : undefined;
-  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new Error(`invalid port in allowed host pattern: ${JSON.stringify(text)}`);
-  const wildcard = hostPart.startsWith('*.');
-  const bare = wildcard ? hostPart.slice(2) : hostPart;
-  const canonical = canonicalHost(bare);
-  if (!canonical) throw new Error(`invalid allowed host pattern: ${JSON.stringify(text)}`);
-  return { text, host: wildcard ? '.' + canonical : canonical, wildcard, port };
-}
 
 export class EgressPolicy {
   private readonly hosts: HostPattern[];

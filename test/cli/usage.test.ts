@@ -63,6 +63,14 @@ describe('spider, first contact', () => {
     expect(networks.stderr).toContain('SPIDER_ALLOW_NETWORKS: expected IP addresses or networks in CIDR notation, comma-separated, e.g. 10.1.0.0/16');
     expect(networks.stderr).toContain('(given: "garbage")');
 
+    // a host pattern is checked with the others at start, its variable named (it was the egress policy's 'invalid allowed host pattern')
+    const hosts = await spider(['status'], { env: { SPIDER_ALLOW_HOSTS: '127.0.0.1:8080,http://x:8731' } });
+    expect(hosts.code).toBe(1);
+    expect(hosts.stderr).toContain('SPIDER_ALLOW_HOSTS: not a host pattern: no scheme or path, only a host name or IP address, `*.` before it for its subdomains, `:port` after it for that port only, e.g. 127.0.0.1:8080, *.localhost, intranet.example (given: "http://x:8731")');
+    const port = await spider(['status'], { env: { SPIDER_ALLOW_HOSTS: 'x.localhost:99999' } });
+    expect(port.code).toBe(1);
+    expect(port.stderr).toContain('SPIDER_ALLOW_HOSTS: invalid port in a host pattern: expected 1 to 65535 or * (given: "x.localhost:99999")');
+
     const fetchPath = await spider(['status'], { env: { SPIDER_FETCH_PATH: 'maybe' } });
     expect(fetchPath.code).toBe(1);
     expect(fetchPath.stderr).toContain('SPIDER_FETCH_PATH: expected true, false, 1 or 0 (given: "maybe")');
