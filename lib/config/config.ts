@@ -153,7 +153,21 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     });
     throw new Error(`invalid configuration:\n  ${problems.join('\n  ')}`);
   }
+  const conflicts = conflictsOf(result.data);
+  if (conflicts.length) throw new Error(`invalid configuration:\n  ${conflicts.join('\n  ')}`);
   return result.data;
+}
+
+/** Values valid each alone that contradict each other, each said naming both variables. */
+function conflictsOf(config: Config): string[] {
+  const out: string[] = [];
+  if (config.learnPages < config.learnMinPages) {
+    out.push(
+      `${envName('learnPages')}: ${config.learnPages} is fewer than ${envName('learnMinPages')} (${config.learnMinPages}): a site's first learn waits for ` +
+        `${config.learnMinPages} pages and would read only ${config.learnPages} of them (set ${envName('learnPages')} to ${config.learnMinPages} or more, or ${envName('learnMinPages')} to ${config.learnPages} or less)`,
+    );
+  }
+  return out;
 }
 
 /** The item of a list value (a comma-separated string in the environment) a problem's path points at. */

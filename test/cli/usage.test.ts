@@ -71,6 +71,13 @@ describe('spider, first contact', () => {
     expect(port.code).toBe(1);
     expect(port.stderr).toContain('SPIDER_ALLOW_HOSTS: invalid port in a host pattern: expected 1 to 65535 or * (given: "x.localhost:99999")');
 
+    // values valid alone that contradict each other: both named
+    const learn = await spider(['status'], { env: { SPIDER_LEARN_PAGES: '2', SPIDER_LEARN_MIN_PAGES: '5' } });
+    expect(learn.code).toBe(1);
+    expect(learn.stderr).toContain(
+      "SPIDER_LEARN_PAGES: 2 is fewer than SPIDER_LEARN_MIN_PAGES (5): a site's first learn waits for 5 pages and would read only 2 of them (set SPIDER_LEARN_PAGES to 5 or more, or SPIDER_LEARN_MIN_PAGES to 2 or less)",
+    );
+
     const fetchPath = await spider(['status'], { env: { SPIDER_FETCH_PATH: 'maybe' } });
     expect(fetchPath.code).toBe(1);
     expect(fetchPath.stderr).toContain('SPIDER_FETCH_PATH: expected true, false, 1 or 0 (given: "maybe")');
