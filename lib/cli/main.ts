@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { loadConfig, type Config } from '../config/config';
+import { loadConfig, unknownVariables, type Config } from '../config/config';
 import { EmbeddedPipeline } from '../pipeline/embedded';
 import { keys, pageIdOf, siteOf } from '../store/keys';
 import { hostProblem } from '../types/messages';
@@ -582,6 +582,13 @@ function nonNegativeInt(value: string): number {
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('a whole number, 0 or more');
   return n;
 }
+
+/** A SPIDER_ variable nothing reads is said (a misspelled one would be ignored silently), with the nearest known one. */
+program.hook('preAction', () => {
+  for (const { name, nearest } of unknownVariables()) {
+    process.stderr.write(`spider: warning: ${terminalSafe(name, true)} is not a spider variable and is ignored; did you mean ${nearest}? (docs/configuration.md lists them)\n`);
+  }
+});
 
 /**
  * `spider` alone runs the demo (the default command), so commander would hand an unknown command to

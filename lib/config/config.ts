@@ -135,6 +135,56 @@ export function envName(key: string): string {
   return 'SPIDER_' + key.replace(/([A-Z])/g, '_$1').toUpperCase();
 }
 
+/**
+ * SPIDER_ variables read outside the schema above: the deployed stack's, which the Lambda functions
+ * get and the CLI reads to reach it (lib/aws/stack-outputs.ts AWS_ENV, lib/aws/clients.ts), and the
+ * tests'. test/config/config.test.ts holds this list to every SPIDER_ name in the repository.
+ */
+export const OTHER_VARIABLES = [
+  'SPIDER_BUCKET',
+  'SPIDER_FETCH_QUEUE_URL',
+  'SPIDER_RENDER_QUEUE_URL',
+  'SPIDER_LEARN_QUEUE_URL',
+  'SPIDER_APPLY_QUEUE_URL',
+  'SPIDER_DEAD_LETTER_QUEUE_URL',
+  'SPIDER_QUEUE_URL',
+  'SPIDER_STACK_OUTPUTS',
+  'SPIDER_STACK_NAME',
+  'SPIDER_S3_FORCE_PATH_STYLE',
+  /** Tests: the AWS handlers' logs at DEBUG (infra-tests). */
+  'SPIDER_TEST_LOGS',
+  /** Tests: renders of the soak test (test/render/soak.test.ts). */
+  'SPIDER_SOAK_RENDERS',
+] as const;
+
+/** Every SPIDER_ variable something reads: the configuration's and the others. */
+export function knownVariables(): string[] {
+  return [...Object.keys(ConfigSchema.shape).map(envName), ...OTHER_VARIABLES];
+}
+
+/**
+ * The SPIDER_ variables of the environment that nothing reads (a misspelling, SPIDER_HOST_INTERVAL for
+ * SPIDER_HOST_INTERVAL_MS, would otherwise be ignored silently), each with the known one nearest it.
+ */
+export function unknownVariables(env: NodeJS.ProcessEnv = process.env): { name: string; nearest: string }[] {
+  const known = knownVariables();
+  return Object.keys(env)
+    .filter((name) => name.startsWith('SPIDER_') && !known.includes(name))
+    .sort()
+    .map((name) => ({ name, nearest: known.reduce((best, k) => (editDistance(name, k) < editDistance(name, best) ? k : best)) }));
+}
+
+/** Levenshtein distance: insertions, deletions and substitutions of one character. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
 /** Config from the environment, overridden by explicit values; throws with every invalid key named. */
 export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const fromEnv: Record<string, string> = {};

@@ -78,6 +78,11 @@ describe('spider, first contact', () => {
       "SPIDER_LEARN_PAGES: 2 is fewer than SPIDER_LEARN_MIN_PAGES (5): a site's first learn waits for 5 pages and would read only 2 of them (set SPIDER_LEARN_PAGES to 5 or more, or SPIDER_LEARN_MIN_PAGES to 2 or less)",
     );
 
+    // a variable nothing reads (a misspelling) is said, with the one meant; the known ones are not
+    const misspelled = await spider(['status'], { env: { SPIDER_HOST_INTERVAL: '5000', SPIDER_HOST_INTERVAL_MS: '1000' } });
+    expect(misspelled.code).toBe(0);
+    expect(misspelled.stderr).toBe('spider: warning: SPIDER_HOST_INTERVAL is not a spider variable and is ignored; did you mean SPIDER_HOST_INTERVAL_MS? (docs/configuration.md lists them)\n');
+
     const fetchPath = await spider(['status'], { env: { SPIDER_FETCH_PATH: 'maybe' } });
     expect(fetchPath.code).toBe(1);
     expect(fetchPath.stderr).toContain('SPIDER_FETCH_PATH: expected true, false, 1 or 0 (given: "maybe")');

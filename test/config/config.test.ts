@@ -1,0 +1,38 @@
+/** The configuration's variables: every SPIDER_ name the repository reads is known, and an unknown one is named with the nearest. */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { knownVariables, unknownVariables } from '../../lib/config/config';
+import { AWS_ENV } from '../../lib/aws/stack-outputs';
+
+/** The misspellings the docs and tests use as their examples of unknown variables. */
+const EXAMPLES = new Set(['SPIDER_HOST_INTERVAL', 'SPIDER_LEARN_MIN_PAGE']);
+const ROOTS = ['lib', 'functions', 'cdk', 'bench', 'scripts', 'test', 'infra-tests', 'docs', 'bin', 'README.md', 'cdk.json', 'package.json'];
+
+function filesUnder(entry: string): string[] {
+  if (!statSync(entry, { throwIfNoEntry: false })) return [];
+  if (statSync(entry).isFile()) return [entry];
+  return readdirSync(entry, { withFileTypes: true }).flatMap((d) => (d.name === 'node_modules' ? [] : filesUnder(path.join(entry, d.name))));
+}
+
+describe('SPIDER_ variables', () => {
+  it('knows every SPIDER_ name the repository holds: the configuration\'s, the deployed stack\'s, the tests\'', () => {
+    const seen = new Map<string, string>();
+    for (const file of ROOTS.flatMap(filesUnder).filter((f) => /\.(ts|js|mjs|md|json|sh)$/.test(f))) {
+      for (const [name] of readFileSync(file, 'utf8').matchAll(/(?<![A-Z0-9_])SPIDER_[A-Z0-9_]*[A-Z0-9]/g)) if (!seen.has(name)) seen.set(name, file);
+    }
+    const known = knownVariables();
+    const unknown = [...seen].filter(([name]) => !known.includes(name) && !EXAMPLES.has(name)).map(([name, file]) => `${name} (${file})`);
+    expect(unknown).toEqual([]);
+    for (const name of Object.values(AWS_ENV)) expect(known).toContain(name);
+    expect(seen.size).toBeGreaterThan(40);
+  });
+
+  it('names each unknown SPIDER_ variable of the environment with the known one nearest it, and nothing else', () => {
+    const env = { SPIDER_HOST_INTERVAL: '5000', SPIDER_LEARN_MIN_PAGE: '3', SPIDER_BUCKET: '', SPIDER_HOST_INTERVAL_MS: '0', PATH: '/bin', NOT_SPIDER_X: '1' };
+    expect(unknownVariables(env)).toEqual([
+      { name: 'SPIDER_HOST_INTERVAL', nearest: 'SPIDER_HOST_INTERVAL_MS' },
+      { name: 'SPIDER_LEARN_MIN_PAGE', nearest: 'SPIDER_LEARN_MIN_PAGES' },
+    ]);
+  });
+});
