@@ -9,7 +9,8 @@ import type { Context, SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { sqsBatchHandler } from '../lib/aws/batch-handler';
 import { RendererHolder } from '../lib/aws/renderer-holder';
-import { hostOfRecord, oneAtATimePer, parseMessage, recordBudget, sqsRecordHandler, type DeadLetterSender, type Deferral, type DeferralSender } from '../lib/aws/sqs-records';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { deferralDelaySeconds, hostOfRecord, oneAtATimePer, parseMessage, recordBudget, sqsRecordHandler, SqsDeferralSender, type DeadLetterSender, type Deferral, type DeferralSender } from '../lib/aws/sqs-records';
 import { silentLogger } from '../lib/step/context';
 import { LearnMessageSchema, RenderMessageSchema } from '../lib/types/messages';
 import { DeadlineExceededError, HostBusyError, NonRetryableError, failureKind, isNonRetryable } from '../lib/util/errors';
@@ -213,6 +214,47 @@ describe('sqsRecordHandler: the last receive (maxReceiveCount) and deferrals (Ho
     await expect(handle(record({ v: 1, url: 'https://a.com/x' }, { receiveCount: 1 }))).rejects.toThrow(/rate-limited/);
     await handle(record({ v: 1, url: 'https://a.com/x' }, { messageId: 'last', receiveCount: 5 }));
     expect(dlq.sent).toEqual([{ id: 'last', reason: 'failed 5 times; last error: HostBusyError: a.com is rate-limited: next request in 1000 ms (and could not be sent again with a delay: SQS unavailable)' }]);
+  });
+
+  it('the first deferral waits for the host\'s turn; the k-th a random time in the upper half of 2^(k-1) times it, at most 900 s', () => {
+    const low = () => 0;
+    const high = () => 0.999999;
+    expect([1, 2, 3, 4].map((k) => deferralDelaySeconds(11_200, k, high))).toEqual([12, 24, 48, 96]);
+    expect([1, 2, 3, 4].map((k) => deferralDelaySeconds(11_200, k, low))).toEqual([12, 12, 24, 48]);
+    expect(deferralDelaySeconds(11_200, 300, low)).toBe(450);
+    expect(deferralDelaySeconds(11_200, 9, high)).toBe(900);
+    expect(deferralDelaySeconds(11_200, 300, high)).toBe(900);
+    expect(deferralDelaySeconds(3_600_000, 1, low)).toBe(900);
+    // copies of one host's pages, deferred for the fifth time, come back spread over their range
+    const delays = new Set(Array.from({ length: 200 }, () => deferralDelaySeconds(11_200, 5)));
+    expect(Math.min(...delays)).toBeGreaterThanOrEqual(96);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(192);
+    expect(delays.size).toBeGreaterThan(40);
+  });
+
+  it("the deferred copy keeps the record's own attributes, not spider.* ones of an earlier life, within SQS's 10", async () => {
+    const sent: unknown[] = [];
+    const client = { send: async (command: { input: unknown }) => sent.push(command.input) } as unknown as SQSClient;
+    const own = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`app.a${i}`, { dataType: 'String', stringValue: `v${i}`, stringListValues: [], binaryListValues: [] }]));
+    const r = record(
+      { v: 1, url: 'https://a.com/x' },
+      {
+        messageAttributes: {
+          'spider.error': { dataType: 'String', stringValue: 'an old reason', stringListValues: [], binaryListValues: [] },
+          'app.bin': { dataType: 'Binary', binaryValue: Buffer.from('bytes').toString('base64'), stringListValues: [], binaryListValues: [] },
+          ...own,
+        },
+      },
+    );
+    await new SqsDeferralSender('https://sqs.us-east-1.amazonaws.com/000000000000/render', client).send(r, 30, { deferrals: 2, priorReceives: 1 });
+    const input = sent[0] as { DelaySeconds: number; MessageAttributes: Record<string, { DataType: string; StringValue?: string; BinaryValue?: Uint8Array }> };
+    expect(input.DelaySeconds).toBe(30);
+    const names = Object.keys(input.MessageAttributes);
+    expect(names).toHaveLength(10);
+    expect(names).not.toContain('spider.error');
+    expect(input.MessageAttributes['spider.deferrals']).toEqual({ DataType: 'Number', StringValue: '2' });
+    expect(input.MessageAttributes['spider.priorReceives']).toEqual({ DataType: 'Number', StringValue: '1' });
+    expect(Buffer.from(input.MessageAttributes['app.bin'].BinaryValue!).toString()).toBe('bytes');
   });
 
   it('without a queue to send it back to (learn, apply), a busy host fails like any retryable error', async () => {

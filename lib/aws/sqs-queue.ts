@@ -23,6 +23,8 @@ import type { QueueSender, SendOptions } from '../queue/queue';
 export const MAX_SQS_MESSAGE_BYTES = 256 * 1024;
 /** SQS's most entries in one SendMessageBatch. */
 export const MAX_SQS_BATCH_ENTRIES = 10;
+/** SQS's longest per-message delay (DelaySeconds), in seconds. */
+export const MAX_DELAY_SECONDS = 900;
 
 export interface SqsQueueSenderOptions {
   readonly queueUrl: string;
@@ -138,8 +140,8 @@ export class SqsQueueSender<T> implements QueueSender<T> {
       };
     }
     const delay = options.delaySeconds;
-    if (delay !== undefined && !(Number.isInteger(delay) && delay >= 0 && delay <= 900)) {
-      throw new Error(`delaySeconds must be an integer from 0 to 900, got ${delay}`);
+    if (delay !== undefined && !(Number.isInteger(delay) && delay >= 0 && delay <= MAX_DELAY_SECONDS)) {
+      throw new Error(`delaySeconds must be an integer from 0 to ${MAX_DELAY_SECONDS}, got ${delay}`);
     }
     return { MessageBody: messageBody, ...(delay ? { DelaySeconds: delay } : {}) };
   }

@@ -16,7 +16,8 @@
  *   failure and reaches the DLQ through the redrive policy, without the reason (logged instead).
  * - A deferral (HostBusyError: the host's turn has not come within the politeness wait) is no failure:
  *   the body is sent again to the function's own queue with DelaySeconds (the time until the host's
- *   turn, rounded up, at most 900 s) and the record reported as processed, so it spends no receive.
+ *   turn on the first deferral, spread and growing after: deferralDelaySeconds) and the record
+ *   reported as processed, so it spends no receive.
  *   The copy carries, in message attributes, how many times it was deferred (`spider.deferrals`) and
  *   the receives spent before (`spider.priorReceives`: a deferral takes back only its own receive, as
  *   the embedded runner's does). After `maxDeferrals` deferrals it is a dead letter that says so. If
@@ -28,15 +29,16 @@ import type { Context, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
 import { DeadlineExceededError, deferralOf, describeError, isNonRetryable, NonRetryableError } from '../util/errors';
 import { sqsClient } from './clients';
+import { MAX_DELAY_SECONDS } from './sqs-queue';
 
 /** Longest reason kept in the `spider.error` attribute. */
 const MAX_REASON_CHARS = 2000;
 
-/** SQS's longest per-message delay (DelaySeconds), in seconds. */
-export const MAX_DELAY_SECONDS = 900;
-
 /** SQS's most message attributes on one message. */
 const MAX_MESSAGE_ATTRIBUTES = 10;
+
+/** What the names of the message attributes the handlers write start with. */
+const SPIDER_ATTRIBUTE_PREFIX = 'spider.';
 
 /** The message attributes the handlers write. */
 export const MESSAGE_ATTRIBUTES = {
@@ -85,6 +87,23 @@ export class SqsDeadLetterSender implements DeadLetterSender {
   }
 }
 
+/**
+ * How long a deferred message waits before it is delivered again: the time until its host's turn
+ * (rounded up to seconds) on its first deferral; on its k-th, a random time in the upper half of up
+ * to 2^(k-1) times that (never less than it), at most SQS's 900 s. The copies of one host's waiting
+ * pages all learn the same turn: come back together, one takes it and the rest are deferred again, a
+ * round of invocations per turn for every waiting page, and a backlog's later pages would reach
+ * `maxDeferrals` while the host served the others. Spread and growing, each page's returns thin out
+ * to one each 450 to 900 s after some 9 deferrals: `maxDeferrals` (300) deferrals are then some 55
+ * hours of waiting, within the 4 days the queue keeps a message.
+ */
+export function deferralDelaySeconds(retryInMs: number, deferrals: number, random: () => number = Math.random): number {
+  const turn = Math.min(MAX_DELAY_SECONDS, Math.max(1, Math.ceil(retryInMs / 1000)));
+  const upTo = Math.min(MAX_DELAY_SECONDS, turn * 2 ** Math.min(Math.max(0, deferrals - 1), 20));
+  const from = Math.max(turn, Math.floor(upTo / 2));
+  return Math.min(upTo, from + Math.floor(random() * (upTo - from + 1)));
+}
+
 /** What a deferred message's copy carries. */
 export interface Deferral {
   /** Deferrals so far, this one included. */
@@ -101,7 +120,7 @@ export interface DeferralSender {
 /**
  * Puts a deferred record's body back on the queue it came from, with a delay: a new message, so the
  * receive the deferral took is not counted. Standard queues only (FIFO queues have no per-message delay).
- * The record's own message attributes go along; `spider.deferrals` and `spider.priorReceives` are set.
+ * The record's own message attributes go along but for spider.*; `spider.deferrals` and `spider.priorReceives` are set.
  */
 export class SqsDeferralSender implements DeferralSender {
   private readonly client: SQSClient;
@@ -122,7 +141,8 @@ export class SqsDeferralSender implements DeferralSender {
     };
     const theirs: Record<string, MessageAttributeValue> = {};
     for (const [name, value] of Object.entries(record.messageAttributes ?? {})) {
-      if (name in ours || Object.keys(theirs).length >= MAX_MESSAGE_ATTRIBUTES - Object.keys(ours).length) continue;
+      // spider.* of an earlier life (a dead letter moved back keeps its spider.error) would be read as this copy's
+      if (name.startsWith(SPIDER_ATTRIBUTE_PREFIX) || Object.keys(theirs).length >= MAX_MESSAGE_ATTRIBUTES - Object.keys(ours).length) continue;
       if (value.stringValue !== undefined) theirs[name] = { DataType: value.dataType, StringValue: value.stringValue };
       else if (value.binaryValue !== undefined) theirs[name] = { DataType: value.dataType, BinaryValue: Buffer.from(value.binaryValue, 'base64') };
     }
@@ -149,7 +169,7 @@ export interface SqsRecordHandlerOptions<M> {
   readonly maxReceiveCount?: number;
   /** Where a deferred message goes back to (its own queue); without it a deferral fails like any error. */
   readonly deferrals?: DeferralSender;
-  /** Deferrals after which a message is a dead letter that says its host's turn never came (default 300). */
+  /** Deferrals after which a message is a dead letter that says its host's turn never came (SPIDER_MAX_DEFERRALS); without it, no bound. */
   readonly maxDeferrals?: number;
   readonly step: (message: M, record: SQSRecord, context: Context | undefined) => Promise<unknown>;
   /** Called for each message the handler puts on the dead-letter queue (the handler's metrics count them). */
@@ -158,7 +178,7 @@ export interface SqsRecordHandlerOptions<M> {
 
 /** A Powertools batch record handler for one step. */
 export function sqsRecordHandler<M>(options: SqsRecordHandlerOptions<M>): (record: SQSRecord, context?: Context) => Promise<void> {
-  const { schema, logger, deadLetters, maxReceiveCount, deferrals, maxDeferrals = 300, step, onDeadLetter } = options;
+  const { schema, logger, deadLetters, maxReceiveCount, deferrals, maxDeferrals = Number.POSITIVE_INFINITY, step, onDeadLetter } = options;
   return async (record, context) => {
     const receives = receivesOf(record);
     const where = { messageId: record.messageId, receiveCount: receives, groupId: record.attributes?.MessageGroupId };
@@ -188,7 +208,7 @@ export function sqsRecordHandler<M>(options: SqsRecordHandlerOptions<M>): (recor
           logger.error('message deferred too many times; no dead-letter queue configured, leaving it to the redrive policy', { ...where, error: why });
           throw error;
         }
-        const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.max(1, Math.ceil(deferMs / 1000)));
+        const delaySeconds = deferralDelaySeconds(deferMs, deferral.deferrals);
         try {
           await deferrals.send(record, delaySeconds, deferral);
           logger.info('host busy: message sent again to its queue with a delay, no receive spent', { ...where, delaySeconds, deferrals: deferral.deferrals, error: reason });

@@ -115,7 +115,7 @@ export const ConfigSchema = z.object({
   maxReceiveCount: int(1, 1000).default(3),
   /**
    * On AWS, times a message may be put back on its queue with a delay because its host's turn had not
-   * come (no receive counted; at most 900 s each) before it is a dead letter that says so.
+   * come (no receive counted; growing to 450-900 s each: deferralDelaySeconds) before it is a dead letter that says so.
    */
   maxDeferrals: int(1, 100_000).default(300),
   // embedded runner
