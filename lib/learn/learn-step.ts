@@ -23,7 +23,8 @@ import {
   type RulesDocument,
 } from '../types/rules-document';
 import { learnSiteFields } from '../fields/learn-fields';
-import { learnRules } from './learn-rules';
+import { DEFAULT_LEARN_OPTIONS, learnRules } from './learn-rules';
+import { isClusteredBlock } from './vectorize';
 import { fetchPathVerdict, type VerdictPage } from '../html/fetch-verdict';
 
 export type LearnOutcome =
@@ -199,9 +200,9 @@ function renderedPages(listed: readonly ListedObject[]): Array<ListedObject & { 
     .sort((a, b) => b.lastModified.getTime() - a.lastModified.getTime() || (a.key < b.key ? -1 : 1));
 }
 
-/** Whether a page has a block of words: the learner's evidence (it clusters blocks of one word or more). */
+/** Whether a page has a block the learner clusters (learnRules' minWords): its evidence. */
 function hasWords(doc: FeatureDocument): boolean {
-  return doc.blocks.some((b) => b.words > 0);
+  return doc.blocks.some((b) => isClusteredBlock(b, DEFAULT_LEARN_OPTIONS.minWords));
 }
 
 /** The first version of the site's rules that extracts what these do (docs/rules-document.md, `sameExtractionSince`). */

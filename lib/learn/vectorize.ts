@@ -176,6 +176,11 @@ export function withinEps(distance: number, eps: number): boolean {
   return distance <= eps + EPSILON;
 }
 
+/** Whether clustering takes the block (the learner's evidence): words enough, and text. */
+export function isClusteredBlock(block: Block, minWords: number): boolean {
+  return block.words >= minWords && block.text.trim() !== '';
+}
+
 /**
  * DBSCAN over every block of every page. Identical vectors are clustered once with their count as
  * weight; neighbours are found per distinct categorical signature (signature pairs farther apart than
@@ -200,7 +205,7 @@ export function clusterBlocks(docs: readonly FeatureDocument[], options: Cluster
   const sigKeys: string[] = [];
   const blockPoint: number[][] = docs.map((doc) =>
     doc.blocks.map((block) => {
-      if (block.words < options.minWords || block.text.trim() === '') return -1;
+      if (!isClusteredBlock(block, options.minWords)) return -1;
       const v = vectorizeBlock(block, doc.viewport.width);
       const sigKey = v.values.join('\u0001') + '\u0002' + v.classes.join(' ');
       let sig = sigIndex.get(sigKey);
