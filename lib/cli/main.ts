@@ -324,8 +324,8 @@ program
   });
 
 /**
- * The site a `relearn` argument names: a site name (example.com), or a URL, which stands for its site
- * (its host, lowercased, without www., as the store names sites). Undefined, said on stderr, when neither.
+ * The site a `relearn` or `rules` argument names: a site name (example.com), or a URL, which stands for
+ * its site (its host, lowercased, without www., as the store names sites). Undefined, said on stderr, when neither.
  */
 function siteArgument(arg: string): string | undefined {
   const site = isUrlArgument(arg) && URL.canParse(arg) ? siteOf(arg) : arg.toLowerCase().replace(/^www\./, '');
@@ -435,17 +435,30 @@ program
 program
   .command('rules')
   .description("show a site's learned rules (or list the learned sites); --format postlight: as a Postlight Parser custom extractor; --report out.html: a page that shows what was learned")
-  .argument('[site]', 'site, e.g. example.com')
+  .argument('[site]', 'site, e.g. example.com (a URL stands for its site)')
   .addOption(new Option('--format <format>', 'json: the rules document; postlight: a Postlight Parser custom extractor (Parser.addExtractor)').choices(['json', 'postlight']).default('json'))
   .option('--report <file>', 'write a static HTML report instead: learned pages drawn in Chromium with every element the rules take boxed (body, header, title, byline, date, cleaned-out parts), the clusters with their scores, samples and why chosen, the self-check, and the rules')
   .option('--pages <n>', 'with --report: how many learned pages to draw (each the one showing the most rules the ones before did not: one of each template first)', positiveInt, 1)
-  .action(async (site: string | undefined, opts: { format: 'json' | 'postlight'; report?: string; pages: number }) => {
-    const store = readStore();
-    if (!site && opts.report) {
-      process.stderr.write('spider: --report needs a site: spider rules <site> --report out.html (spider rules lists the learned sites)\n');
+  .action(async (arg: string | undefined, opts: { format: 'json' | 'postlight'; report?: string; pages: number }, command: Command) => {
+    // An option the command would not use is refused, not ignored.
+    const given = (key: string) => command.getOptionValueSource(key) === 'cli';
+    const refusal = (
+      [
+        [!arg && opts.report, '--report needs a site: spider rules <site> --report out.html'],
+        [!arg && given('format'), '--format needs a site: spider rules <site> --format postlight'],
+        [!arg && given('pages'), '--pages goes with --report, which needs a site: spider rules <site> --report out.html --pages 2'],
+        [opts.report && given('format'), '--report writes an HTML page, in no --format: spider rules <site> --format postlight prints the rules, spider rules <site> --report out.html draws them'],
+        [!opts.report && given('pages'), '--pages counts the pages --report draws: spider rules <site> --report out.html --pages 2'],
+      ] as const
+    ).find(([when]) => when)?.[1];
+    if (refusal) {
+      process.stderr.write(`spider: ${refusal} (spider rules lists the learned sites)\n`);
       process.exitCode = 1;
       return;
     }
+    const site = arg === undefined ? undefined : siteArgument(arg);
+    if (arg !== undefined && !site) return;
+    const store = readStore();
     if (!site) {
       for (const obj of await store.list(keys.rulesPrefix())) process.stdout.write(obj.key.replace(/^rules\/|\.json$/g, '') + '\n');
       return;

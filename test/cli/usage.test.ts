@@ -9,6 +9,10 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { FsStore } from '../../lib/store/fs-store';
+import { keys } from '../../lib/store/keys';
+import { putJson } from '../../lib/store/store';
+import { RULES_DOCUMENT_VERSION, type RulesDocument } from '../../lib/types/rules-document';
 import { runSpider } from '../helpers/spider-cli';
 
 let dataDir: string;
@@ -212,6 +216,41 @@ describe('spider relearn, its argument', () => {
     expect(none.stderr).toContain('spider: the store has no pages of nosuch.example');
     // nothing was queued, so nothing was dead-lettered
     expect((await spider(['dead-letters'])).stdout).not.toMatch(/^learn/m);
+  });
+});
+
+describe('spider rules, its argument and options', () => {
+  it('takes a URL for its site, as relearn does; refuses the options it would not use', { timeout: 90_000 }, async () => {
+    const rules: RulesDocument = {
+      version: RULES_DOCUMENT_VERSION, site: 'news.localhost', rulesVersion: 3, learnedAt: '2026-03-14T00:00:00.000Z', learnedFrom: ['p1'],
+      content: { selectors: ['article .body'], clean: ['.ad'] }, clusters: [], selfCheck: { pages: 1, recall: 1, precision: 1, adjusted: [] }, params: {},
+    };
+    await putJson(new FsStore(path.join(dataDir, 'store')), keys.rules('news.localhost'), rules);
+
+    const byUrl = await spider(['rules', 'http://news.localhost:8731/x.html']);
+    expect(byUrl.code).toBe(0);
+    expect(JSON.parse(byUrl.stdout)).toMatchObject({ site: 'news.localhost', rulesVersion: 3 });
+    const postlight = await spider(['rules', 'http://www.News.localhost/x.html', '--format', 'postlight']);
+    expect(postlight.code).toBe(0);
+    expect(JSON.parse(postlight.stdout)).toMatchObject({ domain: 'news.localhost' });
+    const bad = await spider(['rules', 'not a site']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('spider: "not a site" is not a site name');
+
+    for (const [args, said] of [
+      [['rules', 'news.localhost', '--pages', '2'], 'spider: --pages counts the pages --report draws: spider rules <site> --report out.html --pages 2'],
+      [['rules', 'news.localhost', '--report', path.join(dataDir, 'f.html'), '--format', 'postlight'], 'spider: --report writes an HTML page, in no --format:'],
+      [['rules', '--format', 'postlight'], 'spider: --format needs a site: spider rules <site> --format postlight'],
+      [['rules', '--pages', '2'], 'spider: --pages goes with --report, which needs a site'],
+    ] as const) {
+      const refused = await spider([...args]);
+      expect({ args, code: refused.code, stdout: refused.stdout }).toEqual({ args, code: 1, stdout: '' });
+      expect(refused.stderr).toContain(said);
+    }
+    expect(existsSync(path.join(dataDir, 'f.html'))).toBe(false);
+    // the list of sites, and the default format given explicitly, still go
+    expect((await spider(['rules'])).stdout).toBe('news.localhost\n');
+    expect((await spider(['rules', 'news.localhost', '--format', 'json'])).code).toBe(0);
   });
 });
 
