@@ -10,6 +10,13 @@
  * die in between, they come back by themselves when the hiding ends (HOLD_SECONDS). The dead-letter
  * queues have no redrive policy of their own, so the receives this read adds move nothing.
  *
+ * On a FIFO dead-letter queue (the learn step's) that cannot list them all: a message group's
+ * messages in flight hold back the rest of the group, so while this read hides a group's first batch
+ * (up to 10 in one receive on AWS; one on the fauxqs emulator) SQS returns nothing more of it, and
+ * making them visible again gives the same first ones back. Nothing short of deleting reads further.
+ * So each queue's ApproximateNumberOfMessages is read first, and a note says how many were not listed
+ * (on a standard queue too, should it ever answer empty early).
+ *
  * A dead letter says why when the handler put it there (message attribute `spider.error`,
  * lib/aws/sqs-records.ts); one SQS moved after its receives ran out carries no reason, and says so
  * and where to look (the step's function's log: its failures under the message id, or an invocation
@@ -55,13 +62,31 @@ export async function deployedDeadLetters(target: AwsTarget, options: { sqs?: SQ
         notes.push(`${queue}: no dead-letter queue found (no RedrivePolicy)`);
         return [];
       }
+      const before = await depthOf(sqs, dlqUrl);
       const { messages, capped } = await peek(sqs, dlqUrl);
       if (capped) notes.push(`${queue}: the first ${MAX_PER_QUEUE} dead letters read, there are more`);
+      else if (messages.length < before.visible) notes.push(unlisted(queue, dlqUrl, messages.length, before.visible));
+      if (before.inFlight > 0) notes.push(`${queue}: ${before.inFlight} more dead letters were in flight (being received by someone else) and not listed`);
       return messages.map((m) => deadLetterOf(queue, m));
     }),
   );
   const letters = perQueue.flat().sort((a, b) => (a.deadAt < b.deadAt ? -1 : a.deadAt > b.deadAt ? 1 : 0));
   return { letters, notes };
+}
+
+/** The queue's counts before the read: visible (ApproximateNumberOfMessages) and in flight. */
+async function depthOf(sqs: SQSClient, queueUrl: string): Promise<{ visible: number; inFlight: number }> {
+  const attrs =
+    (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }))).Attributes ?? {};
+  return { visible: Number(attrs.ApproximateNumberOfMessages) || 0, inFlight: Number(attrs.ApproximateNumberOfMessagesNotVisible) || 0 };
+}
+
+/** Why fewer dead letters were listed than the queue holds. */
+function unlisted(queue: StatusQueueName, queueUrl: string, listed: number, held: number): string {
+  const why = queueUrl.endsWith('.fifo')
+    ? 'a FIFO queue returns no more of a message group while its first messages are held, so only the first of each group are listed'
+    : 'the queue answered nothing before all were received';
+  return `${queue}: ${listed} of about ${held} dead letters listed, ${held - listed} not: ${why} (they stay in the queue; SQS returns them only once those before them are deleted or moved)`;
 }
 
 async function redriveTarget(sqs: SQSClient, queueUrl: string): Promise<string | undefined> {
