@@ -55,6 +55,11 @@ describe('spider CLI', () => {
     const list = await spider('articles');
     expect(list.stdout).toContain(url);
     expect(list.stdout).toContain('fallback');
+    // live pages were requested, each host's turn kept in the process's memory: the embedded store has
+    // no politeness/ (docs/storage-layout.md), and no lock is left once the run is over
+    expect(await readdir(path.join(dataDir, 'store'))).toEqual(expect.arrayContaining(['articles', 'pages']));
+    expect(await readdir(path.join(dataDir, 'store'))).not.toContain('politeness');
+    await expect(stat(path.join(dataDir, 'lock'))).rejects.toThrow(/ENOENT/);
 
     // An article whose title holds terminal escapes prints without them; a truncated article file
     // is named and skipped, the others still listed (issue 18, items 4 and 6).
@@ -150,6 +155,8 @@ describe('the data folder lock', () => {
     expect((await spider('submit', served.url('/locked.html'))).code).toBe(0);
     const holder = await new EmbeddedPipeline(loadConfig({ dataDir })).open({ exclusive: true });
     try {
+      // the lock is a folder, there only while a process holds the data folder (docs/storage-layout.md)
+      expect((await stat(path.join(dataDir, 'lock'))).isDirectory()).toBe(true);
       await expect(new EmbeddedPipeline(loadConfig({ dataDir })).open({ exclusive: true })).rejects.toBeInstanceOf(DataFolderBusyError);
       const second = await spider('work');
       expect(second.code).toBe(1);
@@ -161,10 +168,12 @@ describe('the data folder lock', () => {
     } finally {
       await holder.close();
     }
+    await expect(stat(path.join(dataDir, 'lock'))).rejects.toThrow(/ENOENT/);
     const after = await spider('work');
     expect(after.stderr).toMatch(/✗ render \S+\/locked\.html: HTTP 404/);
     expect(after.code).toBe(1);
     expect(await readdir(path.join(dataDir, 'queues', 'render', 'pending'))).toHaveLength(0);
+    await expect(stat(path.join(dataDir, 'lock'))).rejects.toThrow(/ENOENT/);
   });
 });
 
