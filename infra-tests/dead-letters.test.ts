@@ -134,6 +134,37 @@ describe('dead letters of a deployed stack', () => {
     expect(drained.find((m) => JSON.parse(m.Body!).url === gone)?.MessageAttributes?.['spider.error']?.StringValue).toBe(`HTTP 404 for ${gone}`);
   });
 
+  it('gives a dead letter SQS moved its receives and its first send, and the time it died as unknown', { timeout: 60_000 }, async () => {
+    const render = await emu.createStepQueues('dl-render-times', { visibilitySeconds: 1, maxReceiveCount: MAX_RECEIVE_COUNT });
+    const failing = 'https://news.example/failing.html';
+    const dead = 'https://news.example/dead.html';
+    await emu.sqs.send(new SendMessageCommand({ QueueUrl: render.url, MessageBody: JSON.stringify({ v: 1, url: failing, submittedAt: '2026-03-14T10:00:00.000Z' }) }));
+    const firstSent = Date.now();
+    for (let i = 0; i < 20 && (await depth(render.dlqUrl)).visible < 1; i++) {
+      await emu.sqs.send(new ReceiveMessageCommand({ QueueUrl: render.url, MaxNumberOfMessages: 1, VisibilityTimeout: 0 }));
+    }
+    await new Promise((r) => setTimeout(r, 20));
+    const handlerSent = Date.now();
+    await new SqsDeadLetterSender(render.dlqUrl, emu.sqs).send(record({ v: 1, url: dead, submittedAt: '2026-03-14T10:00:00.000Z' }, render.arn), `HTTP 404 for ${dead}`);
+    const target = { bucket: BUCKET, renderQueueUrl: render.url, learnQueueUrl: queues.learn.url, applyQueueUrl: queues.apply.url, deadLetterQueueUrls: { render: render.dlqUrl } };
+
+    const read = await deployedDeadLetters(target, { sqs: emu.sqs });
+    const letters = read.letters.filter((d) => d.queue === 'render');
+    // ordered by SentTimestamp: the moved one at its first send, before the one the handler sent later
+    expect(letters.map((d) => (d.body as { url: string }).url)).toEqual([failing, dead]);
+    const [moved, sent] = letters;
+    // its receives on the render queue (the emulator carries them through the move), less this read's own
+    expect(moved.receiveCount).toBeGreaterThanOrEqual(MAX_RECEIVE_COUNT);
+    expect(moved.deadAt).toBe('');
+    expect(Math.abs(Date.parse(moved.firstSentAt) - firstSent)).toBeLessThan(2000);
+    // the handler's: it died when it was sent here; its receives are the handler's count
+    expect(sent).toMatchObject({ reason: `HTTP 404 for ${dead}`, receiveCount: 1, firstSentAt: '' });
+    expect(Date.parse(sent.deadAt)).toBeGreaterThanOrEqual(handlerSent - 5);
+    // a second read adds its own receive to SQS's count, and takes it off again
+    const again = (await deployedDeadLetters(target, { sqs: emu.sqs })).letters.filter((d) => d.queue === 'render');
+    expect(again[0].receiveCount).toBe(moved.receiveCount + 1);
+  });
+
   it('on a FIFO dead-letter queue, says how many dead letters of a message group it could not list, and leaves them all', { timeout: 60_000 }, async () => {
     // A FIFO queue returns no more of a group while some of it is in flight (AWS: up to 10 in one
     // receive, then nothing; fauxqs: one, then nothing), and the read holds what it received.

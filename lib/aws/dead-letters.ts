@@ -21,6 +21,16 @@
  * lib/aws/sqs-records.ts); one SQS moved after its receives ran out carries no reason, and says so
  * and where to look (the step's function's log: its failures under the message id, or an invocation
  * that timed out or ran out of memory; docs/aws.md).
+ *
+ * Times and receives, from what SQS keeps: SentTimestamp is when the message was sent to the queue it
+ * is on. For the handler's dead letters that is when they died (`deadAt`; their first send is not
+ * carried: `firstSentAt` ''). SQS keeps a standard queue's message's SentTimestamp through the move, so
+ * for those it is the first send (`firstSentAt`) and the time of death is unknown (`deadAt` ''); AWS
+ * resets a FIFO queue's enqueue time at the move, so on the learn queue neither is known. Receives:
+ * the handler's `spider.receiveCount`, or for a message SQS moved its ApproximateReceiveCount less this
+ * read's own receive (earlier reads of the dead-letter queue count in it too). The listing is ordered
+ * by SentTimestamp, oldest first, so a dead letter SQS moved stands at its first send, before letters
+ * that died earlier than it did.
  */
 import {
   ChangeMessageVisibilityBatchCommand,
@@ -42,7 +52,7 @@ const HOLD_SECONDS = 60;
 const MAX_PER_QUEUE = 1000;
 
 export interface DeployedDeadLetters {
-  /** Oldest first, as the embedded store lists them. */
+  /** By SentTimestamp, oldest first (a dead letter SQS moved at its first send, not its death); '' for a time not known. */
   readonly letters: DeadLetter[];
   /** Why some could not be read, or not all of them (a queue without a dead-letter queue, the cap). */
   readonly notes: string[];
@@ -67,10 +77,13 @@ export async function deployedDeadLetters(target: AwsTarget, options: { sqs?: SQ
       if (capped) notes.push(`${queue}: the first ${MAX_PER_QUEUE} dead letters read, there are more`);
       else if (messages.length < before.visible) notes.push(unlisted(queue, dlqUrl, messages.length, before.visible));
       if (before.inFlight > 0) notes.push(`${queue}: ${before.inFlight} more dead letters were in flight (being received by someone else) and not listed`);
-      return messages.map((m) => deadLetterOf(queue, m));
+      return messages.map((m) => ({ sent: Number(m.Attributes?.SentTimestamp) || 0, letter: deadLetterOf(queue, m) }));
     }),
   );
-  const letters = perQueue.flat().sort((a, b) => (a.deadAt < b.deadAt ? -1 : a.deadAt > b.deadAt ? 1 : 0));
+  const letters = perQueue
+    .flat()
+    .sort((a, b) => a.sent - b.sent)
+    .map((d) => d.letter);
   return { letters, notes };
 }
 
@@ -137,23 +150,35 @@ async function peek(sqs: SQSClient, queueUrl: string): Promise<{ messages: Messa
   return { messages: [...messages.values()], capped };
 }
 
-/** A dead letter of the deployed stack in the embedded store's shape (what `dead-letters` and `article` read). */
+/**
+ * A dead letter of the deployed stack in the embedded store's shape (what `dead-letters` and `article`
+ * read), from a message received with all its message and system attributes (once: its own receive
+ * is taken off ApproximateReceiveCount).
+ */
 export function deadLetterOf(queue: StatusQueueName, m: Message): DeadLetter {
   const attr = (name: string) => m.MessageAttributes?.[name]?.StringValue;
   const sent = Number(m.Attributes?.SentTimestamp);
-  const at = Number.isFinite(sent) && sent > 0 ? new Date(sent).toISOString() : '';
+  const sentAt = Number.isFinite(sent) && sent > 0 ? new Date(sent).toISOString() : '';
   const messageId = attr(ATTRIBUTES.messageId) ?? m.MessageId ?? '';
-  const reason =
-    attr(ATTRIBUTES.error) ??
-    `moved here by SQS after its receives ran out, with no reason recorded (message id ${messageId}): the ${queue} function's log has its failures, or an invocation that timed out or ran out of memory`;
+  const error = attr(ATTRIBUTES.error);
+  if (error !== undefined) {
+    // the handler sent it here when it failed for good, with the reason and its receives
+    return { id: messageId, queue, body: parseBody(m.Body ?? ''), reason: error, receiveCount: Number(attr(ATTRIBUTES.receiveCount) ?? 0) || 0, firstSentAt: '', deadAt: sentAt, errors: [] };
+  }
+  // SQS's redrive moved it after its receives ran out: no handler said why this time
+  const moved =
+    `moved here by SQS after its receives ran out, with no reason recorded (message id ${messageId}): ` +
+    `the ${queue} function's log has its failures, or an invocation that timed out or ran out of memory`;
+  const received = Number(m.Attributes?.ApproximateReceiveCount);
+  const fifo = m.Attributes?.MessageGroupId !== undefined;
   return {
     id: messageId,
     queue,
     body: parseBody(m.Body ?? ''),
-    reason,
-    receiveCount: Number(attr(ATTRIBUTES.receiveCount) ?? 0) || 0,
-    firstSentAt: at,
-    deadAt: at,
+    reason: moved,
+    receiveCount: Number.isFinite(received) && received > 0 ? received - 1 : 0,
+    firstSentAt: fifo ? '' : sentAt,
+    deadAt: '',
     errors: [],
   };
 }
