@@ -11,7 +11,7 @@ import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deployedDeadLetters } from '../lib/aws/dead-letters';
+import { deadLetterOf, deployedDeadLetters } from '../lib/aws/dead-letters';
 import { SqsDeadLetterSender } from '../lib/aws/sqs-records';
 import { startEmulator, type Emulator, type StepQueues } from './emulator';
 
@@ -163,6 +163,28 @@ describe('dead letters of a deployed stack', () => {
     // a second read adds its own receive to SQS's count, and takes it off again
     const again = (await deployedDeadLetters(target, { sqs: emu.sqs })).letters.filter((d) => d.queue === 'render');
     expect(again[0].receiveCount).toBe(moved.receiveCount + 1);
+  });
+
+  it('a dead letter SQS moved back after an earlier death says the move is why, and its spider.error is an earlier reason', () => {
+    // fauxqs (2.4) sets no DeadLetterQueueSourceArn on what its redrive moves, so the message is the one
+    // SQS hands out: an old dead letter of the handler, moved back with its attributes, moved here again.
+    const sourceArn = 'arn:aws:sqs:us-east-1:123456789012:spider-render';
+    const letter = deadLetterOf('render', {
+      MessageId: 'sqs-id',
+      Body: JSON.stringify({ v: 1, url: 'https://news.example/again.html' }),
+      Attributes: { SentTimestamp: '1773482400000', ApproximateReceiveCount: '9', DeadLetterQueueSourceArn: sourceArn },
+      MessageAttributes: {
+        'spider.error': { DataType: 'String', StringValue: 'HTTP 503 for https://news.example/again.html' },
+        'spider.messageId': { DataType: 'String', StringValue: 'old-id' },
+        'spider.receiveCount': { DataType: 'Number', StringValue: '5' },
+      },
+    });
+    expect(letter.reason).toMatch(/^moved here by SQS from spider-render after its receives ran out, with no reason recorded \(message id sqs-id\): the render function's log/);
+    expect(letter.reason).toMatch(/; an earlier reason, before it was moved back to its queue: HTTP 503 for https:\/\/news\.example\/again\.html$/);
+    expect(letter).toMatchObject({ id: 'sqs-id', receiveCount: 8, firstSentAt: '2026-03-14T10:00:00.000Z', deadAt: '' });
+    // without the SQS mark, a spider.error is the handler's reason
+    const own = deadLetterOf('render', { MessageId: 'm', Body: '{}', Attributes: { SentTimestamp: '1773482400000' }, MessageAttributes: { 'spider.error': { DataType: 'String', StringValue: 'HTTP 404' } } });
+    expect(own).toMatchObject({ reason: 'HTTP 404', deadAt: '2026-03-14T10:00:00.000Z', firstSentAt: '' });
   });
 
   it('on a FIFO dead-letter queue, says how many dead letters of a message group it could not list, and leaves them all', { timeout: 60_000 }, async () => {

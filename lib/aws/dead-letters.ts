@@ -20,7 +20,9 @@
  * A dead letter says why when the handler put it there (message attribute `spider.error`,
  * lib/aws/sqs-records.ts); one SQS moved after its receives ran out carries no reason, and says so
  * and where to look (the step's function's log: its failures under the message id, or an invocation
- * that timed out or ran out of memory; docs/aws.md).
+ * that timed out or ran out of memory; docs/aws.md). SQS marks what it moved with the system attribute
+ * `DeadLetterQueueSourceArn`: such a message that also carries a `spider.error` is an older dead letter
+ * moved back to its queue that failed again, and its `spider.error` is an earlier reason, not this one.
  *
  * Times and receives, from what SQS keeps: SentTimestamp is when the message was sent to the queue it
  * is on. For the handler's dead letters that is when they died (`deadAt`; their first send is not
@@ -161,21 +163,26 @@ export function deadLetterOf(queue: StatusQueueName, m: Message): DeadLetter {
   const sentAt = Number.isFinite(sent) && sent > 0 ? new Date(sent).toISOString() : '';
   const messageId = attr(ATTRIBUTES.messageId) ?? m.MessageId ?? '';
   const error = attr(ATTRIBUTES.error);
-  if (error !== undefined) {
+  const sourceArn = m.Attributes?.DeadLetterQueueSourceArn;
+  if (error !== undefined && sourceArn === undefined) {
     // the handler sent it here when it failed for good, with the reason and its receives
     return { id: messageId, queue, body: parseBody(m.Body ?? ''), reason: error, receiveCount: Number(attr(ATTRIBUTES.receiveCount) ?? 0) || 0, firstSentAt: '', deadAt: sentAt, errors: [] };
   }
-  // SQS's redrive moved it after its receives ran out: no handler said why this time
+  // SQS's redrive moved it after its receives ran out: no handler said why this time. Its failures are
+  // logged under the id it had on the step's queue, which the move keeps (a spider.messageId is older)
+  const id = m.MessageId ?? messageId;
+  const from = sourceArn ? ` from ${sourceArn.split(':').pop()}` : '';
   const moved =
-    `moved here by SQS after its receives ran out, with no reason recorded (message id ${messageId}): ` +
+    `moved here by SQS${from} after its receives ran out, with no reason recorded (message id ${id}): ` +
     `the ${queue} function's log has its failures, or an invocation that timed out or ran out of memory`;
   const received = Number(m.Attributes?.ApproximateReceiveCount);
   const fifo = m.Attributes?.MessageGroupId !== undefined;
   return {
-    id: messageId,
+    id,
     queue,
     body: parseBody(m.Body ?? ''),
-    reason: moved,
+    // a spider.error on a message SQS moved is from an earlier death, before it was moved back
+    reason: error === undefined ? moved : `${moved}; an earlier reason, before it was moved back to its queue: ${error}`,
     receiveCount: Number.isFinite(received) && received > 0 ? received - 1 : 0,
     firstSentAt: fifo ? '' : sentAt,
     deadAt: '',
