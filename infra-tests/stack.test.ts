@@ -1,6 +1,9 @@
 /**
  * The synthesized template: every resource and its wiring. Synthesized once for the file, without
- * bundling (bundle.test.ts runs esbuild); a second synthesis checks that cdk.json context is honoured.
+ * bundling (bundle.test.ts runs `npx cdk synth` with bundling, as a user does); a second synthesis
+ * checks that cdk.json context is honoured. One test does bundle: the render function alone, built
+ * with esbuild and its node modules installed beside it with npm, told it runs on a Mac, to check
+ * they are Lambda's platform (linux-x64) whatever machine deploys.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
