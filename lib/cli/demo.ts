@@ -13,6 +13,7 @@ import { keys, pageIdOf, siteOf } from '../store/keys';
 import { getJson } from '../store/store';
 import { ArticleDocumentSchema } from '../types/article-document';
 import { RulesDocumentSchema } from '../types/rules-document';
+import { plural } from './format';
 import { createProgress, type Progress } from './progress';
 
 export interface DemoOptions {
@@ -57,7 +58,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     const templates = [...new Set(articles.map((a) => a.template!))];
     const first = templates.flatMap((t) => articlesOf(generated, t).slice(0, options.train));
     const rest = articles.filter((a) => !first.includes(a));
-    say(`demo: ${generated.name} at ${served.origin} — ${articles.length} articles in ${templates.length} templates (${templates.join(', ')})`);
+    say(`demo: ${generated.name} at ${served.origin} — ${plural(articles.length, 'article')} in ${plural(templates.length, 'template')} (${templates.join(', ')})`);
     say(`data folder: ${dataDir}`);
     // Created after the lines above: on a terminal the status line is drawn below them.
     const progress = options.progress?.(pipeline) ?? createProgress({ mode: 'quiet', counts: () => pipeline.queueCounts(), urlsWaiting: () => pipeline.urlsWaiting() });
@@ -75,7 +76,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     const rules = await getJson(pipeline.store, keys.rules(site), (v) => RulesDocumentSchema.parse(v));
     say();
     if (rules) {
-      say(`learned rules v${rules.rulesVersion} for ${site} from ${rules.learnedFrom.length} pages (${rules.clusters.length} clusters, ${rules.clusters.filter((c) => c.chosen).length} chosen):`);
+      say(`learned rules v${rules.rulesVersion} for ${site} from ${plural(rules.learnedFrom.length, 'page')} (${plural(rules.clusters.length, 'cluster')}, ${rules.clusters.filter((c) => c.chosen).length} chosen):`);
       for (const s of rules.content.selectors) say(`  ${s}`);
       if (rules.content.dek?.length) {
         say('dek (the standfirst, at the head of the body):');
@@ -93,7 +94,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       if (rules.templates?.length) {
         // the selectors above are the rules of every page; each layout's own rules serve its pages
         say(`${rules.templates.length} templates, each layout's pages learned on their own (a page is served by the one whose layout it matches):`);
-        rules.templates.forEach((t, i) => say(`  template ${i} (${t.learnedFrom.length} pages): ${t.content.selectors.length} selectors, first ${t.content.selectors[0]}`));
+        rules.templates.forEach((t, i) => say(`  template ${i} (${plural(t.learnedFrom.length, 'page')}): ${plural(t.content.selectors.length, 'selector')}, first ${t.content.selectors[0]}`));
       }
     } else {
       say(`no rules learned for ${site}`);

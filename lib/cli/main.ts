@@ -18,7 +18,7 @@ import { describeBadDocument, readDocument, type BadDocument } from '../store/do
 import { createProgress, progressMode, type Progress } from './progress';
 import { formatStatus } from './status';
 import { deployedStatus } from '../aws/queue-status';
-import { formatArticle, stderrLogger, terminalSafe, terminalSafeJson, type OutputFormat } from './format';
+import { formatArticle, plural, stderrLogger, terminalSafe, terminalSafeJson, type OutputFormat } from './format';
 import { formatTraining } from './train';
 import { extractAll, findDeadLetter, isUrlArgument, readInputs } from './extract';
 import { toPostlightExtractor } from '../apply/postlight-export';
@@ -282,12 +282,12 @@ program
       // SQS has no way to dead-letter a message it was never sent: an invalid URL is said here, exit 1.
       const result = await stack.submit(list.map((url) => ({ url })));
       for (const r of result.rejected) process.stderr.write(`rejected ${terminalSafeJson(r.url)}: ${terminalSafe(r.reason, true)}\n`);
-      process.stdout.write(`queued ${result.sent} URLs on ${stack.intakeQueueUrl}\n`);
+      process.stdout.write(`queued ${plural(result.sent, 'URL')} on ${stack.intakeQueueUrl}\n`);
       if (result.rejected.length) process.exitCode = 1;
       return;
     }
     const rejected = (await withPipeline((p) => submitUrls(p, list))).length;
-    process.stdout.write(`queued ${list.length - rejected} URLs (run \`spider work\` to process them)${rejected ? `; ${rejected} rejected, kept as dead letters` : ''}\n`);
+    process.stdout.write(`queued ${plural(list.length - rejected, 'URL')} (run \`spider work\` to process them)${rejected ? `; ${rejected} rejected, kept as dead letters` : ''}\n`);
     if (rejected > 0) process.exitCode = 1;
   });
 
@@ -386,8 +386,8 @@ function describeRelearn(site: string, r: Record<string, unknown> | undefined): 
   const same = rules.sameExtractionSince !== undefined && rules.sameExtractionSince < rules.rulesVersion ? ` (they extract what v${rules.sameExtractionSince} did)` : '';
   const unchanged = Number(r.unchanged ?? 0);
   return (
-    `relearned ${site}: rules v${rules.rulesVersion} from ${rules.learnedFrom.length} pages${same}; ` +
-    `${Number(r.reapplied ?? 0)} pages extracted again, ${unchanged} not (their article would not change)` +
+    `relearned ${site}: rules v${rules.rulesVersion} from ${plural(rules.learnedFrom.length, 'page')}${same}; ` +
+    `${plural(Number(r.reapplied ?? 0), 'page')} extracted again, ${unchanged} not (their article would not change)` +
     (Number(r.keptOlder ?? 0) > 0 ? `, ${Number(r.keptOlder)} kept as they are` : '')
   );
 }
@@ -401,7 +401,7 @@ program
     for (const obj of await store.list(keys.articlePrefix(opts.site))) {
       // One bad file is named and quarantined; the others are still listed.
       const a = await readDocument(store, obj.key, ArticleDocumentSchema, { remove: true, onBad: reportBadFile });
-      if (a) process.stdout.write([a.site, a.pageId, `${a.method}${a.rulesVersion ? ` v${a.rulesVersion}` : ''}`, `${a.wordCount} words`, a.url, a.title ?? ''].map((f) => terminalSafe(f, true)).join('\t') + '\n');
+      if (a) process.stdout.write([a.site, a.pageId, `${a.method}${a.rulesVersion ? ` v${a.rulesVersion}` : ''}`, plural(a.wordCount, 'word'), a.url, a.title ?? ''].map((f) => terminalSafe(f, true)).join('\t') + '\n');
     }
   });
 
@@ -473,7 +473,7 @@ program
       const report = await buildSiteReport(store, rules, { pages: opts.pages });
       await writeFile(opts.report, report.html);
       const boxes = report.pages.reduce((n, p) => n + p.picture.boxes.length, 0);
-      process.stderr.write(`wrote ${opts.report}: ${report.pages.length} page(s) drawn, ${boxes} boxes, ${rules.clusters.length} clusters\n`);
+      process.stderr.write(`wrote ${opts.report}: ${plural(report.pages.length, 'page')} drawn, ${plural(boxes, 'box', 'boxes')}, ${plural(rules.clusters.length, 'cluster')}\n`);
       if (report.pages.length === 0) process.stderr.write(`no learned page of ${site} has a stored snapshot to draw\n`);
       return;
     }

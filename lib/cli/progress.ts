@@ -19,7 +19,7 @@ import type { QueueCounts, QueueName } from '../queue/status';
 import { failureKind, type FailureKind } from '../util/errors';
 import { pageIdOf, siteOf } from '../store/keys';
 import { articleOutcome, NO_WORDS_REASON, type ArticleOutcome } from './outcome';
-import { printLogLinesWith } from './format';
+import { plural, printLogLinesWith } from './format';
 
 export type ProgressMode = 'live' | 'lines' | 'quiet';
 
@@ -163,7 +163,7 @@ export function createProgress(options: ProgressOptions) {
     const remaining = total - done;
     const eta = remaining === 0 ? 'ETA 0s' : rate > 0 ? `ETA ${formatDuration(remaining / rate)}` : 'ETA ?';
     const pending = counts ? ` · pending render ${waiting('render')} learn ${waiting('learn')} apply ${waiting('apply')}` : '';
-    return `${done}/${total} URLs · ${count(runArticles(), 'article')} articles · ${tally.dead} dead letters${pending} · ${rate.toFixed(1)} pages/s · ${eta} · ${formatDuration(seconds)}`;
+    return `${done}/${total} URLs · ${plural(count(runArticles(), 'article'), 'article')} · ${plural(tally.dead, 'dead letter')}${pending} · ${rate.toFixed(1)} pages/s · ${eta} · ${formatDuration(seconds)}`;
   };
 
   const redraw = () => {
@@ -226,13 +226,13 @@ export function createProgress(options: ProgressOptions) {
         say(`fetched   ${subject} (${r?.elapsedMs} ms)`);
       } else {
         tally.rendered++;
-        say(`rendered  ${subject} (${r?.blocks} blocks, ${r?.elapsedMs} ms)`);
+        say(`rendered  ${subject} (${plural(Number(r?.blocks), 'block')}, ${r?.elapsedMs} ms)`);
       }
     } else if (event.queue === 'learn') {
       if (r?.learned) {
         tally.learned++;
         const rules = r.rules as { rulesVersion: number; content: { selectors: string[] }; learnedFrom: string[] };
-        say(`learned   ${subject}: rules v${rules.rulesVersion}, ${rules.content.selectors.length} selectors from ${rules.learnedFrom.length} pages`);
+        say(`learned   ${subject}: rules v${rules.rulesVersion}, ${plural(rules.content.selectors.length, 'selector')} from ${plural(rules.learnedFrom.length, 'page')}`);
       }
     } else if (event.queue === 'apply') {
       tally.extracted++;
@@ -241,7 +241,7 @@ export function createProgress(options: ProgressOptions) {
       tally.articles.set(key, { method: String(r?.method ?? 'unknown'), outcome, url: String(r?.url ?? subject) });
       // extracted as rendered: a page of this run (its render may have been a process before, `spider work` after a stop)
       if (m?.reason === undefined || m.reason === 'rendered') tally.pagesOfRun.add(key);
-      say(`extracted ${r?.url ?? subject} (${r?.method}, ${r?.wordCount} words)`);
+      say(`extracted ${r?.url ?? subject} (${r?.method}, ${plural(Number(r?.wordCount), 'word')})`);
     }
   };
 
@@ -294,14 +294,14 @@ export function createProgress(options: ProgressOptions) {
     const apart = [
       o.notArticles ? `${o.notArticles} not an article (home page or listing)` : '',
       o.noWords ? `${o.noWords} with no words (no article)` : '',
-      o.olderExtracted ? `${o.olderExtracted} older articles extracted again` : '',
+      o.olderExtracted ? `${plural(o.olderExtracted, 'older article')} extracted again` : '',
     ].filter(Boolean);
     const noWordsLines = runArticles().filter((a) => a.outcome === 'no-words').map((a) => `✗ apply ${a.url}: ${NO_WORDS_REASON}\n`).join('');
     const line =
       noWordsLines +
-      `done: ${o.rendered} rendered, ${o.fetched ? `${o.fetched} fetched, ` : ''}${o.learned} learns, ${o.articles} articles${methods ? ` (${methods})` : ''} from ${o.extracted} extractions, ` +
+      `done: ${o.rendered} rendered, ${o.fetched ? `${o.fetched} fetched, ` : ''}${plural(o.learned, 'learn')}, ${plural(o.articles, 'article')}${methods ? ` (${methods})` : ''} from ${plural(o.extracted, 'extraction')}, ` +
       apart.map((a) => a + ', ').join('') +
-      `${o.retried} retries, ${o.deadLetters} dead letters${kinds ? ` (${kinds})` : ''}${o.rejected ? ` of which ${o.rejected} rejected at submission` : ''} ` +
+      `${plural(o.retried, 'retry', 'retries')}, ${plural(o.deadLetters, 'dead letter')}${kinds ? ` (${kinds})` : ''}${o.rejected ? ` of which ${o.rejected} rejected at submission` : ''} ` +
       `in ${formatDuration(t.wallSeconds)}, ${t.pagesPerSecond.toFixed(1)} pages/s`;
     return { tally: t, line };
   };

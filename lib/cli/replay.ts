@@ -8,6 +8,7 @@
  */
 import { readDataset } from '../dataset/dataset';
 import type { EmbeddedPipeline } from '../pipeline/embedded';
+import { plural } from './format';
 
 export interface ReplayOptions {
   readonly limit?: number;
@@ -31,7 +32,7 @@ export async function runReplay(pipeline: EmbeddedPipeline, dir: string, options
   }
   if (options.limit !== undefined) entries = entries.slice(0, options.limit);
   for (const entry of entries) await pipeline.submit([{ url: entry.url!, html: await entry.html() }]);
-  process.stderr.write(`queued ${entries.length} pages of ${dataset.name}${skipped ? `; ${skipped} without a URL skipped` : ''}\n`);
+  process.stderr.write(`queued ${plural(entries.length, 'page')} of ${dataset.name}${skipped ? `; ${skipped} without a URL skipped` : ''}\n`);
   return { queued: entries.length, skipped };
 }
 

@@ -1,5 +1,6 @@
 /** `spider status` for people: queues, learned and waiting sites, articles. `--json` prints the SpiderStatus itself. */
 import type { StatusQueueName, SpiderStatus } from '../queue/status';
+import { plural } from './format';
 import { formatDuration } from './progress';
 
 const QUEUES: readonly StatusQueueName[] = ['fetch', 'render', 'learn', 'apply'];
@@ -26,11 +27,11 @@ export function formatStatus(status: SpiderStatus, now = Date.now()): string {
   lines.push(`articles stored: ${store.articles}; pages stored: ${store.pages}`);
   lines.push(`sites learned: ${store.learned.length}`);
   const learned = [...store.learned].sort((a, b) => b.learnedAt.localeCompare(a.learnedAt));
-  for (const l of learned.slice(0, SITES_SHOWN)) lines.push(`  ${l.site}  rules v${l.rulesVersion}, learned ${l.learnedAt}, ${l.pages} pages, ${l.articles} articles`);
+  for (const l of learned.slice(0, SITES_SHOWN)) lines.push(`  ${l.site}  rules v${l.rulesVersion}, learned ${l.learnedAt}, ${plural(l.pages, 'page')}, ${plural(l.articles, 'article')}`);
   if (learned.length > SITES_SHOWN) lines.push(`  … and ${learned.length - SITES_SHOWN} more (--json lists them all)`);
   lines.push(`sites waiting to learn (pages, no rules yet): ${store.waitingToLearn.length}`);
   const waiting = [...store.waitingToLearn].sort((a, b) => b.pages - a.pages);
-  for (const w of waiting.slice(0, SITES_SHOWN)) lines.push(`  ${w.site}  ${w.pages} pages`);
+  for (const w of waiting.slice(0, SITES_SHOWN)) lines.push(`  ${w.site}  ${plural(w.pages, 'page')}`);
   if (waiting.length > SITES_SHOWN) lines.push(`  … and ${waiting.length - SITES_SHOWN} more`);
   return lines.join('\n');
 }

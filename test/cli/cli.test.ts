@@ -133,7 +133,7 @@ describe('a page with no words', () => {
       const tallyFile = path.join(dataDir, 'tally.json');
       const ran = await spider('run', url, '--json', tallyFile);
       expect(ran.stderr).toContain(`✗ apply ${url}: the page gave an article with no words`);
-      expect(ran.stderr).toMatch(/^done: 1 rendered, 0 learns, 0 articles from 1 extractions, 1 with no words \(no article\), 0 retries, 0 dead letters /m);
+      expect(ran.stderr).toMatch(/^done: 1 rendered, 0 learns, 0 articles from 1 extraction, 1 with no words \(no article\), 0 retries, 0 dead letters /m);
       expect(ran.code).toBe(1);
       const tally = JSON.parse(await readFile(tallyFile, 'utf8'));
       expect(tally.outcomes).toMatchObject({ articles: 0, noWords: 1, noWordsUrls: [url], deadLetters: 0 });
@@ -299,7 +299,7 @@ describe('spider train', () => {
     const list = path.join(dataDir, 'urls.txt');
     await writeFile(list, '# two on one line\nhttp://a.example/1 http://a.example/2\n  http://a.example/3  \n\nnot\x1b[2Ja url\n');
     const submitted = await spider('submit', '-f', list);
-    expect(submitted.stdout).toContain('queued 1 URLs (run `spider work` to process them); 2 rejected, kept as dead letters');
+    expect(submitted.stdout).toContain('queued 1 URL (run `spider work` to process them); 2 rejected, kept as dead letters');
     expect(submitted.stderr).toContain('rejected "http://a.example/1 http://a.example/2": invalid message: url: holds white space (one URL a line');
     expect(submitted.stderr).toContain('rejected "not\\u001b[2Ja url"');
     expect(submitted.stderr).not.toContain('\x1b');

@@ -174,7 +174,7 @@ describe('spider run and submit, URLs', () => {
 
     const one = await spider(['run', 'not a url']);
     expect(one.code).toBe(1);
-    expect(one.stderr).toMatch(/^done: .*1 dead letters \(1 invalid-message\)/m);
+    expect(one.stderr).toMatch(/^done: .*, 1 dead letter \(1 invalid-message\)/m);
   });
 });
 
