@@ -324,7 +324,7 @@ program
   });
 
 /**
- * The site a `relearn` or `rules` argument names: a site name (example.com), or a URL, which stands for
+ * The site a `relearn`, `rules` or `articles --site` argument names: a site name (example.com), or a URL, which stands for
  * its site (its host, lowercased, without www., as the store names sites). Undefined, said on stderr, when neither.
  */
 function siteArgument(arg: string): string | undefined {
@@ -395,10 +395,19 @@ function describeRelearn(site: string, r: Record<string, unknown> | undefined): 
 program
   .command('articles')
   .description('list extracted articles')
-  .option('--site <site>', 'only this site')
+  .option('--site <site>', 'only this site (a URL stands for its site); none stored is an error')
   .action(async (opts: { site?: string }) => {
+    const site = opts.site === undefined ? undefined : siteArgument(opts.site);
+    if (opts.site !== undefined && !site) return;
     const store = readStore();
-    for (const obj of await store.list(keys.articlePrefix(opts.site))) {
+    const listed = await store.list(keys.articlePrefix(site));
+    if (site && listed.length === 0) {
+      // as for a page or a site's rules: what is not there is said, exit 1
+      process.stderr.write(`spider: no articles of ${site} (\`spider articles\` lists every site's; \`spider status\` names the sites)\n`);
+      process.exitCode = 1;
+      return;
+    }
+    for (const obj of listed) {
       // One bad file is named and quarantined; the others are still listed.
       const a = await readDocument(store, obj.key, ArticleDocumentSchema, { remove: true, onBad: reportBadFile });
       if (a) process.stdout.write([a.site, a.pageId, `${a.method}${a.rulesVersion ? ` v${a.rulesVersion}` : ''}`, plural(a.wordCount, 'word'), a.url, a.title ?? ''].map((f) => terminalSafe(f, true)).join('\t') + '\n');

@@ -13,6 +13,7 @@ import { FsStore } from '../../lib/store/fs-store';
 import { keys } from '../../lib/store/keys';
 import { putJson } from '../../lib/store/store';
 import { RULES_DOCUMENT_VERSION, type RulesDocument } from '../../lib/types/rules-document';
+import { ARTICLE_DOCUMENT_VERSION, type ArticleDocument } from '../../lib/types/article-document';
 import { runSpider } from '../helpers/spider-cli';
 
 let dataDir: string;
@@ -251,6 +252,27 @@ describe('spider rules, its argument and options', () => {
     // the list of sites, and the default format given explicitly, still go
     expect((await spider(['rules'])).stdout).toBe('news.localhost\n');
     expect((await spider(['rules', 'news.localhost', '--format', 'json'])).code).toBe(0);
+  });
+});
+
+describe('spider articles --site', () => {
+  it('lists a site\'s articles (a URL stands for its site); says there are none for a site without, and exits 1', { timeout: 60_000 }, async () => {
+    const article: ArticleDocument = {
+      version: ARTICLE_DOCUMENT_VERSION, pageId: 'p1', url: 'http://news.localhost:8731/x.html', site: 'news.localhost', title: 'Harbour vote',
+      text: 'The council voted.', html: '<p>The council voted.</p>', wordCount: 3, method: 'fallback', extractedAt: '2026-03-14T00:00:00.000Z', elapsedMs: 1,
+    };
+    await putJson(new FsStore(path.join(dataDir, 'store')), keys.article('news.localhost', 'p1'), article);
+
+    for (const site of ['news.localhost', 'http://news.localhost:8731/other.html']) {
+      const listed = await spider(['articles', '--site', site]);
+      expect({ site, code: listed.code, stdout: listed.stdout }).toEqual({ site, code: 0, stdout: 'news.localhost\tp1\tfallback\t3 words\thttp://news.localhost:8731/x.html\tHarbour vote\n' });
+    }
+    const none = await spider(['articles', '--site', 'nosuch.example']);
+    expect(none).toMatchObject({ code: 1, stdout: '' });
+    expect(none.stderr).toContain("spider: no articles of nosuch.example (`spider articles` lists every site's; `spider status` names the sites)");
+    const bad = await spider(['articles', '--site', 'not a site']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('spider: "not a site" is not a site name');
   });
 });
 
