@@ -417,14 +417,22 @@ program
 program
   .command('article')
   .description('show one article, by URL or <site>/<pageId>')
-  .argument('<ref>', 'page URL or site/pageId')
+  .argument('<ref>', 'page URL or site/pageId (a URL with tracking parameters, utm_source and the like, finds the article of the URL without them when it has none of its own)')
   .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'html', 'json']).default('text'))
   .action(async (ref: string, opts: { format: OutputFormat }) => {
     const store = readStore();
     const isUrl = URL.canParse(ref);
     const [site, pageId] = isUrl ? [siteOf(ref), pageIdOf(ref)] : ref.split('/');
     const readable = site && pageId && !hostProblem(site);
-    const article: ArticleDocument | undefined = readable ? await readDocument(store, keys.article(site, pageId), ArticleDocumentSchema, { remove: true, onBad: reportBadFile }) : undefined;
+    const read = (s: string, id: string) => readDocument(store, keys.article(s, id), ArticleDocumentSchema, { remove: true, onBad: reportBadFile });
+    let article: ArticleDocument | undefined = readable ? await read(site, pageId) : undefined;
+    // A page's id is its URL's, query included (pageIdOf): a link shared with utm_source=… names
+    // another page than the one submitted. Its article is that of the URL without them, said so.
+    const untracked = !article && isUrl ? withoutTrackingParameters(ref) : undefined;
+    if (untracked && !hostProblem(siteOf(untracked))) {
+      article = await read(siteOf(untracked), pageIdOf(untracked));
+      if (article) process.stderr.write(`no article for ${terminalSafe(ref, true)} itself: the article of ${terminalSafe(untracked, true)}, the same URL without its tracking parameters\n`);
+    }
     if (!article) {
       // A URL that ended as a dead letter (of this data folder, or of the deployed stack's queues, read and left there) says why.
       let why = '';
@@ -440,6 +448,21 @@ program
     }
     process.stdout.write(formatArticle(article, opts.format) + '\n');
   });
+
+/** Query parameters that only say where a reader came from (campaign and click ids): the page is the same without them. */
+const TRACKING_PARAMETER = /^(utm_\w+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|igshid|yclid)$/i;
+
+/** The URL without its tracking parameters, or undefined when it has none. */
+function withoutTrackingParameters(url: string): string | undefined {
+  const u = new URL(url);
+  // the other parameters kept as written: URLSearchParams would write them again its own way (a space as +), another page id
+  const pairs = u.search.slice(1).split('&').filter(Boolean);
+  const name = (pair: string) => new URLSearchParams(pair).keys().next().value ?? '';
+  const kept = pairs.filter((pair) => !TRACKING_PARAMETER.test(name(pair)));
+  if (kept.length === pairs.length) return undefined;
+  u.search = kept.length ? `?${kept.join('&')}` : '';
+  return u.toString();
+}
 
 program
   .command('rules')

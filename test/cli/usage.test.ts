@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FsStore } from '../../lib/store/fs-store';
-import { keys } from '../../lib/store/keys';
+import { keys, pageIdOf } from '../../lib/store/keys';
 import { putJson } from '../../lib/store/store';
 import { RULES_DOCUMENT_VERSION, type RulesDocument } from '../../lib/types/rules-document';
 import { ARTICLE_DOCUMENT_VERSION, type ArticleDocument } from '../../lib/types/article-document';
@@ -273,6 +273,27 @@ describe('spider articles --site', () => {
     const bad = await spider(['articles', '--site', 'not a site']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('spider: "not a site" is not a site name');
+  });
+});
+
+describe('spider article, a URL with tracking parameters', () => {
+  it('finds the article of the URL without them when it has none of its own, and says so; other parameters name other pages', { timeout: 60_000 }, async () => {
+    const url = 'http://news.localhost:8731/story.html?id=7&q=a%20b';
+    const article: ArticleDocument = {
+      version: ARTICLE_DOCUMENT_VERSION, pageId: pageIdOf(url), url, site: 'news.localhost', title: 'Harbour vote',
+      text: 'The council voted.', html: '<p>The council voted.</p>', wordCount: 3, method: 'fallback', extractedAt: '2026-03-14T00:00:00.000Z', elapsedMs: 1,
+    };
+    await putJson(new FsStore(path.join(dataDir, 'store')), keys.article('news.localhost', pageIdOf(url)), article);
+
+    const tracked = 'http://news.localhost:8731/story.html?utm_source=x&id=7&fbclid=abc&q=a%20b';
+    const shown = await spider(['article', tracked]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toBe('Harbour vote\n\nThe council voted.\n');
+    expect(shown.stderr).toBe(`no article for ${tracked} itself: the article of ${url}, the same URL without its tracking parameters\n`);
+
+    const other = await spider(['article', 'http://news.localhost:8731/story.html?id=8&utm_source=x']);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain('no article for http://news.localhost:8731/story.html?id=8&utm_source=x');
   });
 });
 
