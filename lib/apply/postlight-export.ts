@@ -11,7 +11,9 @@
  *   one array holding one selector list (`a, b, c`): it matches when any of them does, and takes all.
  *   A match inside another match is excluded (`:not(… *)`), as apply takes the outermost match once.
  *   `defaultCleaner: false`: the body is what the rules select, less their clean list, as in apply.
- * - clean: the clean selectors as they are.
+ * - clean: the clean selectors as they are. Postlight looks them up inside the taken elements, moved
+ *   into a detached wrapper: one whose first step is an ancestor of a taken element (most of ours,
+ *   written from the container above what they take) matches nothing there (docs/rules-document.md).
  * - title, author, date_published: the field rules' CSS selectors, best first (Postlight takes the
  *   first that matches exactly one element). A field without rules is left out: Postlight's generic
  *   extractor fills it in.
