@@ -118,15 +118,22 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
   if (fetched && method !== 'rules') {
     // The rules did not give this page's article on its HTML as served: the fallback's article stands.
     // The relearn its drift marker (written above) counts toward learns from rendered pages, so the
-    // first SPIDER_DRIFT_RELEARN_AFTER such pages are rendered (their render's article replaces this
-    // one); the others are not, as their render would teach the relearn nothing more: it extracts
-    // them again from their HTML as served (a fallback's article always is, relearnFanOut). The
-    // site's other pages go on being fetched (lib/step/route.ts). Only on the page's first apply: a
-    // relearn extracting it again (reason "relearned") after it was rendered would render it again,
-    // that render would count as a new page for the next relearn, whose extraction would render it
-    // again: in a 20,000-URL load test, each of the last renders made a relearn and about 37 apply runs.
+    // first SPIDER_DRIFT_RELEARN_AFTER such pages under these rules are rendered (their render's
+    // article replaces this one); the others are not, as their render would teach the relearn nothing
+    // more: it extracts them again from their HTML as served (a fallback's article always is,
+    // relearnFanOut). The site's other pages go on being fetched (lib/step/route.ts). Only on the
+    // page's first apply: a relearn extracting it again (reason "relearned") after it was rendered
+    // would render it again, that render would count as a new page for the next relearn, whose
+    // extraction would render it again: in a 20,000-URL load test, each of the last renders made a
+    // relearn and about 37 apply runs. The budget counts the pages sent to render (a render request
+    // beside the marker, of these rules' version: a relearn removes those of older ones with the
+    // markers), not the markers: the relearn's own extractions of pages its rules fail on write
+    // markers and are not rendered, and counted they used up the budget, so a template the relearn
+    // still missed was never rendered again but by the render sample.
     const firstApply = message.reason === 'rendered';
-    if (message.url && firstApply && (await ctx.store.list(keys.driftPrefix(site))).length <= ctx.config.driftRelearnAfter) {
+    if (message.url && rules && firstApply && (await ctx.store.list(keys.driftRenderPrefix(site))).length < ctx.config.driftRelearnAfter) {
+      const request: DriftMarker = { version: 1, site, pageId, rulesVersion: rules.rulesVersion, at: new Date().toISOString() };
+      await putJson(ctx.store, keys.driftRender(site, pageId), request);
       await ctx.queues.render.send({ v: 1, url: message.url, submittedAt: new Date().toISOString(), path: 'render' });
       ctx.logger.info('fetch path: the rules failed on the HTML as served; the page goes to render', { site, pageId });
     }

@@ -242,6 +242,25 @@ describe('applyStep', () => {
     expect(sent).toEqual([{ v: 1, site, force: false }]);
   });
 
+  it('renders the first SPIDER_DRIFT_RELEARN_AFTER fetched pages its rules fail on, counting those sent to render, not the markers a relearn\'s extractions wrote', async () => {
+    const store = new MemoryStore();
+    await putJson(store, keys.rules(site), rulesDoc(2, ['div.gone']));
+    // a relearn extracted four fetched pages again with these rules, which failed on them: markers, no renders
+    for (const other of ['a1', 'a2', 'a3', 'a4']) {
+      await putJson(store, keys.drift(site, other), { version: 1, site, pageId: other, rulesVersion: 2, at: new Date().toISOString() });
+    }
+    const { ctx, sent } = context(store);
+    const rendered: string[] = [];
+    for (const id of ['b1', 'b2', 'b3', 'b4']) {
+      await store.put(keys.served(site, id), snapshot(false));
+      sent.length = 0;
+      expect((await applyStep({ v: 1, site, pageId: id, reason: 'rendered', path: 'fetch', url: `${url}?${id}` }, ctx)).method).toBe('fallback');
+      if (sent.some((m) => (m as { path?: string }).path === 'render')) rendered.push(id);
+    }
+    expect(rendered).toEqual(['b1', 'b2', 'b3']);
+    expect((await store.list(keys.driftRenderPrefix(site))).length).toBe(3);
+  });
+
   it('records no drift when the rules select the article', async () => {
     const store = new MemoryStore();
     await store.put(keys.snapshot(site, pageId), snapshot());

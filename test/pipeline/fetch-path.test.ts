@@ -161,7 +161,9 @@ describe('the fetch path', () => {
     const unseen = pages.slice(5, 15).map((x) => urlFor(x.path)).filter((url) => !inRenderSample(pageIdOf(url), p.config.renderSampleRate));
     await p.submit(unseen.map((url) => ({ url })));
     await p.run();
-    expect((await p.store.list(keys.driftPrefix(host))).length).toBe(1);
+    expect(await p.store.list(keys.driftPrefix(host)).then((l) => l.map((o) => o.key).sort())).toEqual(
+      [keys.drift(host, pageIdOf(urlFor(redesigned))), keys.driftRender(host, pageIdOf(urlFor(redesigned)))].sort(),
+    );
     for (const url of unseen) expect((await articleOf(p, url))?.path, url).toBe('fetch');
 
     // Three more pages of the new layout: the first is rendered (the site's second marker: the relearn
