@@ -13,7 +13,7 @@
  * - Chromium's open pages and processes are counted after warm-up and after the run (leaks), and no
  *   Chromium process may remain once the renderer is closed.
  *
- * Prints a summary and, with --json, writes { submitted, articles, deadLetters, lost, peakRssMb,
+ * Prints a summary and, with --json, writes { submitted, articles, articlesByMethod, deadLetters, lost, peakRssMb,
  * browserPagesLeaked, pagesPerSecond, applyRunsPerUrl, wallSeconds, fetchPathShare, ... } to the file.
  * Exits 1 if anything was lost or leaked.
  *
@@ -262,6 +262,8 @@ async function main(): Promise<void> {
     if (url && d.queue === 'render') dead.set(url, d.reason);
   }
   let articles = 0;
+  /** The submitted URLs' articles by how they were made in the end (rules, fallback), once the run and the wave are over. */
+  const articlesByMethod: Record<string, number> = {};
   let deadLetters = 0;
   let lost = 0;
   let brokenAsArticle = 0;
@@ -273,6 +275,8 @@ async function main(): Promise<void> {
     const article = await pipeline.store.get(keys.article(site, pageIdOf(u.url)));
     if (article) {
       articles++;
+      const method = String((JSON.parse(article.body.toString('utf8')) as { method?: unknown }).method);
+      articlesByMethod[method] = (articlesByMethod[method] ?? 0) + 1;
       if (u.broken) brokenAsArticle++;
     } else if (dead.has(u.url) && dead.get(u.url)) {
       deadLetters++;
@@ -289,6 +293,7 @@ async function main(): Promise<void> {
   const result = {
     submitted: submitted.length,
     articles,
+    articlesByMethod,
     deadLetters,
     lost,
     peakRssMb: Math.round(peakNode),
@@ -339,7 +344,7 @@ async function main(): Promise<void> {
   if (!args.keep) await rm(dataDir, { recursive: true, force: true });
 
   say('');
-  say(`submitted ${result.submitted}: ${result.articles} articles, ${result.deadLetters} dead letters, ${result.lost} lost`);
+  say(`submitted ${result.submitted}: ${result.articles} articles (${Object.entries(articlesByMethod).map(([m, n]) => `${n} ${m}`).join(', ')}), ${result.deadLetters} dead letters, ${result.lost} lost`);
   say(`broken pages: ${brokenSubmitted} submitted, ${brokenAsArticle} became articles; healthy pages dead-lettered: ${healthyDead}`);
   for (const [reason, n] of reasons) say(`  ${n} × ${reason}`);
   say(`peak RSS: node ${result.peakRssMb} MB (heap used: peak ${result.peakHeapUsedMb} MB, ${result.heapUsedAfterMb} MB at the end), Chromium ${result.peakBrowserRssMb} MB, together ${result.peakTotalRssMb} MB`);
