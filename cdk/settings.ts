@@ -5,7 +5,7 @@
  */
 import type { Node } from 'constructs';
 import { z } from 'zod';
-import { ConfigSchema } from '../lib/config/config';
+import { ConfigSchema, configConflicts } from '../lib/config/config';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -78,6 +78,9 @@ export const SettingsSchema = z.object({
       }
       const checked = ConfigSchema.partial().safeParse(config);
       for (const issue of checked.success ? [] : checked.error.issues) ctx.addIssue({ code: 'custom', path: issue.path as (string | number)[], message: issue.message });
+      // values valid alone that contradict each other (or the defaults) would stop every function at start
+      const whole = checked.success ? ConfigSchema.safeParse(config) : undefined;
+      for (const conflict of whole?.success ? configConflicts(whole.data) : []) ctx.addIssue({ code: 'custom', message: conflict });
     })
     .default({}),
 });

@@ -203,13 +203,13 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     });
     throw new Error(`invalid configuration:\n  ${problems.join('\n  ')}`);
   }
-  const conflicts = conflictsOf(result.data);
+  const conflicts = configConflicts(result.data);
   if (conflicts.length) throw new Error(`invalid configuration:\n  ${conflicts.join('\n  ')}`);
   return result.data;
 }
 
-/** Values valid each alone that contradict each other, each said naming both variables. */
-function conflictsOf(config: Config): string[] {
+/** Values valid each alone that contradict each other, each said naming both variables (the stack's settings check them too). */
+export function configConflicts(config: Config): string[] {
   const out: string[] = [];
   if (config.learnPages < config.learnMinPages) {
     out.push(
