@@ -6,9 +6,10 @@
  *   pipeline   the handlers' own metrics (lib/aws/metric-names.ts): pages, learns, articles by
  *              method, dead letters by kind, step times, blocks and words
  *
- * Alarms: the age of the oldest message of each work queue (work is stuck or falling behind) and
- * each function's errors (invocations that crashed or timed out: record failures are reported
- * per record and are not errors), to the same optional SNS topic as the dead-letter alarms.
+ * Alarms: the age of the oldest message of each work queue (work is stuck or falling behind), each
+ * function's errors (invocations that crashed or timed out: record failures are reported per record
+ * and are not errors) and throttles, and the age of each dead-letter queue's oldest message (before
+ * SQS deletes it), to the same optional SNS topic as the dead-letter alarms.
  */
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -24,6 +25,10 @@ export interface SpiderDashboardProps {
   readonly queueAgeAlarmSeconds: number;
   /** Alarm when a function has this many errors in five minutes. */
   readonly errorsAlarmThreshold: number;
+  /** Alarm when a function is throttled this many times in five minutes. */
+  readonly throttlesAlarmThreshold: number;
+  /** Alarm when a step's oldest dead letter is this many days old (the dead-letter queues keep them 14). */
+  readonly deadLetterAgeAlarmDays: number;
   readonly alarmActions?: cloudwatch.IAlarmAction[];
 }
 
@@ -46,6 +51,8 @@ export class SpiderDashboard extends Construct {
   readonly dashboard: cloudwatch.Dashboard;
   readonly queueAgeAlarms: Readonly<Record<Step, cloudwatch.Alarm>>;
   readonly errorAlarms: Readonly<Record<Step, cloudwatch.Alarm>>;
+  readonly throttleAlarms: Readonly<Record<Step, cloudwatch.Alarm>>;
+  readonly deadLetterAgeAlarms: Readonly<Record<Step, cloudwatch.Alarm>>;
 
   constructor(scope: Construct, id: string, props: SpiderDashboardProps) {
     super(scope, id);
@@ -56,6 +63,8 @@ export class SpiderDashboard extends Construct {
 
     const ageAlarms = {} as Record<Step, cloudwatch.Alarm>;
     const errorAlarms = {} as Record<Step, cloudwatch.Alarm>;
+    const throttleAlarms = {} as Record<Step, cloudwatch.Alarm>;
+    const deadLetterAgeAlarms = {} as Record<Step, cloudwatch.Alarm>;
     for (const step of STEPS) {
       const c = consumers[step];
       ageAlarms[step] = new cloudwatch.Alarm(this, `${title(step)}QueueAgeAlarm`, {
@@ -74,13 +83,33 @@ export class SpiderDashboard extends Construct {
         evaluationPeriods: 1,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
+      // A throttled invocation never reaches the handler: its records come back later having spent a
+      // receive, and one throttled on its last is moved to the dead-letter queue without a reason.
+      throttleAlarms[step] = new cloudwatch.Alarm(this, `${title(step)}ThrottlesAlarm`, {
+        alarmDescription: `The ${step} function was throttled ${props.throttlesAlarmThreshold} or more times in 5 minutes: the account's Lambda concurrency is short of what the event source mappings ask (spider:throttlesAlarmThreshold). Throttled records spend receives.`,
+        metric: c.function.metricThrottles(sum),
+        threshold: props.throttlesAlarmThreshold,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      // The dead-letter alarm fires while anything is there; this one before SQS deletes what nobody read.
+      deadLetterAgeAlarms[step] = new cloudwatch.Alarm(this, `${title(step)}DeadLetterAgeAlarm`, {
+        alarmDescription: `The ${step} dead-letter queue's oldest message is ${props.deadLetterAgeAlarmDays} days old: SQS deletes dead letters at 14 days. Read them (spider dead-letters), then redrive or let them go (spider:deadLetterAgeAlarmDays).`,
+        metric: c.deadLetterQueue.metricApproximateAgeOfOldestMessage(max),
+        threshold: props.deadLetterAgeAlarmDays * 86_400,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
       for (const action of props.alarmActions ?? []) {
-        ageAlarms[step].addAlarmAction(action);
-        errorAlarms[step].addAlarmAction(action);
+        for (const alarm of [ageAlarms[step], errorAlarms[step], throttleAlarms[step], deadLetterAgeAlarms[step]]) alarm.addAlarmAction(action);
       }
     }
     this.queueAgeAlarms = ageAlarms;
     this.errorAlarms = errorAlarms;
+    this.throttleAlarms = throttleAlarms;
+    this.deadLetterAgeAlarms = deadLetterAgeAlarms;
 
     const graph = (titleText: string, left: cloudwatch.IMetric[], extra: Partial<cloudwatch.GraphWidgetProps> = {}) =>
       new cloudwatch.GraphWidget({ title: titleText, left, width: 8, height: 6, ...extra });

@@ -65,6 +65,10 @@ export const SettingsSchema = z.object({
   queueAgeAlarmSeconds: int(60, 1_209_600).default(3600),
   /** Alarm when a function fails this many invocations (crash, timeout) in five minutes. */
   errorsAlarmThreshold: int(1, 100_000).default(5),
+  /** Alarm when a function is throttled this many times in five minutes (the account's concurrency is short). */
+  throttlesAlarmThreshold: int(1, 100_000).default(1),
+  /** Alarm when a dead letter is this many days old: SQS deletes it at 14. */
+  deadLetterAgeAlarmDays: int(1, 13).default(10),
   /** Optional SNS topic ARN notified by every alarm (dead letters, queue age, function errors). */
   alarmTopicArn: z.string().regex(/^arn:aws[a-z-]*:sns:/, 'an SNS topic ARN').optional(),
   /** Extra SPIDER_* configuration (lib/config/config.ts keys) for every function, e.g. { "learnMinPages": 5 }. */

@@ -173,6 +173,8 @@ export class SpiderStack extends Stack {
       consumers: this.consumers,
       queueAgeAlarmSeconds: s.queueAgeAlarmSeconds,
       errorsAlarmThreshold: s.errorsAlarmThreshold,
+      throttlesAlarmThreshold: s.throttlesAlarmThreshold,
+      deadLetterAgeAlarmDays: s.deadLetterAgeAlarmDays,
       alarmActions,
     });
 

@@ -51,8 +51,8 @@ describe('resources', () => {
       'AWS::IAM::Policy': 4,
       'AWS::Lambda::Function': 4,
       'AWS::Lambda::EventSourceMapping': 4,
-      // Per step: dead letters, age of the oldest message, function errors.
-      'AWS::CloudWatch::Alarm': 12,
+      // Per step: dead letters and their age, age of the oldest message, function errors and throttles.
+      'AWS::CloudWatch::Alarm': 20,
       'AWS::CloudWatch::Dashboard': 1,
     });
   });
@@ -453,6 +453,31 @@ describe('age and error alarms', () => {
   });
 });
 
+describe('throttle and dead-letter age alarms', () => {
+  it.each(STEPS)('%s: alarm on a throttle in 5 minutes (spider:throttlesAlarmThreshold)', (step) => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Throttles',
+      Dimensions: [{ Name: 'FunctionName', Value: ref(id('AWS::Lambda::Function', `${step}Function`)) }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it.each(STEPS)('%s: alarm when its oldest dead letter is 10 days old, before SQS deletes it at 14 (spider:deadLetterAgeAlarmDays)', (step) => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id('AWS::SQS::Queue', `${step}DeadLetterQueue`), 'QueueName'] } }],
+      Statistic: 'Maximum',
+      Threshold: 864_000,
+      TreatMissingData: 'notBreaching',
+    });
+  });
+});
+
 describe('dashboard', () => {
   const dashboardBody = () => {
     const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
@@ -499,8 +524,12 @@ describe('settings from cdk.json context', () => {
         'spider:config': { learnMinPages: 3 },
         'spider:queueAgeAlarmSeconds': 900,
         'spider:errorsAlarmThreshold': 2,
+        'spider:throttlesAlarmThreshold': 3,
+        'spider:deadLetterAgeAlarmDays': 7,
       },
     });
+    t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { MetricName: 'Throttles', Threshold: 3 }, 4);
+    t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { MetricName: 'ApproximateAgeOfOldestMessage', Threshold: 604_800 }, 4);
     t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { MetricName: 'ApproximateAgeOfOldestMessage', Threshold: 900 }, 4);
     t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { MetricName: 'Errors', Threshold: 2 }, 4);
     t.hasResourceProperties('AWS::Lambda::Function', { MemorySize: 3008, Timeout: 180, Architectures: ['x86_64'] });
@@ -509,7 +538,7 @@ describe('settings from cdk.json context', () => {
     t.hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 1080, RedrivePolicy: Match.objectLike({ maxReceiveCount: 7 }) });
     t.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SPIDER_MAX_RECEIVE_COUNT: '7' }) } }, 4);
     t.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 90 }, 4);
-    t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { AlarmActions: [topic] }, 12);
+    t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { AlarmActions: [topic] }, 20);
     t.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SPIDER_LEARN_MIN_PAGES: '3' }) } }, 4);
   });
 
