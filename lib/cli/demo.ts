@@ -13,7 +13,7 @@ import { keys, pageIdOf, siteOf } from '../store/keys';
 import { getJson } from '../store/store';
 import { ArticleDocumentSchema } from '../types/article-document';
 import { RulesDocumentSchema } from '../types/rules-document';
-import { plural } from './format';
+import { plural } from '../text/plural';
 import { createProgress, type Progress } from './progress';
 
 export interface DemoOptions {

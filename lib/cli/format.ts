@@ -67,11 +67,6 @@ function headLines(article: ArticleDocument): string[] {
  * screen, forge lines) through `spider article` or `spider articles`. `singleLine` also turns tabs
  * and newlines into spaces, for one field of a tab-separated line.
  */
-/** A count and its noun, singular for one: `plural(1, 'article')` is "1 article", `plural(2, 'retry', 'retries')` "2 retries". */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 export function terminalSafe(text: string, singleLine = false): string {
   const safe = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
   return singleLine ? safe.replace(/[\t\n]/g, ' ') : safe;

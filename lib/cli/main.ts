@@ -18,7 +18,7 @@ import { describeBadDocument, readDocument, type BadDocument } from '../store/do
 import { createProgress, progressMode, type Progress } from './progress';
 import { formatStatus } from './status';
 import { deployedStatus } from '../aws/queue-status';
-import { formatArticle, plural, stderrLogger, terminalSafe, terminalSafeJson, type OutputFormat } from './format';
+import { formatArticle, stderrLogger, terminalSafe, terminalSafeJson, type OutputFormat } from './format';
 import { formatTraining } from './train';
 import { extractAll, findDeadLetter, isUrlArgument, readInputs } from './extract';
 import { toPostlightExtractor } from '../apply/postlight-export';
@@ -35,6 +35,7 @@ import { formatDeadLetters } from './dead-letters';
 import { deployedDeadLetters } from '../aws/dead-letters';
 import type { DeadLetter } from '../queue/memory-queue';
 import { describeError } from '../util/errors';
+import { plural } from '../text/plural';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 

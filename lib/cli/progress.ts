@@ -18,8 +18,9 @@ import type { ConsumerEvent } from '../queue/worker';
 import type { QueueCounts, QueueName } from '../queue/status';
 import { failureKind, type FailureKind } from '../util/errors';
 import { pageIdOf, siteOf } from '../store/keys';
+import { plural } from '../text/plural';
 import { articleOutcome, NO_WORDS_REASON, type ArticleOutcome } from './outcome';
-import { plural, printLogLinesWith } from './format';
+import { printLogLinesWith } from './format';
 
 export type ProgressMode = 'live' | 'lines' | 'quiet';
 

@@ -8,7 +8,7 @@
  */
 import { readDataset } from '../dataset/dataset';
 import type { EmbeddedPipeline } from '../pipeline/embedded';
-import { plural } from './format';
+import { plural } from '../text/plural';
 
 export interface ReplayOptions {
   readonly limit?: number;

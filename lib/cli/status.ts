@@ -1,6 +1,6 @@
 /** `spider status` for people: queues, learned and waiting sites, articles. `--json` prints the SpiderStatus itself. */
 import type { StatusQueueName, SpiderStatus } from '../queue/status';
-import { plural } from './format';
+import { plural } from '../text/plural';
 import { formatDuration } from './progress';
 
 const QUEUES: readonly StatusQueueName[] = ['fetch', 'render', 'learn', 'apply'];

@@ -1,6 +1,6 @@
 /** `spider train`'s report: what the fallback model was trained on, and how it did on held-out sites. */
 import type { StoreTrainingResult } from '../fallback/store-training';
-import { plural } from './format';
+import { plural } from '../text/plural';
 
 const f3 = (x: number) => x.toFixed(3);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { formatArticle, plural, stderrLogger } from '../../lib/cli/format';
+import { formatArticle, stderrLogger } from '../../lib/cli/format';
 import type { ArticleDocument } from '../../lib/types/article-document';
 
 const article: ArticleDocument = {
@@ -67,11 +67,5 @@ describe('formatArticle', () => {
       spy.mockRestore();
     }
     expect(written).toEqual(['warning: article replaced by a much shorter one site=news.example url=https://news.example/a[2J wordsBefore=900 wordsAfter=12\n']);
-  });
-});
-
-describe('plural', () => {
-  it('says one thing in the singular, none and many in the plural', () => {
-    expect([plural(1, 'article'), plural(0, 'article'), plural(2, 'URL'), plural(1, 'retry', 'retries'), plural(3, 'retry', 'retries')]).toEqual(['1 article', '0 articles', '2 URLs', '1 retry', '3 retries']);
   });
 });
