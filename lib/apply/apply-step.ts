@@ -125,17 +125,23 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     // page's first apply: a relearn extracting it again (reason "relearned") after it was rendered
     // would render it again, that render would count as a new page for the next relearn, whose
     // extraction would render it again: in a 20,000-URL load test, each of the last renders made a
-    // relearn and about 37 apply runs. The budget counts the pages sent to render (a render request
-    // beside the marker, of these rules' version: a relearn removes those of older ones with the
-    // markers), not the markers: the relearn's own extractions of pages its rules fail on write
-    // markers and are not rendered, and counted they used up the budget, so a template the relearn
-    // still missed was never rendered again but by the render sample.
+    // relearn and about 37 apply runs. The budget counts the pages sent to render under these rules (a
+    // render request beside the marker, keyed by the rules' version: a relearn removes those of older
+    // ones with the markers), not the markers: the relearn's own extractions of pages its rules fail
+    // on write markers and are not rendered, and counted they used up the budget, so a template the
+    // relearn still missed was never rendered again but by the render sample. A retried apply that
+    // took a place already (its request stands) keeps it.
     const firstApply = message.reason === 'rendered';
-    if (message.url && rules && firstApply && (await ctx.store.list(keys.driftRenderPrefix(site))).length < ctx.config.driftRelearnAfter) {
-      const request: DriftMarker = { version: 1, site, pageId, rulesVersion: rules.rulesVersion, at: new Date().toISOString() };
-      await putJson(ctx.store, keys.driftRender(site, pageId), request);
-      await ctx.queues.render.send({ v: 1, url: message.url, submittedAt: new Date().toISOString(), path: 'render' });
-      ctx.logger.info('fetch path: the rules failed on the HTML as served; the page goes to render', { site, pageId });
+    if (message.url && rules && firstApply) {
+      const requestKey = keys.driftRender(site, rules.rulesVersion, pageId);
+      const requests = await ctx.store.list(keys.driftRenderPrefix(site, rules.rulesVersion));
+      const mine = requests.some((r) => r.key === requestKey);
+      if (mine || requests.length < ctx.config.driftRelearnAfter) {
+        const request: DriftMarker = { version: 1, site, pageId, rulesVersion: rules.rulesVersion, at: new Date().toISOString() };
+        if (!mine) await putJson(ctx.store, requestKey, request);
+        await ctx.queues.render.send({ v: 1, url: message.url, submittedAt: new Date().toISOString(), path: 'render' });
+        ctx.logger.info('fetch path: the rules failed on the HTML as served; the page goes to render', { site, pageId });
+      }
     }
   }
   const evidence = snapshotEvidence(doc);

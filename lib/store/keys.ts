@@ -10,7 +10,7 @@
  *   articles/<site>/<pageId>.json          article document (apply → users)
  *   feeds/<site>/<feedId>.xml              a feed the site's pages link to, as fetched (render → learn)
  *   drift/<site>/<pageId>.json             a page the site's rules selected nothing on (apply → learn)
- *   drift/<site>/render/<pageId>.json      such a page, fetched, that apply sent to render (apply's render budget)
+ *   drift/<site>/render/<v>/<pageId>.json  such a page, fetched, that apply sent to render under rules v<v> (its budget)
  *   models/fallback.json                   the fallback's model retrained from the store (`spider train` → apply)
  *   politeness/hosts/<host>.json           a host's last request and pause, for the shared rate limit (render)
  *   quarantine/<key>                       the bytes of a stored file that could not be read (./documents.ts)
@@ -73,9 +73,9 @@ export const keys = {
   /** A page the site's current rules selected nothing on: the drift signal (apply → learn). */
   drift: (site: string, pageId: string) => `${P.drift}${segment(site)}/${pageId}.json`,
   driftPrefix: (site: string) => `${P.drift}${segment(site)}/`,
-  /** A fetched page the site's rules failed on, sent to render for the relearn (apply's render budget; docs/fetch-path.md). */
-  driftRender: (site: string, pageId: string) => `${P.drift}${segment(site)}/render/${pageId}.json`,
-  driftRenderPrefix: (site: string) => `${P.drift}${segment(site)}/render/`,
+  /** A fetched page the site's rules (of `rulesVersion`) failed on, sent to render for the relearn (apply's render budget; docs/fetch-path.md). */
+  driftRender: (site: string, rulesVersion: number, pageId: string) => `${P.drift}${segment(site)}/render/${rulesVersion}/${pageId}.json`,
+  driftRenderPrefix: (site: string, rulesVersion: number) => `${P.drift}${segment(site)}/render/${rulesVersion}/`,
   /** The single-page fallback's model retrained from this store (site-independent); absent: the shipped default. */
   fallbackModel: () => `${P.models}fallback.json`,
   /** A host's rate-limit state (lib/politeness/host-limiter.ts); the host URL-encoded, not a site segment (any hostname). */

@@ -258,7 +258,17 @@ describe('applyStep', () => {
       if (sent.some((m) => (m as { path?: string }).path === 'render')) rendered.push(id);
     }
     expect(rendered).toEqual(['b1', 'b2', 'b3']);
-    expect((await store.list(keys.driftRenderPrefix(site))).length).toBe(3);
+    expect((await store.list(keys.driftRenderPrefix(site, 2))).length).toBe(3);
+
+    // b3's apply again (a retry after its request was written): it keeps its place, and is sent again
+    sent.length = 0;
+    await applyStep({ v: 1, site, pageId: 'b3', reason: 'rendered', path: 'fetch', url: `${url}?b3` }, ctx);
+    expect(sent).toContainEqual(expect.objectContaining({ url: `${url}?b3`, path: 'render' }));
+    // requests of older rules (an apply that read them as a relearn wrote new ones) take no place of these rules'
+    await putJson(store, keys.rules(site), rulesDoc(3, ['div.gone']));
+    sent.length = 0;
+    await applyStep({ v: 1, site, pageId: 'b4', reason: 'rendered', path: 'fetch', url: `${url}?b4` }, ctx);
+    expect(sent).toContainEqual(expect.objectContaining({ url: `${url}?b4`, path: 'render' }));
   });
 
   it('records no drift when the rules select the article', async () => {

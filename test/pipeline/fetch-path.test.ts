@@ -162,7 +162,7 @@ describe('the fetch path', () => {
     await p.submit(unseen.map((url) => ({ url })));
     await p.run();
     expect(await p.store.list(keys.driftPrefix(host)).then((l) => l.map((o) => o.key).sort())).toEqual(
-      [keys.drift(host, pageIdOf(urlFor(redesigned))), keys.driftRender(host, pageIdOf(urlFor(redesigned)))].sort(),
+      [keys.drift(host, pageIdOf(urlFor(redesigned))), keys.driftRender(host, 1, pageIdOf(urlFor(redesigned)))].sort(),
     );
     for (const url of unseen) expect((await articleOf(p, url))?.path, url).toBe('fetch');
 
