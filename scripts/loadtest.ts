@@ -275,7 +275,12 @@ async function main(): Promise<void> {
     const article = await pipeline.store.get(keys.article(site, pageIdOf(u.url)));
     if (article) {
       articles++;
-      const method = String((JSON.parse(article.body.toString('utf8')) as { method?: unknown }).method);
+      let method = 'unreadable';
+      try {
+        method = String((JSON.parse(article.body.toString('utf8')) as { method?: unknown }).method);
+      } catch {
+        // counted as such: the summary goes on
+      }
       articlesByMethod[method] = (articlesByMethod[method] ?? 0) + 1;
       if (u.broken) brokenAsArticle++;
     } else if (dead.has(u.url) && dead.get(u.url)) {
