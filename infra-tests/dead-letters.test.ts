@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadLetterOf, deployedDeadLetters } from '../lib/aws/dead-letters';
@@ -185,6 +185,20 @@ describe('dead letters of a deployed stack', () => {
     // without the SQS mark, a spider.error is the handler's reason
     const own = deadLetterOf('render', { MessageId: 'm', Body: '{}', Attributes: { SentTimestamp: '1773482400000' }, MessageAttributes: { 'spider.error': { DataType: 'String', StringValue: 'HTTP 404' } } });
     expect(own).toMatchObject({ reason: 'HTTP 404', deadAt: '2026-03-14T10:00:00.000Z', firstSentAt: '' });
+  });
+
+  it('says one dead letter not listed, or in flight, in the singular', async () => {
+    // an SQS that counts one dead letter visible and one in flight, and returns none
+    const sqs = {
+      send: async (command: unknown) =>
+        command instanceof GetQueueAttributesCommand ? { Attributes: { ApproximateNumberOfMessages: '1', ApproximateNumberOfMessagesNotVisible: '1' } } : {},
+    } as unknown as SQSClient;
+    const target = { bucket: BUCKET, renderQueueUrl: 'https://sqs.example/render', deadLetterQueueUrls: { render: 'https://sqs.example/render-dlq' } };
+    const read = await deployedDeadLetters(target, { sqs });
+    expect(read.notes).toEqual([
+      expect.stringMatching(/^render: 0 of about 1 dead letter listed, 1 not: the queue answered nothing before all were received/),
+      'render: 1 more dead letter was in flight (being received by someone else) and not listed',
+    ]);
   });
 
   it('on a FIFO dead-letter queue, says how many dead letters of a message group it could not list, and leaves them all', { timeout: 60_000 }, async () => {

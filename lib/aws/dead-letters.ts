@@ -43,6 +43,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { DeadLetter } from '../queue/memory-queue';
 import type { StatusQueueName } from '../queue/status';
+import { plural } from '../text/plural';
 import { sqsClient } from './clients';
 import { deadLetterQueueOf } from './queue-status';
 import { MESSAGE_ATTRIBUTES as ATTRIBUTES } from './sqs-records';
@@ -78,7 +79,7 @@ export async function deployedDeadLetters(target: AwsTarget, options: { sqs?: SQ
       const { messages, capped } = await peek(sqs, dlqUrl);
       if (capped) notes.push(`${queue}: the first ${MAX_PER_QUEUE} dead letters read, there are more`);
       else if (messages.length < before.visible) notes.push(unlisted(queue, dlqUrl, messages.length, before.visible));
-      if (before.inFlight > 0) notes.push(`${queue}: ${before.inFlight} more dead letters were in flight (being received by someone else) and not listed`);
+      if (before.inFlight > 0) notes.push(`${queue}: ${plural(before.inFlight, 'more dead letter')} ${before.inFlight === 1 ? 'was' : 'were'} in flight (being received by someone else) and not listed`);
       return messages.map((m) => ({ sent: Number(m.Attributes?.SentTimestamp) || 0, letter: deadLetterOf(queue, m) }));
     }),
   );
@@ -101,7 +102,7 @@ function unlisted(queue: StatusQueueName, queueUrl: string, listed: number, held
   const why = queueUrl.endsWith('.fifo')
     ? 'a FIFO queue returns no more of a message group while its first messages are held, so only the first of each group are listed'
     : 'the queue answered nothing before all were received';
-  return `${queue}: ${listed} of about ${held} dead letters listed, ${held - listed} not: ${why} (they stay in the queue; SQS returns them only once those before them are deleted or moved)`;
+  return `${queue}: ${listed} of about ${plural(held, 'dead letter')} listed, ${held - listed} not: ${why} (they stay in the queue; SQS returns them only once those before them are deleted or moved)`;
 }
 
 async function redriveTarget(sqs: SQSClient, queueUrl: string): Promise<string | undefined> {

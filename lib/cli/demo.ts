@@ -123,7 +123,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       say(`  ${template.padEnd(9)} ${String(scores.length).padStart(6)} ${String(byRules).padStart(9)} ${a.precision.toFixed(3).padStart(10)} ${a.recall.toFixed(3).padStart(7)} ${a.f1.toFixed(3).padStart(6)}`);
     }
     const home = await getJson(pipeline.store, keys.article(site, pageIdOf(served.url('/'))), (v) => ArticleDocumentSchema.parse(v));
-    if (home) say(`home page: ${home.method}${home.notArticle ? ', marked as not an article' : ''}, ${home.wordCount} words`);
+    if (home) say(`home page: ${home.method}${home.notArticle ? ', marked as not an article' : ''}, ${plural(home.wordCount, 'word')}`);
     const dead = pipeline.deadLetters();
     say(`dead letters: ${dead.length}`);
     say();
