@@ -178,13 +178,20 @@ describe('dead letters of a deployed stack', () => {
         'spider.messageId': { DataType: 'String', StringValue: 'old-id' },
         'spider.receiveCount': { DataType: 'Number', StringValue: '5' },
       },
-    });
+    }, false);
     expect(letter.reason).toMatch(/^moved here by SQS from spider-render after its receives ran out, with no reason recorded \(message id sqs-id\): the render function's log/);
     expect(letter.reason).toMatch(/; an earlier reason, before it was moved back to its queue: HTTP 503 for https:\/\/news\.example\/again\.html$/);
     expect(letter).toMatchObject({ id: 'sqs-id', receiveCount: 8, firstSentAt: '2026-03-14T10:00:00.000Z', deadAt: '' });
     // without the SQS mark, a spider.error is the handler's reason
-    const own = deadLetterOf('render', { MessageId: 'm', Body: '{}', Attributes: { SentTimestamp: '1773482400000' }, MessageAttributes: { 'spider.error': { DataType: 'String', StringValue: 'HTTP 404' } } });
+    const own = deadLetterOf('render', { MessageId: 'm', Body: '{}', Attributes: { SentTimestamp: '1773482400000' }, MessageAttributes: { 'spider.error': { DataType: 'String', StringValue: 'HTTP 404' } } }, false);
     expect(own).toMatchObject({ reason: 'HTTP 404', deadAt: '2026-03-14T10:00:00.000Z', firstSentAt: '' });
+  });
+
+  it('a dead letter SQS moved keeps its first send on a standard queue, whose messages may carry a MessageGroupId, and not on a FIFO one', () => {
+    // SQS fair queues: a standard queue's messages may carry a MessageGroupId; only the queue's URL tells FIFO
+    const moved = { MessageId: 'sqs-id', Body: '{}', Attributes: { SentTimestamp: '1773482400000', ApproximateReceiveCount: '3', MessageGroupId: 'news.example' } };
+    expect(deadLetterOf('render', moved, false)).toMatchObject({ firstSentAt: '2026-03-14T10:00:00.000Z', deadAt: '' });
+    expect(deadLetterOf('learn', moved, true)).toMatchObject({ firstSentAt: '', deadAt: '' });
   });
 
   it('says one dead letter not listed, or in flight, in the singular', async () => {

@@ -80,7 +80,7 @@ export async function deployedDeadLetters(target: AwsTarget, options: { sqs?: SQ
       if (capped) notes.push(`${queue}: the first ${MAX_PER_QUEUE} dead letters read, there are more`);
       else if (messages.length < before.visible) notes.push(unlisted(queue, dlqUrl, messages.length, before.visible));
       if (before.inFlight > 0) notes.push(`${queue}: ${plural(before.inFlight, 'more dead letter')} ${before.inFlight === 1 ? 'was' : 'were'} in flight (being received by someone else) and not listed`);
-      return messages.map((m) => ({ sent: Number(m.Attributes?.SentTimestamp) || 0, letter: deadLetterOf(queue, m) }));
+      return messages.map((m) => ({ sent: Number(m.Attributes?.SentTimestamp) || 0, letter: deadLetterOf(queue, m, dlqUrl.endsWith('.fifo')) }));
     }),
   );
   const letters = perQueue
@@ -156,9 +156,11 @@ async function peek(sqs: SQSClient, queueUrl: string): Promise<{ messages: Messa
 /**
  * A dead letter of the deployed stack in the embedded store's shape (what `dead-letters` and `article`
  * read), from a message received with all its message and system attributes (once: its own receive
- * is taken off ApproximateReceiveCount).
+ * is taken off ApproximateReceiveCount). `fifo`: whether the dead-letter queue is FIFO, from its URL (a
+ * `.fifo` name), as elsewhere: a message's MessageGroupId does not tell, a standard queue's messages
+ * carry one too on SQS fair queues.
  */
-export function deadLetterOf(queue: StatusQueueName, m: Message): DeadLetter {
+export function deadLetterOf(queue: StatusQueueName, m: Message, fifo: boolean): DeadLetter {
   const attr = (name: string) => m.MessageAttributes?.[name]?.StringValue;
   const sent = Number(m.Attributes?.SentTimestamp);
   const sentAt = Number.isFinite(sent) && sent > 0 ? new Date(sent).toISOString() : '';
@@ -177,7 +179,6 @@ export function deadLetterOf(queue: StatusQueueName, m: Message): DeadLetter {
     `moved here by SQS${from} after its receives ran out, with no reason recorded (message id ${id}): ` +
     `the ${queue} function's log has its failures, or an invocation that timed out or ran out of memory`;
   const received = Number(m.Attributes?.ApproximateReceiveCount);
-  const fifo = m.Attributes?.MessageGroupId !== undefined;
   return {
     id,
     queue,
