@@ -27,12 +27,13 @@
  * Times and receives, from what SQS keeps: SentTimestamp is when the message was sent to the queue it
  * is on. For the handler's dead letters that is when they died (`deadAt`; their first send is not
  * carried: `firstSentAt` ''). SQS keeps a standard queue's message's SentTimestamp through the move, so
- * for those it is the first send (`firstSentAt`) and the time of death is unknown (`deadAt` ''); AWS
- * resets a FIFO queue's enqueue time at the move, so on the learn queue neither is known. Receives:
- * the handler's `spider.receiveCount`, or for a message SQS moved its ApproximateReceiveCount less this
- * read's own receive (earlier reads of the dead-letter queue count in it too). The listing is ordered
- * by SentTimestamp, oldest first, so a dead letter SQS moved stands at its first send, before letters
- * that died earlier than it did.
+ * for those it is the first send (`firstSentAt`; for one moved back to its queue before, the send of its
+ * last redrive: a redriven message is a new message, with a new message id and send time) and the time of
+ * death is unknown (`deadAt` ''); AWS resets a FIFO queue's enqueue time at the move, so on the learn
+ * queue neither is known. Receives: the handler's `spider.receiveCount`, or for a message SQS moved its
+ * ApproximateReceiveCount less this read's own receive (earlier reads of the dead-letter queue count in
+ * it too). The listing is ordered by SentTimestamp, oldest first, so a dead letter SQS moved stands at
+ * its first send, before letters that died earlier than it did.
  */
 import {
   ChangeMessageVisibilityBatchCommand,
