@@ -4,6 +4,7 @@
  * its outputs with these keys; the Lambda functions get the same values as environment variables.
  */
 import { readFileSync } from 'node:fs';
+import { AWS_VARIABLES } from '../config/config';
 import type { Env } from './clients';
 
 /** Stack output keys (CloudFormation Outputs of the Spider stack). */
@@ -20,26 +21,8 @@ export const STACK_OUTPUTS = {
   dashboardName: 'DashboardName',
 } as const;
 
-/** Environment variables naming the same things. */
-export const AWS_ENV = {
-  bucket: 'SPIDER_BUCKET',
-  /** The intake: submitted URLs go here (functions/fetch.ts routes them; docs/aws.md). */
-  fetchQueueUrl: 'SPIDER_FETCH_QUEUE_URL',
-  renderQueueUrl: 'SPIDER_RENDER_QUEUE_URL',
-  learnQueueUrl: 'SPIDER_LEARN_QUEUE_URL',
-  applyQueueUrl: 'SPIDER_APPLY_QUEUE_URL',
-  /** A consuming function's own dead-letter queue, where it puts messages that can never succeed. */
-  deadLetterQueueUrl: 'SPIDER_DEAD_LETTER_QUEUE_URL',
-  /**
-   * A consuming function's own queue (fetch and render), where it puts back, with a delay, a message
-   * whose host's turn has not come (lib/aws/sqs-records.ts).
-   */
-  queueUrl: 'SPIDER_QUEUE_URL',
-  /** A cdk-outputs.json to read when SPIDER_BUCKET is not set. */
-  stackOutputsFile: 'SPIDER_STACK_OUTPUTS',
-  /** The stack's name inside that file (default: the only stack, or `Spider`). */
-  stackName: 'SPIDER_STACK_NAME',
-} as const;
+/** Environment variables naming the same things (defined in lib/config, which lists every SPIDER_ variable). */
+export const AWS_ENV = AWS_VARIABLES;
 
 export interface AwsTarget {
   readonly bucket: string;

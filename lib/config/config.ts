@@ -136,20 +136,36 @@ export function envName(key: string): string {
 }
 
 /**
- * SPIDER_ variables read outside the schema above: the deployed stack's, which the Lambda functions
- * get and the CLI reads to reach it (lib/aws/stack-outputs.ts AWS_ENV, lib/aws/clients.ts), and the
- * tests'. test/config/config.test.ts holds this list to every SPIDER_ name in the repository.
+ * The deployed stack's variables, which the Lambda functions get and the CLI reads to reach it: named
+ * here, read in lib/aws (stack-outputs.ts AWS_ENV is this object), so the names have one definition.
+ */
+export const AWS_VARIABLES = {
+  bucket: 'SPIDER_BUCKET',
+  /** The intake: submitted URLs go here (functions/fetch.ts routes them; docs/aws.md). */
+  fetchQueueUrl: 'SPIDER_FETCH_QUEUE_URL',
+  renderQueueUrl: 'SPIDER_RENDER_QUEUE_URL',
+  learnQueueUrl: 'SPIDER_LEARN_QUEUE_URL',
+  applyQueueUrl: 'SPIDER_APPLY_QUEUE_URL',
+  /** A consuming function's own dead-letter queue, where it puts messages that can never succeed. */
+  deadLetterQueueUrl: 'SPIDER_DEAD_LETTER_QUEUE_URL',
+  /**
+   * A consuming function's own queue (fetch and render), where it puts back, with a delay, a message
+   * whose host's turn has not come (lib/aws/sqs-records.ts).
+   */
+  queueUrl: 'SPIDER_QUEUE_URL',
+  /** A cdk-outputs.json to read when SPIDER_BUCKET is not set. */
+  stackOutputsFile: 'SPIDER_STACK_OUTPUTS',
+  /** The stack's name inside that file (default: the only stack, or `Spider`). */
+  stackName: 'SPIDER_STACK_NAME',
+} as const;
+
+/**
+ * SPIDER_ variables read outside the schema above: the deployed stack's (AWS_VARIABLES, and
+ * lib/aws/clients.ts's), and the tests'. test/config/config.test.ts holds this list to every SPIDER_
+ * name in the repository.
  */
 export const OTHER_VARIABLES = [
-  'SPIDER_BUCKET',
-  'SPIDER_FETCH_QUEUE_URL',
-  'SPIDER_RENDER_QUEUE_URL',
-  'SPIDER_LEARN_QUEUE_URL',
-  'SPIDER_APPLY_QUEUE_URL',
-  'SPIDER_DEAD_LETTER_QUEUE_URL',
-  'SPIDER_QUEUE_URL',
-  'SPIDER_STACK_OUTPUTS',
-  'SPIDER_STACK_NAME',
+  ...Object.values(AWS_VARIABLES),
   'SPIDER_S3_FORCE_PATH_STYLE',
   /** Tests: the AWS handlers' logs at DEBUG (infra-tests). */
   'SPIDER_TEST_LOGS',
