@@ -629,10 +629,11 @@ function nonNegativeInt(value: string): number {
   return n;
 }
 
-/** A SPIDER_ variable nothing reads is said (a misspelled one would be ignored silently), with the nearest known one. */
+/** A SPIDER_ variable nothing reads is said (a misspelled one would be ignored silently), with the known one it is close to. */
 program.hook('preAction', () => {
   for (const { name, nearest } of unknownVariables()) {
-    process.stderr.write(`spider: warning: ${terminalSafe(name, true)} is not a spider variable and is ignored; did you mean ${nearest}? (docs/configuration.md lists them)\n`);
+    const meant = nearest ? `; did you mean ${nearest}?` : '';
+    process.stderr.write(`spider: warning: ${terminalSafe(name, true)} is not a spider variable and is ignored${meant} (docs/configuration.md lists them)\n`);
   }
 });
 

@@ -178,16 +178,23 @@ export function knownVariables(): string[] {
   return [...Object.keys(ConfigSchema.shape).map(envName), ...OTHER_VARIABLES];
 }
 
+/** Most edits (insertions, deletions, substitutions) from an unknown variable to the known one it may misspell. */
+const MAX_MISSPELLING_EDITS = 3;
+
 /**
  * The SPIDER_ variables of the environment that nothing reads (a misspelling, SPIDER_HOST_INTERVAL for
- * SPIDER_HOST_INTERVAL_MS, would otherwise be ignored silently), each with the known one nearest it.
+ * SPIDER_HOST_INTERVAL_MS, would otherwise be ignored silently), each with the known one nearest it
+ * when that one is close (at most MAX_MISSPELLING_EDITS edits away), none for a name like no other.
  */
-export function unknownVariables(env: NodeJS.ProcessEnv = process.env): { name: string; nearest: string }[] {
+export function unknownVariables(env: NodeJS.ProcessEnv = process.env): { name: string; nearest?: string }[] {
   const known = knownVariables();
   return Object.keys(env)
     .filter((name) => name.startsWith('SPIDER_') && !known.includes(name))
     .sort()
-    .map((name) => ({ name, nearest: known.reduce((best, k) => (editDistance(name, k) < editDistance(name, best) ? k : best)) }));
+    .map((name) => {
+      const nearest = known.reduce((best, k) => (editDistance(name, k) < editDistance(name, best) ? k : best));
+      return editDistance(name, nearest) <= MAX_MISSPELLING_EDITS ? { name, nearest } : { name };
+    });
 }
 
 /** Levenshtein distance: insertions, deletions and substitutions of one character. */

@@ -87,6 +87,9 @@ describe('spider, first contact', () => {
     const misspelled = await spider(['status'], { env: { SPIDER_HOST_INTERVAL: '5000', SPIDER_HOST_INTERVAL_MS: '1000' } });
     expect(misspelled.code).toBe(0);
     expect(misspelled.stderr).toBe('spider: warning: SPIDER_HOST_INTERVAL is not a spider variable and is ignored; did you mean SPIDER_HOST_INTERVAL_MS? (docs/configuration.md lists them)\n');
+    // one like no known variable: no guess at what was meant
+    const madeUp = await spider(['status'], { env: { SPIDER_FOO: '1' } });
+    expect(madeUp.stderr).toBe('spider: warning: SPIDER_FOO is not a spider variable and is ignored (docs/configuration.md lists them)\n');
 
     const fetchPath = await spider(['status'], { env: { SPIDER_FETCH_PATH: 'maybe' } });
     expect(fetchPath.code).toBe(1);

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { knownVariables, unknownVariables } from '../../lib/config/config';
 import { AWS_ENV } from '../../lib/aws/stack-outputs';
 
-/** The misspellings the docs and tests use as their examples of unknown variables. */
-const EXAMPLES = new Set(['SPIDER_HOST_INTERVAL', 'SPIDER_LEARN_MIN_PAGE']);
+/** The misspellings and the made-up name the docs and tests use as their examples of unknown variables. */
+const EXAMPLES = new Set(['SPIDER_HOST_INTERVAL', 'SPIDER_LEARN_MIN_PAGE', 'SPIDER_FOO']);
 const ROOTS = ['lib', 'functions', 'cdk', 'bench', 'scripts', 'test', 'infra-tests', 'docs', 'bin', 'README.md', 'cdk.json', 'package.json'];
 
 function filesUnder(entry: string): string[] {
@@ -38,5 +38,9 @@ describe('SPIDER_ variables', () => {
       { name: 'SPIDER_HOST_INTERVAL', nearest: 'SPIDER_HOST_INTERVAL_MS' },
       { name: 'SPIDER_LEARN_MIN_PAGE', nearest: 'SPIDER_LEARN_MIN_PAGES' },
     ]);
+  });
+
+  it('suggests no known variable for an unknown one that is like none of them', () => {
+    expect(unknownVariables({ SPIDER_FOO: '1', SPIDER_HOST_INTERVAL: '5000' })).toEqual([{ name: 'SPIDER_FOO' }, { name: 'SPIDER_HOST_INTERVAL', nearest: 'SPIDER_HOST_INTERVAL_MS' }]);
   });
 });
