@@ -49,6 +49,18 @@ export type EgressVerdict =
 
 const DEFAULT_PORTS = new Set([80, 443]);
 
+/**
+ * One pattern of the allowlist, or an error that names it: parseHostPattern's messages do not (loadConfig
+ * adds the value given to them), and a policy built without the config would throw them bare.
+ */
+function allowedHost(text: string): HostPattern {
+  try {
+    return parseHostPattern(text);
+  } catch (error) {
+    throw new Error(`${(error as Error).message} (given: ${JSON.stringify(text)})`, { cause: error });
+  }
+}
+
 export class EgressPolicy {
   private readonly hosts: HostPattern[];
   private readonly networks: Cidr[];
@@ -56,7 +68,7 @@ export class EgressPolicy {
   private readonly resolver: Resolver;
 
   constructor(options: EgressPolicyOptions = {}) {
-    this.hosts = (options.allowHosts ?? []).filter((s) => s.trim()).map(parseHostPattern);
+    this.hosts = (options.allowHosts ?? []).filter((s) => s.trim()).map(allowedHost);
     this.networks = (options.allowNetworks ?? []).filter((s) => s.trim()).map(parseCidr);
     this.ports = new Set([...DEFAULT_PORTS, ...(options.allowPorts ?? [])]);
     this.resolver = options.resolver ?? systemResolver;

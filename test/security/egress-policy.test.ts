@@ -91,6 +91,11 @@ describe('egress policy', () => {
     expect(await p.resolve('intranet.test', 8080)).toMatchObject({ allowed: false, reason: expect.stringMatching(/port 8080/) });
     expect(await p.resolve('metadata.test', 80)).toMatchObject({ allowed: false });
   });
+
+  it('names the allowlist pattern it refuses', () => {
+    expect(() => new EgressPolicy({ allowHosts: ['127.0.0.1:8080', 'http://intranet.test/'] })).toThrow(/^not a host pattern: no scheme or path, .* \(given: "http:\/\/intranet\.test\/"\)$/);
+    expect(() => new EgressPolicy({ allowHosts: ['x.localhost:99999'] })).toThrow('invalid port in a host pattern: expected 1 to 65535 or * (given: "x.localhost:99999")');
+  });
 });
 
 describe('egress proxy', () => {
