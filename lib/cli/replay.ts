@@ -15,21 +15,29 @@ export interface ReplayOptions {
   readonly site?: readonly string[];
 }
 
-/** Queues the dataset's pages that have a URL; returns how many were queued and skipped. */
+/** Queues the dataset's pages that have a URL (of the sites asked for); returns how many were queued and skipped. */
 export async function runReplay(pipeline: EmbeddedPipeline, dir: string, options: ReplayOptions = {}) {
   const dataset = await readDataset(dir);
-  let entries = dataset.entries.filter((e) => e.url !== null);
-  const skipped = dataset.entries.length - entries.length;
+  let chosen = dataset.entries;
   if (options.site?.length) {
-    // A site no page is of would queue nothing and look like success: name it, and the sites there are.
-    const sites = [...new Set(entries.map((e) => e.site).filter((s): s is string => s !== null))].sort();
+    // A site no page is of would queue nothing and look like success: name it, and the sites there are
+    // (of every page, with a URL or not).
+    const sites = [...new Set(dataset.entries.map((e) => e.site).filter((s): s is string => s !== null))].sort();
     const unknown = options.site.filter((s) => !sites.includes(s));
     if (unknown.length) {
       const some = sites.length ? `its sites: ${sites.slice(0, 5).join(', ')}${sites.length > 5 ? ` and ${sites.length - 5} more` : ''}` : 'its manifest names no site';
       throw new Error(`no page of ${dataset.name} is of ${unknown.join(', ')} (${some})`);
     }
-    entries = entries.filter((e) => e.site !== null && options.site!.includes(e.site));
+    chosen = chosen.filter((e) => e.site !== null && options.site!.includes(e.site));
+    // so would a site whose pages all lack the URL a replay renders them at
+    const urlless = options.site.filter((s) => !chosen.some((e) => e.site === s && e.url !== null));
+    if (urlless.length) {
+      const count = chosen.filter((e) => e.site !== null && urlless.includes(e.site)).length;
+      throw new Error(`no page of ${urlless.join(', ')} in ${dataset.name} has a URL, and replay renders each page at its URL: ${plural(count, 'page')} without one, skipped`);
+    }
   }
+  let entries = chosen.filter((e) => e.url !== null);
+  const skipped = chosen.length - entries.length;
   if (options.limit !== undefined) entries = entries.slice(0, options.limit);
   for (const entry of entries) await pipeline.submit([{ url: entry.url!, html: await entry.html() }]);
   process.stderr.write(`queued ${plural(entries.length, 'page')} of ${dataset.name}${skipped ? `; ${skipped} without a URL skipped` : ''}\n`);

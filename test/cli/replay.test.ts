@@ -12,7 +12,7 @@ import { runSpider } from '../helpers/spider-cli';
 const site = generateSite({ seed: 'cli-replay', pagesPerTemplate: 2, templates: 1 });
 let dataset: string;
 
-/** A dataset folder of the generated site's article pages: manifest.jsonl and pages/, no gold/. */
+/** A dataset folder of the generated site's article pages: manifest.jsonl and pages/, no gold/; one page of another site has no URL. */
 beforeAll(async () => {
   dataset = await mkdtemp(path.join(os.tmpdir(), 'spider-replay-set-'));
   await mkdir(path.join(dataset, 'pages'));
@@ -23,6 +23,9 @@ beforeAll(async () => {
     await writeFile(path.join(dataset, 'pages', `${id}.html`), pageHtml(site, page.path, origin));
     lines.push(JSON.stringify({ id, site: 'replay-news.example', url: `${origin}${page.path}`, html: `pages/${id}.html`, gold: `gold/${id}.txt` }));
   }
+  // and a page of another site archived without its URL
+  await writeFile(path.join(dataset, 'pages', 'no-url.html'), pageHtml(site, articlesOf(site)[0].path, 'http://nourl.example'));
+  lines.push(JSON.stringify({ id: 'no-url', site: 'nourl.example', url: null, html: 'pages/no-url.html', gold: 'gold/no-url.txt' }));
   await writeFile(path.join(dataset, 'manifest.jsonl'), lines.join('\n') + '\n');
 });
 
@@ -31,7 +34,7 @@ describe('spider replay', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-replay-'));
     const replayed = await runSpider(dataDir, ['replay', dataset]);
     expect(replayed.code).toBe(0);
-    expect(replayed.stderr).toContain(`queued 2 pages of ${path.basename(dataset)}`);
+    expect(replayed.stderr).toContain(`queued 2 pages of ${path.basename(dataset)}; 1 without a URL skipped`);
     expect(replayed.stderr).toMatch(/^done: 2 rendered, /m);
     expect(replayed.stderr).toContain(`replay does not score the articles against ${dataset}/gold/: \`npm run bench -- ${dataset}\` does (bench/README.md)`);
     expect((await runSpider(dataDir, ['articles'])).stdout.trim().split('\n')).toHaveLength(2);
@@ -45,9 +48,17 @@ describe('spider replay', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-replay-site-'));
     const refused = await runSpider(dataDir, ['replay', dataset, '--site', 'replay-news.example', 'nosuch.example']);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`spider: no page of ${path.basename(dataset)} is of nosuch.example (its sites: replay-news.example)`);
+    expect(refused.stderr).toContain(`spider: no page of ${path.basename(dataset)} is of nosuch.example (its sites: nourl.example, replay-news.example)`);
     expect(refused.stderr).not.toContain('queued');
     const status = JSON.parse((await runSpider(dataDir, ['status', '--json'])).stdout) as { queues: { render: { pending: number } } };
     expect(status.queues.render.pending).toBe(0);
+  });
+
+  it('refuses a --site whose pages all lack a URL, saying so rather than that the dataset has no page of it', { timeout: 60_000 }, async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-replay-nourl-'));
+    const refused = await runSpider(dataDir, ['replay', dataset, '--site', 'nourl.example']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`spider: no page of nourl.example in ${path.basename(dataset)} has a URL, and replay renders each page at its URL: 1 page without one, skipped`);
+    expect(refused.stderr).not.toContain('queued');
   });
 });
