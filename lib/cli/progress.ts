@@ -131,6 +131,8 @@ export function createProgress(options: ProgressOptions) {
   const started = now();
   const tally: Tally = { rendered: 0, fetched: 0, urlsDone: 0, learned: 0, extracted: 0, articles: new Map(), pagesOfRun: new Set(), retried: 0, rejected: 0, dead: 0, deadByQueue: {} };
   const reasons = new Map<FailureKind, { count: number; examples: string[] }>();
+  /** Pages rendered here because apply sent them back from the fetch path (`path: 'render'`): not URLs of their own. */
+  const renderedAgain = new Set<string>();
   const live = options.mode === 'live' ? createLogUpdate(out as NodeJS.WriteStream) : undefined;
   // the steps' warnings go above the live status line, not through it
   if (live) printLogLinesWith((line) => print(line));
@@ -219,8 +221,10 @@ export function createProgress(options: ProgressOptions) {
     const r = event.result as Record<string, unknown> | undefined;
     if (event.queue === 'render') {
       urlEnded(m);
-      if (r?.site && r?.pageId) tally.pagesOfRun.add(`${r.site}/${r.pageId}`);
-      else if (typeof m?.url === 'string' && URL.canParse(m.url)) tally.pagesOfRun.add(`${siteOf(m.url)}/${pageIdOf(m.url)}`);
+      const page = r?.site && r?.pageId ? `${r.site}/${r.pageId}` : typeof m?.url === 'string' && URL.canParse(m.url) ? `${siteOf(m.url)}/${pageIdOf(m.url)}` : undefined;
+      // a fetched page apply sent back to render is a page of this run only if its fetch was (as its URL is)
+      if (page && m?.path === 'render') renderedAgain.add(page);
+      else if (page) tally.pagesOfRun.add(page);
       // the fetch path's pages had no browser (docs/fetch-path.md)
       if (r?.path === 'fetch') {
         tally.fetched++;
@@ -240,8 +244,9 @@ export function createProgress(options: ProgressOptions) {
       const outcome = articleOutcome({ wordCount: Number(r?.wordCount ?? 0), notArticle: r?.notArticle === true });
       const key = `${r?.site ?? m?.site}/${r?.pageId ?? m?.pageId}`;
       tally.articles.set(key, { method: String(r?.method ?? 'unknown'), outcome, url: String(r?.url ?? subject) });
-      // extracted as rendered: a page of this run (its render may have been a process before, `spider work` after a stop)
-      if (m?.reason === undefined || m.reason === 'rendered') tally.pagesOfRun.add(key);
+      // extracted as rendered: a page of this run (its render may have been a process before, `spider work`
+      // after a stop), unless that render was of a fetched page sent back to render (its fetch says)
+      if ((m?.reason === undefined || m.reason === 'rendered') && !renderedAgain.has(key)) tally.pagesOfRun.add(key);
       say(`extracted ${r?.url ?? subject} (${r?.method}, ${plural(Number(r?.wordCount), 'word')})`);
     }
   };

@@ -199,6 +199,20 @@ describe('progress arithmetic', () => {
     expect(line).toBe('done: 1 rendered, 1 fetched, 0 learns, 1 article (1 rules) from 5 extractions, 2 older articles extracted again, 0 retries, 0 dead letters in 1s, 2.0 pages/s');
   });
 
+  it('resuming a run, counts no article of a fetched page sent back to render whose fetch was a process before', () => {
+    let t = 0;
+    const p = createProgress({ mode: 'quiet', urlsWaiting: () => 0, now: () => t });
+    const url = 'https://a.example/1';
+    // `spider work` after a stop: the page was fetched and sent back to render by the stopped process
+    p.onEvent({ queue: 'render', outcome: 'done', message: { url, path: 'render' }, result: { site: 'a.example', pageId: 'p1', blocks: 40, elapsedMs: 800, path: 'render' } });
+    p.onEvent({ queue: 'apply', outcome: 'done', message: { site: 'a.example', pageId: 'p1', reason: 'rendered' }, result: { site: 'a.example', pageId: 'p1', url, method: 'rules', wordCount: 300 } });
+    t = 1000;
+    expect(p.summary()).toMatch(/^0\/0 URLs · 0 articles · /);
+    const { tally } = p.stop();
+    expect(tally.urls).toEqual({ done: 0, total: 0 });
+    expect(tally.outcomes).toMatchObject({ rendered: 1, extracted: 1, articles: 0 });
+  });
+
   it('prints the steps\' warnings above the live status line, not through it, and on stderr again once stopped', () => {
     const written: string[] = [];
     const out = Object.assign(new Writable({ write: (chunk, _enc, done) => (written.push(String(chunk)), done()) }), { isTTY: true, columns: 120, rows: 40 });
