@@ -2,6 +2,7 @@
  * Every tunable in one place: a documented default, an environment variable with the SPIDER_ prefix,
  * read once and validated at start (docs/configuration.md lists them).
  */
+import { distance as editDistance } from 'fastest-levenshtein';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { hostPatternProblem } from './host-pattern';
@@ -197,16 +198,6 @@ export function unknownVariables(env: NodeJS.ProcessEnv = process.env): { name: 
     });
 }
 
-/** Levenshtein distance: insertions, deletions and substitutions of one character. */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length];
-}
 
 /** Config from the environment, overridden by explicit values; throws with every invalid key named. */
 export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env): Config {
