@@ -46,19 +46,35 @@ import type { ConsumerEvent } from '../lib/queue/worker';
 import { keys, pageIdOf, siteOf } from '../lib/store/keys';
 import type { SiteUrls, SitesRequest } from './loadtest-sites';
 
-const { values: args } = parseArgs({
-  options: {
-    urls: { type: 'string', default: '2000' },
-    sites: { type: 'string' },
-    concurrency: { type: 'string', default: '2' },
-    'broken-rate': { type: 'string', default: '0.02' },
-    json: { type: 'string' },
-    keep: { type: 'boolean', default: false },
-    'heap-snapshot': { type: 'string' },
-    'no-fetch-path': { type: 'boolean', default: false },
-    'learned-urls': { type: 'string', default: '0' },
-  },
-});
+const OPTIONS = {
+  urls: { type: 'string', default: '2000' },
+  sites: { type: 'string' },
+  concurrency: { type: 'string', default: '2' },
+  'broken-rate': { type: 'string', default: '0.02' },
+  json: { type: 'string' },
+  keep: { type: 'boolean', default: false },
+  'heap-snapshot': { type: 'string' },
+  'no-fetch-path': { type: 'boolean', default: false },
+  'learned-urls': { type: 'string', default: '0' },
+  help: { type: 'boolean', default: false },
+} as const;
+
+const USAGE =
+  'usage: npm run loadtest -- [--urls N] [--sites S] [--concurrency C] [--broken-rate R] [--learned-urls K] [--no-fetch-path] [--json out.json] [--heap-snapshot file] [--keep]\n' +
+  '(what each measures: the comment at the head of scripts/loadtest.ts)';
+
+const { values: args } = (() => {
+  try {
+    return parseArgs({ options: OPTIONS });
+  } catch (error) {
+    process.stderr.write(`loadtest: ${(error as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+})();
+if (args.help) {
+  process.stdout.write(USAGE + '\n');
+  process.exit(0);
+}
 
 const N = Number(args.urls);
 const SITES = Number(args.sites ?? Math.max(1, Math.ceil(N / 100)));
