@@ -12,8 +12,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../lib/config/config';
+import { scriptArgs } from '../lib/util/script-args';
 import { readDataset } from '../lib/dataset/dataset';
 import { learnStep } from '../lib/learn/learn-step';
 import { silentLogger } from '../lib/step/context';
@@ -24,16 +24,19 @@ import type { FetchPathVerdict } from '../lib/types/rules-document';
 import { BenchRenderer, placeholderUrl, recordingQueues } from './render';
 import { groupBySite, NO_SITE, type SitesBy } from './sites';
 
-const { values: args, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    train: { type: 'string', default: '5' },
-    'sites-by': { type: 'string', default: 'host' },
-    'cache-root': { type: 'string' },
-    'trust-cache': { type: 'boolean', default: false },
-    json: { type: 'string' },
+const { values: args, positionals } = scriptArgs(
+  {
+    allowPositionals: true,
+    options: {
+      train: { type: 'string', default: '5' },
+      'sites-by': { type: 'string', default: 'host' },
+      'cache-root': { type: 'string' },
+      'trust-cache': { type: 'boolean', default: false },
+      json: { type: 'string' },
+    },
   },
-});
+  'usage: npx tsx bench/fetch-verdict.ts <dataset dir>... [--train 5] [--sites-by host|dataset] [--cache-root dir] [--trust-cache] [--json out.json]',
+);
 const train = Number(args.train);
 if (args['sites-by'] !== 'host' && args['sites-by'] !== 'dataset') throw new Error(`--sites-by: host or dataset, not ${args['sites-by']}`);
 const sitesBy: SitesBy = args['sites-by'];

@@ -289,6 +289,8 @@ export type FieldsJson = FieldScores & {
   renders: FieldsBenchResult['renders'];
 };
 
+const FIELDS_USAGE = 'usage: npx tsx bench/fields.ts <dataset folder> [--train 5] [--json out.json] [--sites a,b] [--no-cache]';
+
 async function main(argv: string[]): Promise<void> {
   const args = [...argv];
   let datasetDir: string | undefined;
@@ -303,10 +305,13 @@ async function main(argv: string[]): Promise<void> {
     else if (a === '--sites') sitesFilter = args.shift()?.split(',').map((s) => s.trim()).filter(Boolean);
     else if (a === '--no-cache') noCache = true;
     else if (a === '--fields') continue;
-    else if (a.startsWith('--')) throw new Error(`unknown option ${a}`);
+    else if (a === '--help' || a === '-h') {
+      process.stdout.write(FIELDS_USAGE + '\n');
+      return;
+    } else if (a.startsWith('--')) throw new Error(`unknown option ${a}\n${FIELDS_USAGE}`);
     else datasetDir = a;
   }
-  if (!datasetDir) throw new Error('usage: bench/fields.ts <dataset folder> [--train 5] [--json out.json] [--sites a,b] [--no-cache]');
+  if (!datasetDir) throw new Error(FIELDS_USAGE);
   if (!Number.isInteger(train) || train < 1) throw new Error('--train must be a whole number >= 1');
   const result = await runFieldsBench({ datasetDir, train, sites: sitesFilter, noCache, log: (l) => process.stderr.write(l + '\n') });
   process.stdout.write(formatFieldsReport(result) + '\n');

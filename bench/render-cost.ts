@@ -15,21 +15,24 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../lib/config/config';
+import { scriptArgs } from '../lib/util/script-args';
 import { readDataset } from '../lib/dataset/dataset';
 import { Renderer } from '../lib/render/browser';
 import { placeholderUrl } from './render';
 import { mean, median, quantile, round, seededRandom } from './stats';
 
-const { values: args, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    rounds: { type: 'string', default: '1' },
-    seed: { type: 'string', default: '1' },
-    json: { type: 'string' },
+const { values: args, positionals } = scriptArgs(
+  {
+    allowPositionals: true,
+    options: {
+      rounds: { type: 'string', default: '1' },
+      seed: { type: 'string', default: '1' },
+      json: { type: 'string' },
+    },
   },
-});
+  'usage: npx tsx bench/render-cost.ts <dataset dir>... [--rounds 1] [--seed 1] [--json out.json]',
+);
 const say = (line: string) => process.stderr.write(line + '\n');
 
 interface PageTimes {

@@ -32,28 +32,32 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { startEmulator, type Emulator, type StepQueues } from '../infra-tests/emulator';
 import { LambdaPoller, importHandler, queueDepth, type SqsHandler } from '../infra-tests/lambda-poller';
 import { s3Client, sqsClient } from '../lib/aws/clients';
 import { DeployedStack } from '../lib/aws/deployed-stack';
 import { SqsQueueSender } from '../lib/aws/sqs-queue';
+import { scriptArgs } from '../lib/util/script-args';
 import { articlesOf, generateSite, serveSite, type ServedSite } from '../lib/demo/index';
 import { TEMPLATE_IDS } from '../lib/demo/site-generator';
 import { inRenderSample } from '../lib/step/route';
 import { pageIdOf } from '../lib/store/keys';
 import type { RenderMessage } from '../lib/types/messages';
 
-const { values: args } = parseArgs({
-  options: {
-    sites: { type: 'string', default: '3' },
-    'render-pages': { type: 'string', default: '10' },
-    'fetch-pages': { type: 'string', default: '20' },
-    'delay-ms': { type: 'string', default: '0' },
-    json: { type: 'string' },
-    from: { type: 'string' },
+const { values: args } = scriptArgs(
+  {
+    options: {
+      sites: { type: 'string', default: '3' },
+      'render-pages': { type: 'string', default: '10' },
+      'fetch-pages': { type: 'string', default: '20' },
+      'delay-ms': { type: 'string', default: '0' },
+      json: { type: 'string' },
+      from: { type: 'string' },
+    },
   },
-});
+  'usage: npx tsx scripts/aws-cost-bench.ts [--sites 3] [--render-pages 10] [--fetch-pages 20] [--delay-ms 0] [--json out.json]\n' +
+    '       npx tsx scripts/aws-cost-bench.ts --from out.json      # the cost table again from a saved run',
+);
 const SITES = Number(args.sites);
 const RENDER_PAGES = Number(args['render-pages']);
 const FETCH_PAGES = Number(args['fetch-pages']);

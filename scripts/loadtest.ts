@@ -39,42 +39,30 @@ import { writeHeapSnapshot } from 'node:v8';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../lib/config/config';
+import { scriptArgs } from '../lib/util/script-args';
 import { EmbeddedPipeline } from '../lib/pipeline/embedded';
 import type { ConsumerEvent } from '../lib/queue/worker';
 import { keys, pageIdOf, siteOf } from '../lib/store/keys';
 import type { SiteUrls, SitesRequest } from './loadtest-sites';
 
-const OPTIONS = {
-  urls: { type: 'string', default: '2000' },
-  sites: { type: 'string' },
-  concurrency: { type: 'string', default: '2' },
-  'broken-rate': { type: 'string', default: '0.02' },
-  json: { type: 'string' },
-  keep: { type: 'boolean', default: false },
-  'heap-snapshot': { type: 'string' },
-  'no-fetch-path': { type: 'boolean', default: false },
-  'learned-urls': { type: 'string', default: '0' },
-  help: { type: 'boolean', default: false },
-} as const;
-
-const USAGE =
+const { values: args } = scriptArgs(
+  {
+    options: {
+      urls: { type: 'string', default: '2000' },
+      sites: { type: 'string' },
+      concurrency: { type: 'string', default: '2' },
+      'broken-rate': { type: 'string', default: '0.02' },
+      json: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      'heap-snapshot': { type: 'string' },
+      'no-fetch-path': { type: 'boolean', default: false },
+      'learned-urls': { type: 'string', default: '0' },
+    },
+  },
   'usage: npm run loadtest -- [--urls N] [--sites S] [--concurrency C] [--broken-rate R] [--learned-urls K] [--no-fetch-path] [--json out.json] [--heap-snapshot file] [--keep]\n' +
-  '(what each measures: the comment at the head of scripts/loadtest.ts)';
-
-const { values: args } = (() => {
-  try {
-    return parseArgs({ options: OPTIONS });
-  } catch (error) {
-    process.stderr.write(`loadtest: ${(error as Error).message}\n${USAGE}\n`);
-    process.exit(2);
-  }
-})();
-if (args.help) {
-  process.stdout.write(USAGE + '\n');
-  process.exit(0);
-}
+    '(what each measures: the comment at the head of scripts/loadtest.ts)',
+);
 
 const N = Number(args.urls);
 const SITES = Number(args.sites ?? Math.max(1, Math.ceil(N / 100)));

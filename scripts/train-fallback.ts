@@ -10,11 +10,14 @@ import { resolve } from 'node:path';
 import { DEFAULT_DESCRIPTION, defaultTrainingPages } from '../lib/fallback/generated';
 import { modelJson } from '../lib/fallback/model';
 import { trainModel } from '../lib/fallback/train';
+import { scriptArgs } from '../lib/util/script-args';
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const i = args.indexOf('--out');
-  const out = resolve(i >= 0 && args[i + 1] ? args[i + 1] : 'models/fallback-default.json');
+  const { values: args } = scriptArgs(
+    { options: { out: { type: 'string', default: 'models/fallback-default.json' } } },
+    'usage: npx tsx scripts/train-fallback.ts [--out models/fallback-default.json]',
+  );
+  const out = resolve(args.out);
   const started = performance.now();
   const model = trainModel(defaultTrainingPages(), { description: DEFAULT_DESCRIPTION, log: (m) => console.log(m) });
   const json = modelJson(model);
