@@ -65,46 +65,48 @@ export class SpiderDashboard extends Construct {
     const errorAlarms = {} as Record<Step, cloudwatch.Alarm>;
     const throttleAlarms = {} as Record<Step, cloudwatch.Alarm>;
     const deadLetterAgeAlarms = {} as Record<Step, cloudwatch.Alarm>;
+    /** An alarm when the metric reaches the threshold in a 5-minute period, to the stack's alarm actions. */
+    const alarm = (id: string, alarmDescription: string, metric: cloudwatch.IMetric, threshold: number) => {
+      const a = new cloudwatch.Alarm(this, id, {
+        alarmDescription,
+        metric,
+        threshold,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      for (const action of props.alarmActions ?? []) a.addAlarmAction(action);
+      return a;
+    };
     for (const step of STEPS) {
       const c = consumers[step];
-      ageAlarms[step] = new cloudwatch.Alarm(this, `${title(step)}QueueAgeAlarm`, {
-        alarmDescription: `The ${step} queue's oldest message is over ${props.queueAgeAlarmSeconds} s old: its function is stuck, failing or too slow for the input (spider:queueAgeAlarmSeconds).`,
-        metric: c.queue.metricApproximateAgeOfOldestMessage(max),
-        threshold: props.queueAgeAlarmSeconds,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
-      errorAlarms[step] = new cloudwatch.Alarm(this, `${title(step)}ErrorsAlarm`, {
-        alarmDescription: `The ${step} function failed ${props.errorsAlarmThreshold} or more invocations in 5 minutes (crashes or timeouts; spider:errorsAlarmThreshold). Its logs say why.`,
-        metric: c.function.metricErrors(sum),
-        threshold: props.errorsAlarmThreshold,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
+      ageAlarms[step] = alarm(
+        `${title(step)}QueueAgeAlarm`,
+        `The ${step} queue's oldest message is over ${props.queueAgeAlarmSeconds} s old: its function is stuck, failing or too slow for the input (spider:queueAgeAlarmSeconds).`,
+        c.queue.metricApproximateAgeOfOldestMessage(max),
+        props.queueAgeAlarmSeconds,
+      );
+      errorAlarms[step] = alarm(
+        `${title(step)}ErrorsAlarm`,
+        `The ${step} function failed ${props.errorsAlarmThreshold} or more invocations in 5 minutes (crashes or timeouts; spider:errorsAlarmThreshold). Its logs say why.`,
+        c.function.metricErrors(sum),
+        props.errorsAlarmThreshold,
+      );
       // A throttled invocation never reaches the handler: its records come back later having spent a
       // receive, and one throttled on its last is moved to the dead-letter queue without a reason.
-      throttleAlarms[step] = new cloudwatch.Alarm(this, `${title(step)}ThrottlesAlarm`, {
-        alarmDescription: `The ${step} function was throttled ${props.throttlesAlarmThreshold} or more times in 5 minutes: the account's Lambda concurrency is short of what the event source mappings ask (spider:throttlesAlarmThreshold). Throttled records spend receives.`,
-        metric: c.function.metricThrottles(sum),
-        threshold: props.throttlesAlarmThreshold,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
+      throttleAlarms[step] = alarm(
+        `${title(step)}ThrottlesAlarm`,
+        `The ${step} function was throttled ${props.throttlesAlarmThreshold} or more times in 5 minutes: the account's Lambda concurrency is short of what the event source mappings ask (spider:throttlesAlarmThreshold). Throttled records spend receives.`,
+        c.function.metricThrottles(sum),
+        props.throttlesAlarmThreshold,
+      );
       // The dead-letter alarm fires while anything is there; this one before SQS deletes what nobody read.
-      deadLetterAgeAlarms[step] = new cloudwatch.Alarm(this, `${title(step)}DeadLetterAgeAlarm`, {
-        alarmDescription: `The ${step} dead-letter queue's oldest message is ${props.deadLetterAgeAlarmDays} days old: SQS deletes dead letters at 14 days. Read them (spider dead-letters), then redrive or let them go (spider:deadLetterAgeAlarmDays).`,
-        metric: c.deadLetterQueue.metricApproximateAgeOfOldestMessage(max),
-        threshold: props.deadLetterAgeAlarmDays * 86_400,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
-      for (const action of props.alarmActions ?? []) {
-        for (const alarm of [ageAlarms[step], errorAlarms[step], throttleAlarms[step], deadLetterAgeAlarms[step]]) alarm.addAlarmAction(action);
-      }
+      deadLetterAgeAlarms[step] = alarm(
+        `${title(step)}DeadLetterAgeAlarm`,
+        `The ${step} dead-letter queue's oldest message is ${props.deadLetterAgeAlarmDays} days old: SQS deletes dead letters at 14 days. Read them (spider dead-letters), then redrive or let them go (spider:deadLetterAgeAlarmDays).`,
+        c.deadLetterQueue.metricApproximateAgeOfOldestMessage(max),
+        props.deadLetterAgeAlarmDays * 86_400,
+      );
     }
     this.queueAgeAlarms = ageAlarms;
     this.errorAlarms = errorAlarms;

@@ -427,55 +427,42 @@ describe('alarms', () => {
   });
 });
 
-describe('age and error alarms', () => {
-  it.each(STEPS)('%s: alarm when its queue\'s oldest message is an hour old (spider:queueAgeAlarmSeconds)', (step) => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Namespace: 'AWS/SQS',
-      MetricName: 'ApproximateAgeOfOldestMessage',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id('AWS::SQS::Queue', `${step}Queue`), 'QueueName'] } }],
-      Statistic: 'Maximum',
-      Threshold: 3600,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      TreatMissingData: 'notBreaching',
-    });
+/** The alarm on a step's function's metric (sum over 5 minutes) at the threshold. */
+const expectFunctionAlarm = (step: string, metric: string, threshold: number) =>
+  template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+    Namespace: 'AWS/Lambda',
+    MetricName: metric,
+    Dimensions: [{ Name: 'FunctionName', Value: ref(id('AWS::Lambda::Function', `${step}Function`)) }],
+    Statistic: 'Sum',
+    Period: 300,
+    Threshold: threshold,
+    TreatMissingData: 'notBreaching',
   });
 
-  it.each(STEPS)('%s: alarm on 5 function errors in 5 minutes (spider:errorsAlarmThreshold)', (step) => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Namespace: 'AWS/Lambda',
-      MetricName: 'Errors',
-      Dimensions: [{ Name: 'FunctionName', Value: ref(id('AWS::Lambda::Function', `${step}Function`)) }],
-      Statistic: 'Sum',
-      Period: 300,
-      Threshold: 5,
-      TreatMissingData: 'notBreaching',
-    });
+/** The alarm on a queue's oldest message (maximum over 5 minutes) at the threshold, in seconds. */
+const expectQueueAgeAlarm = (queue: string, threshold: number) =>
+  template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+    Namespace: 'AWS/SQS',
+    MetricName: 'ApproximateAgeOfOldestMessage',
+    Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id('AWS::SQS::Queue', queue), 'QueueName'] } }],
+    Statistic: 'Maximum',
+    Threshold: threshold,
+    ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    TreatMissingData: 'notBreaching',
   });
+
+describe('age and error alarms', () => {
+  it.each(STEPS)('%s: alarm when its queue\'s oldest message is an hour old (spider:queueAgeAlarmSeconds)', (step) => expectQueueAgeAlarm(`${step}Queue`, 3600));
+
+  it.each(STEPS)('%s: alarm on 5 function errors in 5 minutes (spider:errorsAlarmThreshold)', (step) => expectFunctionAlarm(step, 'Errors', 5));
 });
 
 describe('throttle and dead-letter age alarms', () => {
-  it.each(STEPS)('%s: alarm on a throttle in 5 minutes (spider:throttlesAlarmThreshold)', (step) => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Namespace: 'AWS/Lambda',
-      MetricName: 'Throttles',
-      Dimensions: [{ Name: 'FunctionName', Value: ref(id('AWS::Lambda::Function', `${step}Function`)) }],
-      Statistic: 'Sum',
-      Period: 300,
-      Threshold: 1,
-      TreatMissingData: 'notBreaching',
-    });
-  });
+  it.each(STEPS)('%s: alarm on a throttle in 5 minutes (spider:throttlesAlarmThreshold)', (step) => expectFunctionAlarm(step, 'Throttles', 1));
 
-  it.each(STEPS)('%s: alarm when its oldest dead letter is 10 days old, before SQS deletes it at 14 (spider:deadLetterAgeAlarmDays)', (step) => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Namespace: 'AWS/SQS',
-      MetricName: 'ApproximateAgeOfOldestMessage',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id('AWS::SQS::Queue', `${step}DeadLetterQueue`), 'QueueName'] } }],
-      Statistic: 'Maximum',
-      Threshold: 864_000,
-      TreatMissingData: 'notBreaching',
-    });
-  });
+  it.each(STEPS)('%s: alarm when its oldest dead letter is 10 days old, before SQS deletes it at 14 (spider:deadLetterAgeAlarmDays)', (step) =>
+    expectQueueAgeAlarm(`${step}DeadLetterQueue`, 864_000),
+  );
 });
 
 describe('dashboard', () => {
