@@ -38,6 +38,7 @@ import { s3Client, sqsClient } from '../lib/aws/clients';
 import { DeployedStack } from '../lib/aws/deployed-stack';
 import { SqsQueueSender } from '../lib/aws/sqs-queue';
 import { scriptArgs } from '../lib/util/script-args';
+import { PRICES } from './aws-prices';
 import { articlesOf, generateSite, serveSite, type ServedSite } from '../lib/demo/index';
 import { TEMPLATE_IDS } from '../lib/demo/site-generator';
 import { inRenderSample } from '../lib/step/route';
@@ -123,23 +124,6 @@ function timed(fn: Fn, handler: SqsHandler): SqsHandler {
     }
   };
 }
-
-/**
- * AWS list prices, us-east-1, as published by AWS (aws.amazon.com/lambda/pricing, /sqs/pricing,
- * /s3/pricing) and unchanged since 2023 as far as this project knows; not re-checked online (this
- * machine has no internet). Free tiers ignored.
- */
-export const PRICES = {
-  asOf: 'AWS list prices, us-east-1, as known up to 2025 (unchanged since 2023); not re-checked online',
-  lambdaGbSecond: { x86_64: 0.0000166667, arm64: 0.0000133334 },
-  lambdaRequest: 0.2 / 1e6,
-  /** Standard queues; FIFO is $0.50 per million (the learn queue's few requests are priced as standard here). */
-  sqsRequest: 0.4 / 1e6,
-  /** S3 Standard: PUT, COPY, POST, LIST per request. */
-  s3Put: 0.005 / 1000,
-  /** S3 Standard: GET, SELECT and all other requests (HEAD). DELETE is free. */
-  s3Get: 0.0004 / 1000,
-} as const;
 
 const VCPU_MB = 1769;
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, unknownVariables, type Config } from '../config/config';
-import { EmbeddedPipeline } from '../pipeline/embedded';
+import { EmbeddedPipeline, embeddedStoreDir } from '../pipeline/embedded';
 import { keys, pageIdOf, siteOf } from '../store/keys';
 import { hostProblem } from '../types/messages';
 import { ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
@@ -535,7 +535,7 @@ program
     }
     const stack = deployed();
     const store = readStore();
-    const where = stack ? `s3://${stack.target.bucket}/${keys.fallbackModel()}` : path.join(config().dataDir, 'store', keys.fallbackModel());
+    const where = stack ? `s3://${stack.target.bucket}/${keys.fallbackModel()}` : path.join(embeddedStoreDir(config().dataDir), keys.fallbackModel());
     if (opts.reset) {
       if (!(await store.get(keys.fallbackModel()))) {
         process.stdout.write(`no stored model at ${where}: the apply step already uses the shipped default model\n`);

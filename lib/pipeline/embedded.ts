@@ -134,6 +134,11 @@ export interface Submission {
   readonly html?: string;
 }
 
+/** The store's folder in a data folder (`--data-dir`): the bucket's key layout (docs/storage-layout.md). */
+export function embeddedStoreDir(dataDir: string): string {
+  return path.join(dataDir, 'store');
+}
+
 export class EmbeddedPipeline {
   readonly store: Store;
   readonly queues: { render: MemoryQueue<RenderMessage>; learn: MemoryQueue<LearnMessage>; apply: MemoryQueue<ApplyMessage> };
@@ -151,7 +156,7 @@ export class EmbeddedPipeline {
     this.ephemeral = Boolean(options.ephemeralQueues);
     this.renderer = options.browser;
     this.ownsRenderer = !options.browser;
-    this.store = options.store ?? new FsStore(path.join(config.dataDir, 'store'));
+    this.store = options.store ?? new FsStore(embeddedStoreDir(config.dataDir));
     const journal = (name: string) => (options.ephemeralQueues ? undefined : path.join(config.dataDir, 'queues', name));
     const common = { maxReceiveCount: config.maxReceiveCount, retryBaseMs: config.retryBaseMs };
     this.queues = {
