@@ -172,8 +172,10 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
       await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'relearned' });
       continue;
     }
-    // its URL is in its article; without one its first apply is still to come, and reads these rules
-    const url = await storedUrl(ctx.store, keys.article(site, pageId));
+    // Without a URL: a render still writing its files (served.html before its feature document), whose
+    // apply is sent after them and reads these rules; or a page fetched before fetch records were
+    // written whose first apply has not written its article yet (for those alone the race stays).
+    const url = await fetchedUrl(site, pageId, ctx.store);
     if (url) await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'relearned', path: 'fetch', url });
   }
   await clearDrift(site, rules.rulesVersion, ctx);
@@ -299,6 +301,15 @@ async function madeWith(site: string, pageId: string, ctx: StepContext): Promise
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A fetched page's URL: its fetch record's, which the fetch step writes before the page's served.html
+ * and its first apply, so any listed page has it, its article written or not (that apply may have read
+ * the older rules). A page fetched before the records were written has its URL in its article alone.
+ */
+async function fetchedUrl(site: string, pageId: string, store: Store): Promise<string | undefined> {
+  return (await storedUrl(store, keys.fetched(site, pageId))) ?? (await storedUrl(store, keys.article(site, pageId)));
 }
 
 /** Pages the site's rules of this version selected nothing on (apply's drift markers). */

@@ -5,7 +5,8 @@
  *   archive/<site>/<pageId>.html          archived HTML submitted with a URL (input to render)
  *   pages/<site>/<pageId>/features.json    feature document (render → learn)
  *   pages/<site>/<pageId>/snapshot.html    rendered DOM, serialized (render → apply)
- *   pages/<site>/<pageId>/served.html      the HTML as served, the main document's response body (render → apply)
+ *   pages/<site>/<pageId>/served.html      the HTML as served, the main document's response body (render, fetch → apply)
+ *   pages/<site>/<pageId>/fetched.json     a fetched page's record: its URL (fetch → learn's relearn)
  *   rules/<site>.json                      the site's rules document (learn → apply)
  *   articles/<site>/<pageId>.json          article document (apply → users)
  *   feeds/<site>/<feedId>.xml              a feed the site's pages link to, as fetched (render → learn)
@@ -56,13 +57,25 @@ export const keyPrefixes = {
 } as const;
 const P = keyPrefixes;
 
+/** The files of a page under `pages/<site>/<pageId>/`. */
+const PAGE_FILES = {
+  features: 'features.json',
+  snapshot: 'snapshot.html',
+  served: 'served.html',
+  fetched: 'fetched.json',
+} as const;
+type PageFile = (typeof PAGE_FILES)[keyof typeof PAGE_FILES];
+const pageFile = (site: string, pageId: string, file: PageFile) => `${P.pages}${segment(site)}/${pageId}/${file}`;
+
 export const keys = {
   archive: (site: string, pageId: string) => `${P.archive}${segment(site)}/${pageId}.html`,
   pagePrefix: (site: string) => `${P.pages}${segment(site)}/`,
-  features: (site: string, pageId: string) => `${P.pages}${segment(site)}/${pageId}/features.json`,
-  snapshot: (site: string, pageId: string) => `${P.pages}${segment(site)}/${pageId}/snapshot.html`,
-  /** The HTML as served (apply extracts from it when the page's scripts took the article away). */
-  served: (site: string, pageId: string) => `${P.pages}${segment(site)}/${pageId}/served.html`,
+  features: (site: string, pageId: string) => pageFile(site, pageId, PAGE_FILES.features),
+  snapshot: (site: string, pageId: string) => pageFile(site, pageId, PAGE_FILES.snapshot),
+  /** The HTML as served (apply extracts from it when the page's scripts took the article away; a fetched page's only HTML). */
+  served: (site: string, pageId: string) => pageFile(site, pageId, PAGE_FILES.served),
+  /** A fetched page's record (lib/types/fetch-record.ts): its URL, written before its first apply, for a relearn. */
+  fetched: (site: string, pageId: string) => pageFile(site, pageId, PAGE_FILES.fetched),
   rules: (site: string) => `${P.rules}${segment(site)}.json`,
   rulesPrefix: () => P.rules,
   articlePrefix: (site?: string) => (site ? `${P.articles}${segment(site)}/` : P.articles),
@@ -82,18 +95,27 @@ export const keys = {
   hostState: (host: string) => `${P.politeness}hosts/${encodeURIComponent(host.toLowerCase())}.json`,
 } as const;
 
+/**
+ * Key patterns for access grants that name one kind of file of every page (an IAM resource's `*`: any
+ * characters), where a prefix would grant the page's other files too.
+ */
+export const keyPatterns = {
+  served: `${P.pages}*/*/${PAGE_FILES.served}`,
+  fetched: `${P.pages}*/*/${PAGE_FILES.fetched}`,
+} as const;
+
 /** A feed's id in its key: a short stable hash of its URL (fragment dropped). */
 export function feedIdOf(feedUrl: string): string {
   return createHash('sha256').update(normalizeUrl(feedUrl)).digest('hex').slice(0, 20);
 }
 
 /** The page id in a `pages/<site>/<pageId>/<file>` key, when the key names that file of a page. */
-export function pageIdFromPageKey(key: string, file: 'features.json' | 'served.html'): string | undefined {
+export function pageIdFromPageKey(key: string, file: PageFile): string | undefined {
   const m = /^pages\/[^/]+\/([^/]+)\/([^/]+)$/.exec(key);
   return m && m[2] === file ? m[1] : undefined;
 }
 
 /** The page id in a `pages/<site>/<pageId>/features.json` key. */
 export function pageIdFromFeaturesKey(key: string): string | undefined {
-  return pageIdFromPageKey(key, 'features.json');
+  return pageIdFromPageKey(key, PAGE_FILES.features);
 }

@@ -3,13 +3,17 @@ import { ConfigSchema, type Config } from '../../lib/config/config';
 import { extractsDifferently, learnStep, relearnFanOut } from '../../lib/learn/learn-step';
 import type { Logger, StepContext } from '../../lib/step/context';
 import type { QueueSender, Queues } from '../../lib/queue/queue';
-import { keys } from '../../lib/store/keys';
+import { EgressPolicy } from '../../lib/net/egress-policy';
+import { Politeness } from '../../lib/politeness/politeness';
+import { fetchPathPage } from '../../lib/step/fetch-step';
+import { keys, pageIdOf } from '../../lib/store/keys';
 import { MemoryStore } from '../../lib/store/memory-store';
 import { putJson } from '../../lib/store/store';
 import type { FeatureDocument } from '../../lib/types/feature-document';
 import type { ApplyMessage } from '../../lib/types/messages';
 import { RulesDocumentSchema, type DriftMarker, type RulesDocument } from '../../lib/types/rules-document';
 import { blogPage, newsPage } from './factory';
+import { serveRoutes } from '../helpers/http-server';
 import { ARTICLE_DOCUMENT_VERSION, ArticleDocumentSchema, EXTRACTION_VERSION } from '../../lib/types/article-document';
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -60,6 +64,30 @@ async function putArticle(store: MemoryStore, pageId: string, made: { method: 'r
 async function rulesOf(store: MemoryStore): Promise<RulesDocument> {
   const obj = await store.get(keys.rules('example.com'));
   return RulesDocumentSchema.parse(JSON.parse(obj!.body.toString('utf8')));
+}
+
+/** The site learned from 5 pages, its rules then given a selector more: a relearn learns rules that extract differently. */
+async function learnedThenChanged() {
+  const store = new MemoryStore();
+  for (let i = 0; i < 5; i++) await addPage(store, i);
+  const { ctx, applied } = context(store, { learnPages: 50 });
+  await learn(ctx);
+  const v1 = await rulesOf(store);
+  await putJson(store, keys.rules('example.com'), { ...v1, content: { ...v1.content, selectors: [...v1.content.selectors, 'aside.extra'] } });
+  applied.length = 0;
+  return { store, ctx, applied };
+}
+
+/** Runs `during` once, when the next learn writes the site's rules: after it listed the pages, before the rules change. */
+function beforeRulesWrite(store: MemoryStore, during: () => Promise<void>): void {
+  const put = store.put.bind(store);
+  store.put = async (key, ...rest) => {
+    if (key === keys.rules('example.com')) {
+      store.put = put;
+      await during();
+    }
+    return put(key, ...rest);
+  };
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
@@ -202,29 +230,48 @@ describe('learnStep', () => {
   });
 
   it('a relearn extracts again a page stored and extracted with the older rules while it learned', async () => {
-    const store = new MemoryStore();
-    for (let i = 0; i < 5; i++) await addPage(store, i);
-    const { ctx, applied } = context(store, { learnPages: 50 });
-    await learn(ctx);
-    // rules the relearn will not learn again (a selector more): it extracts differently
-    const v1 = await rulesOf(store);
-    await putJson(store, keys.rules('example.com'), { ...v1, content: { ...v1.content, selectors: [...v1.content.selectors, 'aside.extra'] } });
+    const { store, ctx, applied } = await learnedThenChanged();
     // The relearn has listed the pages; before its rules are written, page-05 is rendered and applied with
     // v1, which select nothing on it: the fallback's article, and a drift marker against v1.
-    const put = store.put.bind(store);
-    store.put = async (key, ...rest) => {
-      if (key === keys.rules('example.com')) {
-        store.put = put;
-        await addPage(store, 5);
-        await putJson(store, keys.drift('example.com', 'page-05'), { version: 1, site: 'example.com', pageId: 'page-05', rulesVersion: 1, at: new Date().toISOString() });
-        await putArticle(store, 'page-05', { method: 'fallback', extraction: EXTRACTION_VERSION });
-      }
-      return put(key, ...rest);
-    };
-    applied.length = 0;
+    beforeRulesWrite(store, async () => {
+      await addPage(store, 5);
+      await putJson(store, keys.drift('example.com', 'page-05'), { version: 1, site: 'example.com', pageId: 'page-05', rulesVersion: 1, at: new Date().toISOString() });
+      await putArticle(store, 'page-05', { method: 'fallback', extraction: EXTRACTION_VERSION });
+    });
     expect(await learn(ctx, true)).toMatchObject({ learned: true });
     expect((await rulesOf(store)).rulesVersion).toBe(2);
     expect(applied.map((m) => m.pageId)).toContain('page-05');
+  });
+
+  it('a relearn extracts again a fetched page whose apply read the older rules and has not written its article yet', async () => {
+    const { store, ctx, applied } = await learnedThenChanged();
+    const server = await serveRoutes({ '/story-99': { body: '<html><body><article><p>The story.</p></article></body></html>' } });
+    try {
+      const port = new URL(server.origin).port;
+      const url = `http://example.com:${port}/story-99`;
+      const policy = new EgressPolicy({ allowHosts: [`example.com:${port}`], resolver: async () => [{ address: '127.0.0.1', family: 4 }] });
+      // The page's apply is slow: it has read v1 and not written its article when the relearn lists the pages.
+      const slowApply: ApplyMessage[] = [];
+      const fetchCtx: StepContext = { ...ctx, queues: { ...ctx.queues, apply: { send: async (m: ApplyMessage) => void slowApply.push(m) } } as unknown as Queues };
+      // The relearn has listed the pages; before its rules are written, the fetch step stores the page and sends it to apply.
+      beforeRulesWrite(store, async () => {
+        expect(await fetchPathPage(url, fetchCtx, { policy, politeness: new Politeness(ctx.config) })).toMatchObject({ ok: true });
+      });
+      expect(await learn(ctx, true)).toMatchObject({ learned: true });
+      expect(slowApply).toEqual([expect.objectContaining({ pageId: pageIdOf(url), path: 'fetch', url })]);
+      expect(applied).toContainEqual({ v: 1, site: 'example.com', pageId: pageIdOf(url), reason: 'relearned', path: 'fetch', url });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a relearn extracts again a page fetched before fetch records were written, with the URL its article holds', async () => {
+    const { store, ctx, applied } = await learnedThenChanged();
+    // served.html and its article (made by v1), no fetch record
+    await store.put(keys.served('example.com', 'fetched-1'), '<html><body><p>The story.</p></body></html>');
+    await putArticle(store, 'fetched-1', { method: 'rules', rulesVersion: 1, extraction: EXTRACTION_VERSION });
+    expect(await learn(ctx, true)).toMatchObject({ learned: true });
+    expect(applied).toContainEqual({ v: 1, site: 'example.com', pageId: 'fetched-1', reason: 'relearned', path: 'fetch', url: 'https://example.com/fetched-1' });
   });
 
   it('a relearn extracts again the newest relearnReextractMax pages whose article older rules made; spider relearn, every one', async () => {

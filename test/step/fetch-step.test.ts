@@ -1,0 +1,51 @@
+/** The fetch path's step (lib/step/fetch-step.ts) on a page served from 127.0.0.1: what it stores, and in what order. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigSchema } from '../../lib/config/config';
+import type { Queues } from '../../lib/queue/queue';
+import { silentLogger, type StepContext } from '../../lib/step/context';
+import { fetchStep } from '../../lib/step/fetch-step';
+import { keys, pageIdOf } from '../../lib/store/keys';
+import { MemoryStore } from '../../lib/store/memory-store';
+import { putJson } from '../../lib/store/store';
+import { FetchRecordSchema } from '../../lib/types/fetch-record';
+import { fetchPathRules } from '../helpers/fetch-path-rules';
+import { serveRoutes, type TestServer } from '../helpers/http-server';
+
+const PAGE = '<html><head><title>A story</title></head><body><article><p>The story, as served.</p></article></body></html>';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await serveRoutes({ '/story': { body: PAGE } });
+});
+afterAll(() => server.close());
+
+describe('fetchStep', () => {
+  it("writes a fetched page's record (its URL) and its served.html before it sends the page to apply, and nothing else but the host's rate-limit slot", async () => {
+    const url = `${server.origin}/story`;
+    const site = '127.0.0.1';
+    const pageId = pageIdOf(url);
+    const store = new MemoryStore();
+    await putJson(store, keys.rules(site), fetchPathRules(site));
+    const events: string[] = [];
+    const put = store.put.bind(store);
+    store.put = async (key, ...rest) => {
+      events.push(`put ${key}`);
+      return put(key, ...rest);
+    };
+    const queues = {
+      apply: { send: async () => void events.push('send apply') },
+      render: { send: async () => void events.push('send render') },
+    } as unknown as Queues;
+    const config = ConfigSchema.parse({ allowHosts: [new URL(server.origin).host], hostIntervalMs: 0, renderSampleRate: 0 });
+    const ctx: StepContext = { store, queues, config, logger: silentLogger };
+
+    expect(await fetchStep({ v: 1, url }, ctx)).toMatchObject({ site, pageId, path: 'fetch' });
+
+    const host = keys.hostState(new URL(url).hostname);
+    expect(events.filter((e) => e !== `put ${host}`)).toEqual([`put ${keys.fetched(site, pageId)}`, `put ${keys.served(site, pageId)}`, 'send apply']);
+    expect(events).toContain(`put ${host}`);
+    const record = FetchRecordSchema.parse(JSON.parse((await store.get(keys.fetched(site, pageId)))!.body.toString('utf8')));
+    expect(record).toMatchObject({ version: 1, site, pageId, url });
+    expect((await store.get(keys.served(site, pageId)))!.body.toString('utf8')).toBe(PAGE);
+  });
+});
