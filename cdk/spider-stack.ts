@@ -1,7 +1,7 @@
 /**
  * The Spider stack: one bucket and four queue-consuming functions.
  *
- *   fetch queue ─▶ fetch λ (the intake, no browser) ──▶ pages/<site>/<id>/served.html ─▶ apply queue (a learned site's page)
+ *   fetch queue ─▶ fetch λ (the intake, no browser) ──▶ pages/<site>/<id>/{fetched.json,served.html} ─▶ apply queue (a learned site's page)
  *   (URLs)              └──▶ render queue (every other page, unchanged)
  *
  *   render queue ─▶ render λ ──▶ pages/ ─┬─▶ apply queue ─▶ apply λ ──▶ articles/
@@ -20,7 +20,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { AWS_ENV, STACK_OUTPUTS } from '../lib/aws/stack-outputs';
 import { envName } from '../lib/config/config';
-import { keyPrefixes as K, keys } from '../lib/store/keys';
+import { keyPatterns as P, keyPrefixes as K, keys } from '../lib/store/keys';
 import { SpiderDashboard } from './dashboard';
 import { DataBucket } from './data-bucket';
 import { NODE_RUNTIME, QueueConsumer } from './queue-consumer';
@@ -29,8 +29,9 @@ import type { Settings } from './settings';
 type Step = 'fetch' | 'render' | 'learn' | 'apply';
 
 /**
- * Objects are named by key prefix (ending in `/`: every key under it) or by one exact key (the
- * fallback model). lib/store/keys.ts names them.
+ * Objects are named by key prefix (ending in `/`: every key under it), by a key pattern (`*`: any
+ * characters; one kind of file of every page, such as every page's served.html: keyPatterns) or by
+ * one exact key (the fallback model). lib/store/keys.ts names them.
  */
 interface StepAccess {
   /** What the step reads (s3:GetObject). */
@@ -46,9 +47,10 @@ interface StepAccess {
 /** What each step touches. */
 export const ACCESS: Readonly<Record<Step, StepAccess>> = {
   // rules/: routing reads the site's rules (lib/step/fetch-step.ts).
-  // pages/: the HTML as served of a fetched page (pages/<site>/<id>/served.html), which apply reads.
+  // pages/: of a fetched page, its fetch record (its URL, for a relearn) and its HTML as served, which
+  // apply reads; not the feature documents and snapshots learn and apply trust render for.
   // politeness/: the per-host rate-limit slots, shared with the render containers.
-  fetch: { reads: [K.rules, K.politeness], writes: [K.pages, K.politeness], deletes: [], sendsTo: ['render', 'apply'] },
+  fetch: { reads: [K.rules, K.politeness], writes: [P.fetched, P.served, K.politeness], deletes: [], sendsTo: ['render', 'apply'] },
   // feeds/: the feeds a site's pages link to, fetched by render (lib/fields/feed-refresh.ts: it lists
   // the key to see its age, never reads it), read by learn for the field rules (lib/fields/learn-fields.ts).
   // politeness/: per-host rate-limit slots shared by the render containers (lib/politeness/host-limiter.ts).
@@ -65,7 +67,9 @@ export const ACCESS: Readonly<Record<Step, StepAccess>> = {
 };
 
 const isPrefix = (p: string) => p.endsWith('/');
-const objectsOf = (bucket: s3.IBucket, p: string) => bucket.arnForObjects(isPrefix(p) ? `${p}*` : p);
+/** The key part of the objects' ARN: every key under a prefix (`pages/*`), else the pattern or key itself. */
+const objectKeyOf = (p: string) => (isPrefix(p) ? `${p}*` : p);
+const objectsOf = (bucket: s3.IBucket, p: string) => bucket.arnForObjects(objectKeyOf(p));
 
 export interface SpiderStackProps extends StackProps {
   readonly settings: Settings;
@@ -206,12 +210,15 @@ export class SpiderStack extends Stack {
     for (const [sid, action, objects] of grants) {
       if (objects.length) role.addToPrincipalPolicy(new iam.PolicyStatement({ sid, actions: [action], resources: objects.map((p) => objectsOf(bucket, p)) }));
     }
-    // cdk-nag flags the trailing wildcard of every prefix; each one is the point of the grant.
+    // cdk-nag flags the wildcard of every prefix and pattern; each one is the point of the grant.
     const bucketRef = `<${this.resolve((bucket.node.defaultChild as s3.CfnBucket).logicalId)}.Arn>`;
-    for (const prefix of new Set([...access.reads, ...access.writes, ...access.deletes].filter(isPrefix))) {
+    for (const p of new Set([...access.reads, ...access.writes, ...access.deletes])) {
+      if (!objectKeyOf(p).includes('*')) continue;
       Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::${bucketRef}/${prefix}*]`,
-        reason: `Objects under the ${prefix} prefix: keys are per site and page (lib/store/keys.ts), so the grant is the prefix, not single keys.`,
+        id: `AwsSolutions-IAM5[Resource::${bucketRef}/${objectKeyOf(p)}]`,
+        reason: isPrefix(p)
+          ? `Objects under the ${p} prefix: keys are per site and page (lib/store/keys.ts), so the grant is the prefix, not single keys.`
+          : `The ${p} objects of every site and page (lib/store/keys.ts, keyPatterns): one kind of file per page, not the prefix.`,
       });
     }
   }

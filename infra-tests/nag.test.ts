@@ -67,11 +67,12 @@ describe('cdk-nag AwsSolutions', () => {
 
   it('acknowledges only these rules, each for its stated cause', () => {
     const ids = [...new Set(acknowledgments(app).map((a) => a.id.replace(/\[.*$/, '')))].sort();
-    // IAM5: object-prefix grants (`<bucket>/pages/*`); L1: Node 22 pinned to the project's Node.
+    // IAM5: object-prefix grants (`<bucket>/pages/*`) and page-file patterns (the fetch function's
+    // `<bucket>/pages/*/*/served.html`); L1: Node 22 pinned to the project's Node.
     // (The access-log bucket needs no S1 acknowledgment: cdk-nag exempts log-target buckets.)
     expect(ids).toEqual(['AwsSolutions-IAM5', 'AwsSolutions-L1']);
     const iam5 = acknowledgments(app).filter((a) => a.id.startsWith('AwsSolutions-IAM5'));
-    for (const ack of iam5) expect(ack.id).toMatch(/^AwsSolutions-IAM5\[Resource::<DataBucket[0-9A-F]+\.Arn>\/(archive|pages|rules|articles|feeds|drift|politeness|quarantine)\/\*\]$/);
+    for (const ack of iam5) expect(ack.id).toMatch(/^AwsSolutions-IAM5\[Resource::<DataBucket[0-9A-F]+\.Arn>\/((archive|pages|rules|articles|feeds|drift|politeness|quarantine)\/\*|pages\/\*\/\*\/(served\.html|fetched\.json))\]$/);
   });
 
   it('the app as cdk/app.ts builds it synthesizes with the checks registered', () => {
