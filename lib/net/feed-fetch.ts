@@ -1,10 +1,12 @@
 /**
  * Fetching a feed: http(s) only, a deadline, refused beyond maxBytes, throws on a non-2xx status,
- * the body decoded by its declared charset. `guardedFeedFetch` does it through safeFetch, under the
+ * the body read as a browser reads XML (lib/text/encoding.ts: a BOM, the Content-Type's charset,
+ * the XML declaration, else UTF-8). `guardedFeedFetch` does it through safeFetch, under the
  * egress guard, so a page cannot point the render step's feed refresh at the metadata endpoint or
  * the intranet; `fetchFeed` is Node's fetch without the guard.
  */
 import type { EgressPolicy } from './egress-policy';
+import { decodeBytes } from '../text/encoding';
 import { safeFetch } from './safe-fetch';
 
 const ACCEPT = 'application/rss+xml, application/atom+xml, application/rdf+xml;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.1';
@@ -71,7 +73,7 @@ export async function fetchFeed(url: string, options: FetchFeedOptions = {}): Pr
     }
     const bytes = Buffer.concat(chunks);
     const contentType = response.headers.get('content-type') ?? '';
-    return { url: response.url || url, status: response.status, contentType, body: decodeFeed(bytes, contentType) };
+    return { url: response.url || url, status: response.status, contentType, body: decodeBytes(bytes, contentType, { xml: true }) };
   } finally {
     if (!response.bodyUsed) await response.body?.cancel().catch(() => undefined);
   }
@@ -93,21 +95,6 @@ export function guardedFeedFetch(policy: EgressPolicy, defaultUserAgent = 'spide
     if (res.status < 200 || res.status >= 300) throw new Error(`HTTP ${res.status} for feed ${url}`);
     if (res.truncated || res.body.length > maxBytes) throw new Error(`feed ${url} is larger than ${maxBytes} bytes`);
     const contentType = String(res.headers['content-type'] ?? '');
-    return { url: res.url, status: res.status, contentType, body: decodeFeed(res.body, contentType) };
+    return { url: res.url, status: res.status, contentType, body: decodeBytes(res.body, contentType, { xml: true }) };
   };
-}
-
-/** Bytes to text: the charset of the Content-Type, else of the XML declaration, else UTF-8. */
-export function decodeFeed(bytes: Buffer, contentType: string): string {
-  const declared =
-    /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1] ??
-    /^\s*<\?xml[^>]*\sencoding\s*=\s*["']([\w.:-]+)["']/i.exec(bytes.subarray(0, 300).toString('latin1'))?.[1];
-  if (declared) {
-    try {
-      return new TextDecoder(declared).decode(bytes);
-    } catch {
-      // an unknown label: UTF-8 below
-    }
-  }
-  return new TextDecoder('utf-8').decode(bytes);
 }

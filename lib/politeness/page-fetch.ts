@@ -6,6 +6,7 @@
  */
 import type { EgressPolicy } from '../net/egress-policy';
 import { safeFetch, type SafeFetchResponse } from '../net/safe-fetch';
+import { decodeBytes } from '../text/encoding';
 import { NonRetryableError } from '../util/errors';
 import { httpStatusError } from './http-status';
 import type { Politeness } from './politeness';
@@ -63,18 +64,6 @@ export async function fetchPage(url: string, options: PageFetchOptions): Promise
   if (res.truncated || res.body.length > options.maxBytes) return { ok: false, reason: `the HTML is larger than ${options.maxBytes} bytes` };
   const type = String(res.headers['content-type'] ?? '').toLowerCase();
   if (type && !/text\/html|application\/xhtml\+xml/.test(type)) return { ok: false, reason: `not HTML (${type})` };
-  return { ok: true, html: decode(res.body, type), finalUrl: current, redirects };
-}
-
-/** The body as text: the Content-Type's charset when Node knows it, else UTF-8 (a <meta charset> is not read). */
-function decode(body: Buffer, contentType: string): string {
-  const charset = /charset=["']?([\w-]+)/.exec(contentType)?.[1];
-  if (charset) {
-    try {
-      return new TextDecoder(charset).decode(body);
-    } catch {
-      // an unknown label: UTF-8
-    }
-  }
-  return body.toString('utf8');
+  // read as a browser reads it: a BOM, the Content-Type's charset, a <meta> in its first 1024 bytes
+  return { ok: true, html: decodeBytes(res.body, type), finalUrl: current, redirects };
 }

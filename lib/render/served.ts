@@ -8,8 +8,10 @@
  * RENDERED_TEXT_META), both counted by `textLength`: in the page on the rendered document, here on
  * the served HTML's parse (`servedTextLength`).
  */
+import { isUtf8 } from 'node:buffer';
 import type { HTTPResponse } from 'puppeteer-core';
 import { elements, parseHtml } from '../html/parse';
+import { decodeBytes } from '../text/encoding';
 import { SNAPSHOT_META } from '../types/feature-document';
 
 export const SERVED_TEXT_META = SNAPSHOT_META.servedText;
@@ -73,6 +75,21 @@ export function renderedTextExpression(): string {
 }
 
 /**
+ * The HTML as served, from the bytes puppeteer gives of a document response (`content()`), read as
+ * the fetch path reads the page (lib/text/encoding.ts), so that both paths store the same text. Those
+ * are not always the bytes sent: DevTools hands a body over as text when Chromium could decode it (by
+ * the Content-Type's charset, a `<meta>`, a BOM, or as UTF-8), and puppeteer encodes that text in UTF-8
+ * again, a `<meta charset="shift_jis">` in it notwithstanding: bytes that are valid UTF-8 are read as
+ * UTF-8. Only a body it could not decode comes as sent (an undeclared legacy encoding; puppeteer's
+ * `text()` threw on it, so such a page had no served HTML): read as the fetch path reads it, by its
+ * declarations and else as windows-1252, not as Chromium's detector guessed it. (Chromium 153;
+ * test/render/renderer.test.ts holds it to that.)
+ */
+export function servedHtmlOf(bytes: Uint8Array, contentType: string | undefined): string {
+  return isUtf8(bytes) ? new TextDecoder('utf-8').decode(bytes) : decodeBytes(bytes, contentType);
+}
+
+/**
  * Keeps the body of the main frame's latest successful (2xx) document response, read as soon as
  * it arrives (a later navigation, to an error page say, would take it out of the browser's buffers).
  */
@@ -83,7 +100,8 @@ export class ServedCapture {
   onDocumentResponse(res: HTTPResponse): void {
     const status = res.status();
     if (status < 200 || status >= 300) return;
-    this.latest = res.text().then((t) => t, () => undefined);
+    const contentType = res.headers()['content-type'];
+    this.latest = res.content().then((bytes) => servedHtmlOf(bytes, contentType), () => undefined);
   }
 
   /**

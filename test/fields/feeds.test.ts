@@ -115,6 +115,10 @@ describe('fetchFeed', () => {
       else if (path === '/latin1.xml') {
         res.writeHead(200, { 'content-type': 'text/xml' });
         res.end(Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><rss><channel><item><title>Caf\xe9</title></item></channel></rss>', 'latin1'));
+      } else if (path === '/bom.xml') {
+        // UTF-8 by its byte order mark, whatever its declaration and its Content-Type say
+        res.writeHead(200, { 'content-type': 'text/xml; charset=iso-8859-1' });
+        res.end(Buffer.from('\ufeff<?xml version="1.0" encoding="ISO-8859-1"?><rss><channel><item><title>Café 東京</title></item></channel></rss>', 'utf8'));
       } else if (path === '/slow.xml') setTimeout(() => res.writeHead(200).end(RSS), 2000).unref();
       else if (path === '/huge.xml') {
         // no content-length: the cap must stop the stream
@@ -144,6 +148,7 @@ describe('fetchFeed', () => {
     expect(got.contentType).toBe('application/rss+xml');
     expect(parseFeed(got.body)?.entries).toHaveLength(2);
     expect(parseFeed((await fetchFeed(`${origin}/latin1.xml`)).body)?.entries[0].title).toBe('Café');
+    expect(parseFeed((await fetchFeed(`${origin}/bom.xml`)).body)?.entries[0].title).toBe('Café 東京');
   });
 
   it('refuses non-http URLs, HTTP errors, slow answers and bodies over the cap', async () => {

@@ -7,12 +7,21 @@ import { z } from 'zod';
 import { serveRoutes, type TestServer } from '../helpers/http-server';
 import { extractWithRules } from '../../lib/apply/extract-with-rules';
 import { parseHtml } from '../../lib/html/parse';
+import { decodeBytes } from '../../lib/text/encoding';
+import { ENCODED_PAGES, UNDECLARED_SHIFT_JIS } from '../helpers/encoded-pages';
 
 const page = `<!doctype html><html lang="en"><head><title>Live page</title>
 <link rel="stylesheet" href="/style.css"></head>
 <body><div id="main" class="story"><h1>Live headline</h1><p>Some body text here.</p>
 <blockquote style="font-style: italic; font-size: 22px">A quote.</blockquote></div>
 <img src="/pixel.png"></body></html>`;
+
+/** Pages in legacy encodings, one of each way to name it (test/helpers/encoded-pages.ts), and one that names none. */
+const ENCODED = [
+  ...['shift_jis-meta', 'windows-1251-http-equiv', 'gbk-header', 'gb18030-meta', 'utf8-bom-wrong-meta', 'utf8-bom-wrong-header'].map((name) => ENCODED_PAGES.find((p) => p.name === name)!),
+  UNDECLARED_SHIFT_JIS,
+];
+const SHIFT_JIS_META = ENCODED[0];
 
 describe('Renderer (real Chromium)', () => {
   let server: TestServer;
@@ -49,6 +58,12 @@ describe('Renderer (real Chromium)', () => {
       },
       '/idents': { body: `<!doctype html><title>Idents</title><body><div id="2up" class="-1col a:b"><o:p><p>Escaped text.</p></o:p></div></body>` },
       '/deep': { body: `<!doctype html><title>Deep</title><body>${'<div class="n">'.repeat(300)}<p>Deep article text.</p>${'</div>'.repeat(300)}</body>` },
+      ...Object.fromEntries(ENCODED.map((p) => [`/${p.name}`, { type: p.contentType, body: p.bytes }])),
+      // the Shift_JIS page whose script leaves its document: rendered again from its served HTML
+      '/shift_jis-to-blank': {
+        type: SHIFT_JIS_META.contentType,
+        body: Buffer.concat([SHIFT_JIS_META.bytes, Buffer.from(`<script>location.replace('about:blank');</script>`)]),
+      },
     });
     renderer = new Renderer(loadConfig({ navigationTimeoutMs: 10_000, renderTimeoutMs: 20_000 }));
   });
@@ -161,6 +176,22 @@ describe('Renderer (real Chromium)', () => {
     const result = await renderer.render({ url: `${server.origin}/to-blank` });
     expect(result.renderMode).toBe('no-script');
     expect(result.collected.blocks.map((b) => b.text)).toEqual(['Leaving.']);
+  });
+
+  it('keeps the HTML as served of a page in a legacy encoding as the fetch path reads it: the encoding its <meta>, its Content-Type or a BOM names', async () => {
+    const blockTexts = (blocks: readonly { text: string }[]) => blocks.map((b) => b.text).join('\n');
+    for (const page of ENCODED) {
+      const result = await renderer.render({ url: `${server.origin}/${page.name}` });
+      // Chromium reads each page right (it guesses the undeclared one)
+      for (const paragraph of page.paragraphs) expect(blockTexts(result.collected.blocks), page.name).toContain(paragraph);
+      // the HTML as served: the text the fetch path reads from the same bytes
+      expect(result.served, page.name).toBe(decodeBytes(page.bytes, page.contentType));
+      if (page !== UNDECLARED_SHIFT_JIS) for (const paragraph of page.paragraphs) expect(result.served, page.name).toContain(paragraph);
+    }
+    // its served HTML rendered again (a UTF-8 string, with its <meta charset="Shift_JIS">) reads right
+    const again = await renderer.render({ url: `${server.origin}/shift_jis-to-blank` });
+    expect(again.renderMode).toBe('no-script');
+    for (const paragraph of SHIFT_JIS_META.paragraphs) expect(blockTexts(again.collected.blocks)).toContain(paragraph);
   });
 
   it('a 1.4 MB page of 190,000 empty <p> then 5,000 paragraphs renders, its blocks found (issue 18, item 12)', async () => {
