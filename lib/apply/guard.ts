@@ -26,7 +26,7 @@
 import type { AnyNode, Document, Element } from 'domhandler';
 import { isHidden, SKIP_TAGS } from '../html/content';
 import { elements, isElement, isText } from '../html/parse';
-import { isProse, PROSE_MAX_LINK_SHARE, PROSE_MIN_WORDS, wordsOf } from '../html/prose';
+import { isProse, PROSE_MAX_LINK_SHARE, PROSE_MIN_WORDS, proseWords, wordsOf } from '../html/prose';
 import { scorePage } from '../metric/metric';
 import { countWords } from '../text/words';
 import { READABILITY_MARK } from '../types/feature-document';
@@ -134,7 +134,13 @@ export function suspectRulesOutput(doc: Document, out: RulesOutput, options: Gua
   const links = linkShare(out);
   if (links > options.maxLinkShare) return `${Math.round(links * 100)}% of the rules' words are in links`;
   const { prose, readability } = pageWords(doc, options);
-  if (out.wordCount < options.minShare * prose) return `the rules took ${out.wordCount} words where the page holds ${prose} in paragraphs of prose`;
+  // the page's prose is counted in proseWords (in a script written without spaces, two letters a
+  // word): so are the rules' words against it, where countWords makes a Japanese sentence one word.
+  // Only when countWords finds too few: proseWords never counts fewer, and the common case pays nothing.
+  if (out.wordCount < options.minShare * prose) {
+    const words = proseWords(out.text);
+    if (words < options.minShare * prose) return `the rules took ${words} words where the page holds ${prose} in paragraphs of prose`;
+  }
   if (readability > options.maxReadabilityGain * out.wordCount) return `the rules took ${out.wordCount} words where Readability kept ${readability}`;
   return undefined;
 }

@@ -67,6 +67,17 @@ describe('page guard', () => {
     expect(calls).toBe(0);
   });
 
+  it('counts the rules\' words as it counts the page\'s prose, in a script written without spaces too', () => {
+    // countWords makes each sentence of Japanese one word; the page's prose counts two letters a word
+    const paragraph = (i: number) => `市議会は${i}日の夜に予算案を可決した。住民の多くが会場に集まり、議論の行方を見守った。反対意見も出たが、最後は賛成多数で決まった。`;
+    const doc = parseHtml(`<html><head><title>市議会</title></head><body><div class="story">${Array.from({ length: 8 }, (_, i) => `<p>${paragraph(i + 1)}</p>`).join('')}</div></body></html>`);
+    const rules = extractWithRules(doc, { selectors: ['body > div.story > p'], clean: [] });
+    expect(rules.wordCount).toBeLessThan(DEFAULT_GUARD_OPTIONS.minShare * pageWords(doc).prose);
+    expect(suspectRulesOutput(doc, rules)).toBeUndefined();
+    const firstParagraph = extractWithRules(doc, { selectors: ['body > div.story > p:first-child'], clean: [] });
+    expect(suspectRulesOutput(doc, firstParagraph)).toMatch(/the rules took \d+ words where the page holds \d+ in paragraphs of prose/);
+  });
+
   it('finds output that is mostly links suspicious', () => {
     const doc = parseHtml(videoPage);
     const rules = extractWithRules(doc, { selectors: ['ul.related'], clean: [] });
