@@ -136,7 +136,8 @@ export function suspectRulesOutput(doc: Document, out: RulesOutput, options: Gua
   const { prose, readability } = pageWords(doc, options);
   // the page's prose is counted in proseWords (in a script written without spaces, two letters a
   // word): so are the rules' words against it, where countWords makes a Japanese sentence one word.
-  // Only when countWords finds too few: proseWords never counts fewer, and the common case pays nothing.
+  // Only when countWords finds too few: proseWords counts as many or more (lone letters of such a
+  // script between spaced words aside), and the common case pays nothing.
   if (out.wordCount < options.minShare * prose) {
     const words = proseWords(out.text);
     if (words < options.minShare * prose) return `the rules took ${words} words where the page holds ${prose} in paragraphs of prose`;
