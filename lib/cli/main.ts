@@ -36,6 +36,7 @@ import { deployedDeadLetters } from '../aws/dead-letters';
 import type { DeadLetter } from '../queue/memory-queue';
 import { describeError } from '../util/errors';
 import { plural } from '../text/plural';
+import { dropSamePages, type SamePage } from './same-page';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -92,6 +93,19 @@ async function submitUrls(pipeline: EmbeddedPipeline, urls: readonly string[]): 
   return report.rejected;
 }
 
+/**
+ * The URLs of one input without those that are the same page as an earlier one (./same-page.ts):
+ * each dropped one is said on stderr. A URL of a page stored before is submitted again (fetched again).
+ */
+function withoutSamePages(list: readonly string[]): { unique: string[]; duplicates: SamePage[] } {
+  const result = dropSamePages(list);
+  for (const d of result.duplicates) process.stderr.write(`skipped ${terminalSafe(d.url, true)}: the same page as ${terminalSafe(d.sameAs, true)}, given before\n`);
+  return result;
+}
+
+/** What `submit` says of the URLs it did not queue again, the same page as an earlier one. */
+const samePagesNote = (duplicates: readonly SamePage[]) => (duplicates.length ? `; ${plural(duplicates.length, 'URL')} the same page as an earlier one, not queued again` : '');
+
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
@@ -105,6 +119,8 @@ interface WorkOptions {
   readonly allowDeadLetters?: boolean;
   /** URLs refused at submission, counted in the tally as the dead letters they are. */
   readonly rejected?: readonly { url: string; reason: string }[];
+  /** URLs not submitted, the same page as an earlier URL of the input: counted in the tally apart. */
+  readonly duplicates?: readonly SamePage[];
   /** Each event as well (relearn reads its learn's result). */
   readonly onEvent?: (event: ConsumerEvent) => void;
 }
@@ -113,6 +129,7 @@ interface WorkOptions {
 async function work(pipeline: EmbeddedPipeline, options: WorkOptions = {}): Promise<void> {
   const progress = progressFor(pipeline);
   for (const r of options.rejected ?? []) progress.rejected(r.url, r.reason);
+  for (const d of options.duplicates ?? []) progress.duplicate(d.url, d.sameAs);
   try {
     await pipeline.run({
       onEvent: (event) => {
@@ -235,15 +252,16 @@ program
   .option('--allow-dead-letters', 'exit 0 even when some URLs ended as dead letters or gave no article')
   .addHelpText(
     'after',
-    '\nEvery URL ends as an article or a dead letter that says why; a page whose article has no words is no article (as in `spider extract`), and one that does not look like an article (a home page, a listing) is counted apart.' +
+    '\nEvery URL ends as an article or a dead letter that says why; a page whose article has no words is no article (as in `spider extract`), and one that does not look like an article (a home page, a listing) is counted apart, and so is a URL that is the same page as an earlier one (a repeat, a #fragment, the host in capitals): skipped, not fetched twice.' +
       '\nExit codes: 0 every URL gave an article or a page flagged not an article (or --allow-dead-letters); 1 no URLs given, a URL was rejected, ended as a dead letter or gave an article with no words, or an error.',
   )
   .action(async (urls: string[], opts: { file?: string; json?: string; allowDeadLetters?: boolean }) => {
     const list = await readUrls(urls, opts.file);
     if (!someUrls(list, opts.file)) return;
+    const { unique, duplicates } = withoutSamePages(list);
     await withPipeline(async (p) => {
-      const rejected = await submitUrls(p, list);
-      await work(p, { json: opts.json, allowDeadLetters: opts.allowDeadLetters, rejected });
+      const rejected = await submitUrls(p, unique);
+      await work(p, { json: opts.json, allowDeadLetters: opts.allowDeadLetters, rejected, duplicates });
     });
   });
 
@@ -278,17 +296,18 @@ program
   .action(async (urls: string[], opts: { file?: string }) => {
     const list = await readUrls(urls, opts.file);
     if (!someUrls(list, opts.file)) return;
+    const { unique, duplicates } = withoutSamePages(list);
     const stack = deployed();
     if (stack) {
       // SQS has no way to dead-letter a message it was never sent: an invalid URL is said here, exit 1.
-      const result = await stack.submit(list.map((url) => ({ url })));
+      const result = await stack.submit(unique.map((url) => ({ url })));
       for (const r of result.rejected) process.stderr.write(`rejected ${terminalSafeJson(r.url)}: ${terminalSafe(r.reason, true)}\n`);
-      process.stdout.write(`queued ${plural(result.sent, 'URL')} on ${stack.intakeQueueUrl}\n`);
+      process.stdout.write(`queued ${plural(result.sent, 'URL')} on ${stack.intakeQueueUrl}${samePagesNote(duplicates)}\n`);
       if (result.rejected.length) process.exitCode = 1;
       return;
     }
-    const rejected = (await withPipeline((p) => submitUrls(p, list))).length;
-    process.stdout.write(`queued ${plural(list.length - rejected, 'URL')} (run \`spider work\` to process them)${rejected ? `; ${rejected} rejected, kept as dead letters` : ''}\n`);
+    const rejected = (await withPipeline((p) => submitUrls(p, unique))).length;
+    process.stdout.write(`queued ${plural(unique.length - rejected, 'URL')} (run \`spider work\` to process them)${rejected ? `; ${rejected} rejected, kept as dead letters` : ''}${samePagesNote(duplicates)}\n`);
     if (rejected > 0) process.exitCode = 1;
   });
 

@@ -10,8 +10,11 @@
  *
  * The tally (counts per outcome, dead-letter reasons grouped by kind, wall time, pages per second) is
  * what `--json <file>` writes. It counts the URLs given: a fetched page that apply sends back to
- * render (docs/fetch-path.md) is one URL, done when it was fetched; a page of an earlier run that a
- * relearn extracts again is no article of this run, counted apart (`olderExtracted`).
+ * render (docs/fetch-path.md) is one URL, done when it was fetched; a URL that is the same page as an
+ * earlier one of the input (./same-page.ts) is done at once, not submitted, counted apart
+ * (`duplicates`); a page of an earlier run that a relearn extracts again is no article of this run,
+ * counted apart (`olderExtracted`). So the URLs given are the articles, the pages flagged not an
+ * article, the pages with no words, the dead letters and the duplicates.
  */
 import { createLogUpdate } from 'log-update';
 import type { ConsumerEvent } from '../queue/worker';
@@ -29,7 +32,7 @@ export interface Tally {
   rendered: number;
   /** Pages fetched over HTTP without a browser (the fetch path, docs/fetch-path.md). */
   fetched: number;
-  /** URLs that reached an end: rendered or fetched the first time, or dead-lettered at render (rejected at submission included). */
+  /** URLs that reached an end: rendered or fetched the first time, or dead-lettered at render (rejected at submission included), or the same page as an earlier URL. */
   urlsDone: number;
   learned: number;
   /** Extractions, re-extractions after a learn included. */
@@ -41,6 +44,8 @@ export interface Tally {
   retried: number;
   /** URLs refused at submission (each also a dead letter of the render queue). */
   rejected: number;
+  /** URLs given that are the same page as an earlier URL of the input: not submitted. */
+  duplicates: { url: string; sameAs: string }[];
   dead: number;
   /** Dead letters per queue. */
   deadByQueue: Record<string, number>;
@@ -48,17 +53,20 @@ export interface Tally {
 
 export interface FinalTally {
   /**
+   * 4: `duplicates`, the URLs given that are the same page as an earlier one of the input (not
+   * submitted again), counted in `urls`: the URLs given are articles + notArticles + noWords +
+   * deadLetters + duplicates.
    * 3: `urls` counts the URLs given (a fetched page rendered again is no second URL), `rendered` counts
    * Chromium's renders and `fetched` the fetch path's pages, `articles` (and `notArticles`, `noWords`)
    * this run's pages only, the older pages a relearn extracted again being `olderExtracted`.
    * 2: `articles` leaves out pages flagged not an article and pages with no words; rejected URLs are dead letters.
    */
-  readonly version: 3;
+  readonly version: 4;
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly wallSeconds: number;
   readonly pagesPerSecond: number;
-  /** URLs given that reached an end (rendered or fetched, or dead-lettered at render, rejected at submission included), of all given. */
+  /** URLs given that reached an end (rendered or fetched, or dead-lettered at render, rejected at submission included, or the same page as an earlier one), of all given. */
   readonly urls: { readonly done: number; readonly total: number };
   readonly outcomes: {
     /** Pages rendered in Chromium (a fetched page rendered again after its rules failed on it included). */
@@ -78,6 +86,10 @@ export interface FinalTally {
     readonly noWords: number;
     /** Those pages' URLs (the first 20). */
     readonly noWordsUrls: string[];
+    /** URLs given that are the same page as an earlier URL of the input (a repeat, a `#fragment`, the host in capitals): not submitted again. */
+    readonly duplicates: number;
+    /** Those URLs (the first 20), each with the earlier URL of its page. */
+    readonly duplicateUrls: { readonly url: string; readonly sameAs: string }[];
     /** Pages of earlier runs (not of this run's URLs) that a relearn extracted again: not counted above. */
     readonly olderExtracted: number;
     readonly retried: number;
@@ -124,12 +136,13 @@ export function formatDuration(seconds: number): string {
 
 const EXAMPLES_PER_KIND = 3;
 const NO_WORDS_URLS = 20;
+const DUPLICATE_URLS = 20;
 
 export function createProgress(options: ProgressOptions) {
   const out = options.out ?? process.stderr;
   const now = options.now ?? Date.now;
   const started = now();
-  const tally: Tally = { rendered: 0, fetched: 0, urlsDone: 0, learned: 0, extracted: 0, articles: new Map(), pagesOfRun: new Set(), retried: 0, rejected: 0, dead: 0, deadByQueue: {} };
+  const tally: Tally = { rendered: 0, fetched: 0, urlsDone: 0, learned: 0, extracted: 0, articles: new Map(), pagesOfRun: new Set(), retried: 0, rejected: 0, duplicates: [], dead: 0, deadByQueue: {} };
   const reasons = new Map<FailureKind, { count: number; examples: string[] }>();
   /** Pages rendered here because apply sent them back from the fetch path (`path: 'render'`): not URLs of their own. */
   const renderedAgain = new Set<string>();
@@ -199,6 +212,12 @@ export function createProgress(options: ProgressOptions) {
     countDead('render', JSON.stringify(url), reason);
   };
 
+  /** A URL not submitted: the same page as an earlier URL of the input (its line was printed by whoever submitted them). */
+  const duplicate = (url: string, sameAs: string) => {
+    tally.duplicates.push({ url, sameAs });
+    tally.urlsDone++;
+  };
+
   /** A render-queue message's end: a URL given, unless it is the render apply asked of a page fetched already (its URL was done then). */
   const urlEnded = (m: Record<string, unknown> | undefined) => {
     if (m?.path !== 'render') tally.urlsDone++;
@@ -258,7 +277,7 @@ export function createProgress(options: ProgressOptions) {
     const done = tally.urlsDone;
     const ours = runArticles();
     return {
-      version: 3,
+      version: 4,
       startedAt: new Date(started).toISOString(),
       finishedAt: new Date(finished).toISOString(),
       wallSeconds: Math.round(wallSeconds * 1000) / 1000,
@@ -274,6 +293,8 @@ export function createProgress(options: ProgressOptions) {
         notArticles: count(ours, 'not-article'),
         noWords: count(ours, 'no-words'),
         noWordsUrls: ours.filter((a) => a.outcome === 'no-words').slice(0, NO_WORDS_URLS).map((a) => a.url),
+        duplicates: tally.duplicates.length,
+        duplicateUrls: tally.duplicates.slice(0, DUPLICATE_URLS).map((d) => ({ ...d })),
         olderExtracted: tally.articles.size - ours.length,
         retried: tally.retried,
         rejected: tally.rejected,
@@ -300,6 +321,7 @@ export function createProgress(options: ProgressOptions) {
     const apart = [
       o.notArticles ? `${o.notArticles} not an article (home page or listing)` : '',
       o.noWords ? `${o.noWords} with no words (no article)` : '',
+      o.duplicates ? `${plural(o.duplicates, 'URL')} the same page as an earlier one (not fetched again)` : '',
       o.olderExtracted ? `${plural(o.olderExtracted, 'older article')} extracted again` : '',
     ].filter(Boolean);
     const noWordsLines = runArticles().filter((a) => a.outcome === 'no-words').map((a) => `✗ apply ${a.url}: ${NO_WORDS_REASON}\n`).join('');
@@ -312,7 +334,7 @@ export function createProgress(options: ProgressOptions) {
     return { tally: t, line };
   };
 
-  return { onEvent, rejected, tally, summary, final, stop };
+  return { onEvent, rejected, duplicate, tally, summary, final, stop };
 }
 
 export type Progress = ReturnType<typeof createProgress>;

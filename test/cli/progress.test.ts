@@ -3,7 +3,7 @@
  * the real command in a child process (stderr is a pipe, not a terminal), a generated site on 127.0.0.1.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -16,6 +16,7 @@ import { articlesOf, generateSite, serveSite, type ServedSite } from '../../lib/
 import type { SpiderStatus } from '../../lib/queue/status';
 import { inRenderSample } from '../../lib/step/route';
 import { pageIdOf } from '../../lib/store/keys';
+import { serveRoutes } from '../helpers/http-server';
 
 const run = promisify(execFile);
 const site = generateSite({ seed: 'cli-progress', pagesPerTemplate: 4, templates: 1 });
@@ -72,7 +73,7 @@ describe('spider run without a terminal', () => {
 
     const tally = JSON.parse(await readFile(tallyFile, 'utf8'));
     expect(tally).toMatchObject({
-      version: 3,
+      version: 4,
       urls: { done: urls.length + 1, total: urls.length + 1 },
       outcomes: { rendered: urls.length, deadLetters: 1, deadLettersByQueue: { render: 1 } },
       deadLetterReasons: [{ kind: 'http-status', count: 1, examples: [expect.stringMatching(/HTTP 404/)] }],
@@ -109,6 +110,44 @@ describe('spider run without a terminal', () => {
   });
 });
 
+describe('a run whose input names a page more than once', () => {
+  it('submits each page once, says which URLs were the same page as an earlier one, and counts them: the outcomes add up to the URLs given', { timeout: 240_000 }, async () => {
+    const story = (title: string) => ({
+      body: `<!DOCTYPE html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>${Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i + 1} of ${title}: the council met on Tuesday evening and voted on the harbour budget after a long debate about the ferry.</p>`).join('')}</article></body></html>`,
+    });
+    const server = await serveRoutes({ '/a.html': story('Harbour vote'), '/b.html': story('Ferry timetable') });
+    const saved = dataDir;
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-progress-same-'));
+    try {
+      const origin = `http://same.localhost:${new URL(server.origin).port}`;
+      const a = `${origin}/a.html`;
+      const given = [a, `${origin}/b.html`, a, `${a}#comments`, `http://SAME.localhost:${new URL(server.origin).port}/a.html`];
+      const list = path.join(dataDir, 'urls.txt');
+      await writeFile(list, given.join('\n') + '\n');
+      const tallyFile = path.join(dataDir, 'tally.json');
+      const ran = await spider({ SPIDER_HOST_INTERVAL_MS: '0' }, 'run', '-f', list, '--json', tallyFile);
+      expect(ran.code).toBe(0);
+      expect(server.hits.get('/a.html')).toBe(1);
+      expect(ran.stderr.split('\n').filter((l) => l.startsWith('skipped '))).toEqual(given.slice(2).map((url) => `skipped ${url}: the same page as ${a}, given before`));
+      expect(ran.stderr).toMatch(/^done: 2 rendered, .*2 articles .*, 3 URLs the same page as an earlier one \(not fetched again\), /m);
+      const tally = JSON.parse(await readFile(tallyFile, 'utf8'));
+      expect(tally).toMatchObject({ version: 4, urls: { done: 5, total: 5 }, outcomes: { articles: 2, duplicates: 3, deadLetters: 0 } });
+      expect(tally.outcomes.duplicateUrls).toEqual(given.slice(2).map((url) => ({ url, sameAs: a })));
+      const o = tally.outcomes;
+      expect(o.articles + o.notArticles + o.noWords + o.deadLetters + o.duplicates).toBe(given.length);
+
+      // A page stored by an earlier run is fetched again when given again: only one input's repeats are dropped.
+      const submitted = await spider('submit', a, `${a}#top`);
+      expect(submitted.stdout).toBe('queued 1 URL (run `spider work` to process them); 1 URL the same page as an earlier one, not queued again\n');
+      expect((await spider({ SPIDER_HOST_INTERVAL_MS: '0' }, 'work')).code).toBe(0);
+      expect(server.hits.get('/a.html')).toBe(2);
+    } finally {
+      dataDir = saved;
+      await server.close();
+    }
+  });
+});
+
 describe('a run on the fetch path', () => {
   it('counts the URLs given once, a fetched page sent back to render included; says fetched for the pages fetched; counts apart the older pages a relearn extracts again', { timeout: 300_000 }, async () => {
     const learned = generateSite({ seed: 'cli-progress-fetch', pagesPerTemplate: 12, templates: 1 });
@@ -142,7 +181,7 @@ describe('a run on the fetch path', () => {
       expect(second.stderr).toContain(`rendered  ${server.url(redesigned)} (`);
       expect(second.stderr).toMatch(/^done: 1 rendered, 4 fetched, 0 learns, 4 articles /m);
       const tally = JSON.parse(await readFile(tallyFile, 'utf8'));
-      expect(tally).toMatchObject({ version: 3, urls: { done: 4, total: 4 }, outcomes: { rendered: 1, fetched: 4, articles: 4, olderExtracted: 0 } });
+      expect(tally).toMatchObject({ version: 4, urls: { done: 4, total: 4 }, outcomes: { rendered: 1, fetched: 4, articles: 4, olderExtracted: 0 } });
 
       // A relearn extracts again the pages of earlier runs: none is an article of this one.
       const relearned = await spider(env, 'relearn', 'fetched.localhost');
