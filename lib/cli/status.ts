@@ -1,4 +1,9 @@
-/** `spider status` for people: queues, learned and waiting sites, articles. `--json` prints the SpiderStatus itself. */
+/**
+ * `spider status` for people: queues, learned and waiting sites, pages extracted. `--json` prints the
+ * SpiderStatus itself. The store is counted from its key listing (lib/store/summary.ts): an article
+ * document is a page extracted, whether it gave an article, a page flagged not an article or one with
+ * no words (telling them apart reads every document: `spider articles` marks them), and it says so.
+ */
 import type { StatusQueueName, SpiderStatus } from '../queue/status';
 import { plural } from '../text/plural';
 import { formatDuration } from './progress';
@@ -24,10 +29,10 @@ export function formatStatus(status: SpiderStatus, now = Date.now()): string {
   for (const q of QUEUES) if (status.queues[q]?.note) lines.push(`  ${q}: ${status.queues[q]?.note}`);
   const { store } = status;
   lines.push('');
-  lines.push(`articles stored: ${store.articles}; pages stored: ${store.pages}`);
+  lines.push(`pages extracted: ${store.articles} (articles, and pages with no words or not an article alike: \`spider articles\` marks those); pages stored: ${store.pages}`);
   lines.push(`sites learned: ${store.learned.length}`);
   const learned = [...store.learned].sort((a, b) => b.learnedAt.localeCompare(a.learnedAt));
-  for (const l of learned.slice(0, SITES_SHOWN)) lines.push(`  ${l.site}  rules v${l.rulesVersion}, learned ${l.learnedAt}, ${plural(l.pages, 'page')}, ${plural(l.articles, 'article')}`);
+  for (const l of learned.slice(0, SITES_SHOWN)) lines.push(`  ${l.site}  rules v${l.rulesVersion}, learned ${l.learnedAt}, ${plural(l.pages, 'page')}, ${l.articles} extracted`);
   if (learned.length > SITES_SHOWN) lines.push(`  … and ${learned.length - SITES_SHOWN} more (--json lists them all)`);
   lines.push(`sites waiting to learn (pages, no rules yet): ${store.waitingToLearn.length}`);
   const waiting = [...store.waitingToLearn].sort((a, b) => b.pages - a.pages);

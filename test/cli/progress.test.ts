@@ -96,7 +96,7 @@ describe('spider run without a terminal', () => {
 
     const text = (await spider('status')).stdout;
     expect(text).toMatch(/^render\s+0\s+0\s+1\s+-$/m);
-    expect(text).toContain(`articles stored: ${urls.length}`);
+    expect(text).toContain(`pages extracted: ${urls.length} (articles, and pages with no words or not an article alike: \`spider articles\` marks those); pages stored: ${urls.length}`);
     expect(text).toMatch(/progress\.localhost {2}rules v\d+, learned \S+, \d+ pages/);
   });
 
@@ -309,5 +309,20 @@ describe('progress arithmetic', () => {
     expect(text).toMatch(/^apply\s+2\s+0\s+0\s+2m05s$/m);
     expect(text).toContain('render: age of oldest message unknown: no CloudWatch datapoint');
     expect(text).toContain('sites waiting to learn (pages, no rules yet): 1\n  a.example  4 pages');
+  });
+
+  it('status text: the count of article documents says what it counts (pages extracted, whether they gave an article or not)', () => {
+    const queue = { pending: 0, inFlight: 0, deadLettered: 0, oldestPendingAgeSeconds: 0 };
+    const status: SpiderStatus = {
+      where: 'embedded',
+      location: '/tmp/d',
+      at: '2026-03-14T10:00:00.000Z',
+      queues: { render: queue, learn: queue, apply: queue },
+      store: { learned: [{ site: 'a.example', rulesVersion: 2, learnedAt: '2026-03-14T09:00:00.000Z', pages: 79, articles: 79 }], waitingToLearn: [], pages: 79, articles: 79 },
+    };
+    const text = formatStatus(status);
+    expect(text).not.toMatch(/articles stored|79 articles/);
+    expect(text).toContain('pages extracted: 79 (articles, and pages with no words or not an article alike: `spider articles` marks those); pages stored: 79');
+    expect(text).toContain('  a.example  rules v2, learned 2026-03-14T09:00:00.000Z, 79 pages, 79 extracted');
   });
 });
