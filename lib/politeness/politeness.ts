@@ -6,6 +6,11 @@
  *                  NonRetryableError   robots.txt disallows the URL (a dead letter with that reason)
  *                  Error               robots.txt unreachable: disallowed for now, retried with backoff
  *                  HostBusyError       not this host's turn within maxWaitMs: hand the message back
+ *   check(url)   admit in two halves: the egress guard and robots.txt now (throwing as admit does),
+ *                then the host's turn from the returned HostTurn's take(), when the request is
+ *                about to be made (a render takes it in its browser slot, just before navigating:
+ *                a turn taken before waiting for the browser would be spent by the time the page
+ *                is requested, and pages of one host would go out back to back)
  *   retryLater(url, ms)
  *                the site answered 429/503 with Retry-After: no request to the host before then
  *
@@ -38,6 +43,19 @@ export interface PolitenessOptions {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
+/** A page the egress guard and robots.txt allow, whose host's turn is still to be taken. */
+export interface HostTurn {
+  readonly host: string;
+  /** Least time between two page requests to the host (ms): the configured interval or its Crawl-delay. */
+  readonly intervalMs: number;
+  /**
+   * Claims the host's turn for one page request, waiting for it up to maxWaitMs (HostBusyError when
+   * it is further away). Call it when the request is about to be made; once per page: later calls
+   * answer as the first did.
+   */
+  take(): Promise<void>;
+}
+
 export class Politeness {
   readonly robots: RobotsTxt;
   readonly limiter: HostLimiter;
@@ -64,6 +82,11 @@ export class Politeness {
   }
 
   async admit(pageUrl: string): Promise<void> {
+    await (await this.check(pageUrl)).take();
+  }
+
+  /** The egress guard and robots.txt for a page; its host's turn is the returned HostTurn's to take. */
+  async check(pageUrl: string): Promise<HostTurn> {
     const url = new URL(pageUrl);
     const host = url.hostname;
     // A page the egress guard refuses is refused for what it is, before its robots.txt is asked for.
@@ -84,10 +107,20 @@ export class Politeness {
       crawlDelaySeconds = verdict.crawlDelaySeconds;
     }
     const delayMs = Math.min(crawlDelaySeconds ?? 0, this.config.maxCrawlDelaySeconds) * 1000;
-    const interval = Math.max(this.config.hostIntervalMs, delayMs);
+    const intervalMs = Math.max(this.config.hostIntervalMs, delayMs);
+    let taken: Promise<void> | undefined;
+    return {
+      host,
+      intervalMs,
+      take: () => (taken ??= this.takeTurn(host, intervalMs)),
+    };
+  }
+
+  /** Claims the host's next slot, waiting for it up to maxWaitMs; HostBusyError when it is further. */
+  private async takeTurn(host: string, intervalMs: number): Promise<void> {
     const waitUntil = this.now() + this.maxWaitMs;
     for (;;) {
-      const turn = await this.limiter.acquire(host, interval);
+      const turn = await this.limiter.acquire(host, intervalMs);
       if (turn.ok) return;
       if (this.now() + turn.retryInMs > waitUntil) throw new HostBusyError(host, turn.retryInMs);
       await this.sleep(turn.retryInMs);

@@ -134,6 +134,14 @@ export interface RenderRequest {
    * script's navigation): a reason to refuse it (robots.txt disallows it), or undefined to go on.
    */
   readonly admitNavigation?: (url: string) => Promise<string | undefined>;
+  /**
+   * Called in the render's slot just before the page's document is requested (live pages), to take
+   * its host's turn (lib/politeness): a turn taken while the render still waited for a slot would be
+   * spent before the page is requested. Its wait does not count against the render deadline; what it
+   * throws ends the render (HostBusyError: the turn is too far away, the message is handed back),
+   * nothing requested and the browser context kept for the next render.
+   */
+  readonly takeTurn?: () => Promise<void>;
 }
 
 export interface RenderResult {
@@ -159,6 +167,8 @@ export interface RenderResult {
 interface RenderInOptions {
   /** Run the page's scripts (default true). */
   readonly javaScript?: boolean;
+  /** Awaited just before the page is navigated to (request.takeTurn, its wait off the deadline). */
+  readonly beforeNavigation?: () => Promise<void>;
 }
 
 /** The main frame ended somewhere other than an http(s) document (a script navigated it to an error page). */
@@ -222,15 +232,26 @@ export class Renderer {
     // snapshot and the served HTML): the runner's memory grew with every page rendered.
     browser.on('disconnected', onExit);
     guard.onDispose(() => browser.off('disconnected', onExit));
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`render of ${request.url} exceeded ${this.config.renderTimeoutMs} ms`)), this.config.renderTimeoutMs);
+    const deadline = new Deadline(this.config.renderTimeoutMs, () => new Error(`render of ${request.url} exceeded ${this.config.renderTimeoutMs} ms`));
+    // The host's turn, taken just before the page is requested; the time waiting for it is not the render's.
+    let turnRefused = false;
+    const takeTurn = request.takeTurn && request.archivedHtml === undefined ? request.takeTurn : undefined;
+    const beforeNavigation = takeTurn && (async () => {
+      deadline.pause();
+      try {
+        await takeTurn();
+      } catch (error) {
+        turnRefused = true;
+        throw error;
+      } finally {
+        deadline.resume();
+      }
     });
     const work = (async (): Promise<Omit<RenderResult, 'elapsedMs'>> => {
       const page = await lease.newPage();
       page.on('request', noteOrigin);
       try {
-        return await this.renderIn(page, request, guard);
+        return await this.renderIn(page, request, guard, { beforeNavigation });
       } catch (error) {
         // The page's own scripts took it off its document: the page as served, rendered again
         // without them, is the page as sent (answered from the served HTML when it could be read
@@ -248,14 +269,15 @@ export class Renderer {
     work.catch(() => undefined); // when the deadline or a cap wins, the abandoned work may still reject
     let succeeded = false;
     try {
-      const result = await Promise.race([work, deadline, guard.aborted]);
+      const result = await Promise.race([work, deadline.expired, guard.aborted]);
       succeeded = true;
       return { ...result, elapsedMs: Date.now() - started };
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
       guard.dispose();
       // A failed render's context is closed, not cleaned: whatever state the failure left goes with it.
-      const closed = await lease.release({ reusable: succeeded, origins });
+      // A render that ended at its host's turn requested nothing: its context is as clean as any.
+      const closed = await lease.release({ reusable: succeeded || turnRefused, origins });
       // A context that will not close (a renderer stuck in a script) takes the browser with it.
       if (!closed) await this.close();
     }
@@ -494,6 +516,8 @@ export class Renderer {
       return undefined;
     };
 
+    await options.beforeNavigation?.();
+    guard.throwIfAborted();
     const loaded = new Promise<void>((resolve) => page.once('load', () => resolve()));
     const navStart = Date.now();
     let response: HTTPResponse | null;
@@ -656,6 +680,43 @@ export class Renderer {
 
 /** Mozilla Readability in the page: a few hundred ms on a large page; past this it is left out. */
 const READABILITY_TIMEOUT_MS = 5000;
+
+/** A render's deadline: `expired` rejects once it has run for `ms`; it does not run while paused. */
+class Deadline {
+  readonly expired: Promise<never>;
+  private reject!: (error: Error) => void;
+  private timer?: NodeJS.Timeout;
+  private leftMs: number;
+  private since = 0;
+  private done = false;
+
+  constructor(ms: number, private readonly error: () => Error) {
+    this.leftMs = ms;
+    this.expired = new Promise<never>((_, reject) => (this.reject = reject));
+    this.expired.catch(() => undefined);
+    this.resume();
+  }
+
+  pause(): void {
+    if (this.timer === undefined) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.leftMs -= Date.now() - this.since;
+  }
+
+  resume(): void {
+    if (this.timer !== undefined || this.done) return;
+    this.since = Date.now();
+    this.timer = setTimeout(() => this.reject(this.error()), Math.max(0, this.leftMs));
+  }
+
+  /** The render is over: the deadline stops for good. */
+  clear(): void {
+    this.done = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
 
 /** Aborts a render from event handlers (crash, caps, browser exit), once. */
 class RenderGuard {

@@ -61,17 +61,24 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
   const politeness = archivedHtml === undefined ? politenessFor(ctx, ctx.politeness) : undefined;
   // Which way the page goes (lib/step/route.ts), asked before the host's turn and before any browser.
   const route = politeness ? await routeOf(message, ctx) : undefined;
-  await politeness?.admit(url);
+  // robots.txt and the egress guard now; the host's turn when the page is about to be requested: just
+  // before the fetch, or in the renderer's slot just before it navigates (a turn taken before the
+  // wait for the browser would be spent by the time the page is requested).
+  const turn = await politeness?.check(url);
   let result;
   try {
-    if (politeness && route?.path === 'fetch') {
+    if (politeness && turn && route?.path === 'fetch') {
+      await turn.take();
       const fetched = await fetchPathPage(url, ctx, { policy: ctx.renderer.policy, politeness });
       if (fetched.ok) return { site, pageId, blocks: 0, elapsedMs: fetched.elapsedMs, path: 'fetch' };
+      // Rendered in the turn its fetch took (take() answers as before): a second turn could only hand
+      // the message back, to be fetched and declined again.
       ctx.logger.info('fetch path: rendering instead', { url, site, pageId, reason: fetched.reason });
     }
     result = await ctx.renderer.render({
       url,
       archivedHtml,
+      takeTurn: turn?.take,
       // A redirect (or a script) taking the page elsewhere: that URL's robots.txt is asked too.
       // A host the egress guard refuses is refused by the proxy with its own reason.
       admitNavigation: politeness && (async (next) => {

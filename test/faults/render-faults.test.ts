@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config/config';
 import { Renderer } from '../../lib/render/browser';
-import { isNonRetryable } from '../../lib/util/errors';
+import { HostBusyError, isNonRetryable } from '../../lib/util/errors';
 
 const FIFTY_MB = 50 * 1024 * 1024;
 const normal = '<!doctype html><html><head><title>Normal</title></head><body><h1>Normal page</h1><p>All is well.</p></body></html>';
@@ -22,10 +22,13 @@ let server: http.Server;
 let origin = '';
 let renderer: Renderer;
 const held = new Set<http.ServerResponse>();
+/** Every request the server received, path and query. */
+const asked: string[] = [];
 
 beforeAll(async () => {
   const chunk = Buffer.from('<p>Some words of a paragraph in a very long page, repeated over and over.</p>\n'.repeat(13_000)); // ~1 MB
   server = http.createServer((req, res) => {
+    asked.push(req.url!);
     const p = new URL(req.url!, 'http://x').pathname;
     const html = (body: string) => res.writeHead(200, { 'content-type': 'text/html' }).end(body);
     switch (p) {
@@ -110,6 +113,24 @@ async function expectNormalNext(): Promise<void> {
 }
 
 describe('render faults (real Chromium)', () => {
+  it("the host's turn is taken just before navigation: a turn refused requests nothing and keeps the browser context", async () => {
+    await expectNormalNext();
+    const opened = await renderer.contextsOpened();
+    const turns: string[] = [];
+    const error = await renderer
+      .render({ url: `${origin}/normal?turn=refused`, takeTurn: async () => { turns.push('refused'); throw new HostBusyError('127.0.0.1', 5000); } })
+      .catch((e: Error) => e);
+    expect(error).toBeInstanceOf(HostBusyError);
+    expect(turns).toEqual(['refused']);
+    expect(asked.filter((u) => u.includes('turn='))).toEqual([]);
+    // A turn granted: the page is requested after it, once.
+    const result = await renderer.render({ url: `${origin}/normal?turn=granted`, takeTurn: async () => void turns.push(`granted; requested before: ${asked.includes('/normal?turn=granted')}`) });
+    expect(result.collected.blocks).toHaveLength(2);
+    expect(turns).toEqual(['refused', 'granted; requested before: false']);
+    expect(asked.filter((u) => u.includes('turn='))).toEqual(['/normal?turn=granted']);
+    expect(await renderer.contextsOpened()).toBe(opened);
+  });
+
   it('a server that never answers: a retryable timeout', async () => {
     const error = await renderer.render({ url: `${origin}/hang` }).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);

@@ -176,6 +176,31 @@ describe('per-host rate limit', () => {
     }
   });
 
+  it('check() asks robots.txt and takes no turn; the turn is claimed when take() is called, once a page', async () => {
+    const site = await serveRoutes({ '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nCrawl-delay: 2\nDisallow: /private\n' } });
+    try {
+      const clock = fakeClock();
+      const config = loadConfig({ userAgent: UA, allowHosts: [new URL(site.origin).host], hostIntervalMs: 1000, politenessMaxWaitMs: 0 });
+      const p = new Politeness(config, { now: clock.now, sleep: clock.sleep });
+      expect(isNonRetryable(await p.check(`${site.origin}/private/x.html`).catch((e) => e))).toBe(true);
+      // Two pages checked at once, then requested after a wait (for the browser, say): the second
+      // page's turn counts from the first page's request, not from its check.
+      const first = await p.check(`${site.origin}/1.html`);
+      const second = await p.check(`${site.origin}/2.html`);
+      expect(second.intervalMs).toBe(2000);
+      clock.advance(5000);
+      await first.take();
+      await expect(first.take()).resolves.toBeUndefined(); // the same turn, not another
+      const busy = await second.take().catch((e) => e);
+      expect(busy).toBeInstanceOf(HostBusyError);
+      expect(busy.retryInMs).toBe(2000);
+      clock.advance(2000);
+      await expect((await p.check(`${site.origin}/2.html`)).take()).resolves.toBeUndefined();
+    } finally {
+      await site.close();
+    }
+  });
+
   it('shared through the store: two containers never take the same slot of a host', async () => {
     const store = new FsStore(await mkdtemp(path.join(os.tmpdir(), 'spider-limiter-')));
     const clock = fakeClock();
