@@ -37,15 +37,16 @@ function endsInsideMarkup(bytes: Uint8Array): boolean {
 
 /**
  * Parse an HTML page into a domhandler Document. Bytes (a stored object's body) are UTF-8; a page
- * of them is better given as they are than decoded first (DECODE_CHUNK_BYTES).
+ * of them is better given as they are than decoded first (DECODE_CHUNK_BYTES). A byte order mark at
+ * the start is left out, as a browser leaves it out: a stored page that a reader sniffing its bytes
+ * would not read as UTF-8 starts with one (htmlToStore, lib/text/encoding.ts).
  */
 export function parseHtml(html: string | Uint8Array): Document {
   const handler = new DomHandler(undefined, OPTIONS);
   const parser = new Parser(handler, OPTIONS);
-  if (typeof html === 'string') parser.end(html);
+  if (typeof html === 'string') parser.end(html.charCodeAt(0) === 0xfeff ? html.slice(1) : html);
   else {
-    // ignoreBOM: a byte order mark stays in the text, as Buffer#toString leaves it
-    const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+    const decoder = new TextDecoder('utf-8');
     if (endsInsideMarkup(html)) parser.end(decoder.decode(html));
     else {
       for (let i = 0; i < html.length; i += DECODE_CHUNK_BYTES) parser.write(decoder.decode(html.subarray(i, i + DECODE_CHUNK_BYTES), { stream: true }));

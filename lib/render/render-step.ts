@@ -10,6 +10,7 @@ import type { StepContext } from '../step/context';
 import { getText } from '../store/store';
 import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
 import { putJson } from '../store/store';
+import { htmlToStore } from '../text/encoding';
 import { FEATURE_DOCUMENT_VERSION, FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
 import type { RenderMessage } from '../types/messages';
 import { EgressBlockedError, NonRetryableError } from '../util/errors';
@@ -95,6 +96,7 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
   }
   const snapshotKey = keys.snapshot(site, pageId);
   const servedKey = keys.served(site, pageId);
+  const served = result.served === undefined ? undefined : htmlToStore(result.served);
   const doc: FeatureDocument = FeatureDocumentSchema.parse({
     version: FEATURE_DOCUMENT_VERSION,
     pageId,
@@ -107,15 +109,13 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
     source: archivedHtml === undefined ? 'live' : 'archive',
     ...result.collected,
     ...(result.readability ? { readability: result.readability } : {}),
-    ...(result.served !== undefined
-      ? { served: { key: servedKey, bytes: Buffer.byteLength(result.served), textLength: result.servedTextLength ?? 0 } }
-      : {}),
+    ...(served !== undefined ? { served: { key: servedKey, bytes: served.length, textLength: result.servedTextLength ?? 0 } } : {}),
     ...(result.renderMode ? { renderMode: result.renderMode } : {}),
   });
 
   // Snapshot (and the HTML as served) first: a feature document always has its snapshot.
-  if (result.served !== undefined) await ctx.store.put(servedKey, result.served, { contentType: 'text/html; charset=utf-8' });
-  await ctx.store.put(snapshotKey, result.snapshot, { contentType: 'text/html; charset=utf-8' });
+  if (served !== undefined) await ctx.store.put(servedKey, served, { contentType: 'text/html; charset=utf-8' });
+  await ctx.store.put(snapshotKey, htmlToStore(result.snapshot), { contentType: 'text/html; charset=utf-8' });
   await putJson(ctx.store, keys.features(site, pageId), doc);
   // The feeds the page links to, for learning its site's field rules; before learn is signalled, so
   // the learn this page triggers sees them. An archived copy is a replay: no network, unless the

@@ -18,6 +18,7 @@ import { fetchPage } from '../politeness/page-fetch';
 import { Politeness } from '../politeness/politeness';
 import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
 import { putJson } from '../store/store';
+import { htmlToStore } from '../text/encoding';
 import { FetchRecordSchema } from '../types/fetch-record';
 import type { RenderMessage } from '../types/messages';
 import { retryAfterOf, RetryLaterError } from '../util/errors';
@@ -82,7 +83,7 @@ export async function fetchPathPage(url: string, ctx: StepContext, options: Fetc
   });
   if (!fetched.ok) return { ok: false, reason: fetched.reason };
   await putJson(ctx.store, keys.fetched(site, pageId), FetchRecordSchema.parse({ version: 1, site, pageId, url, fetchedAt: new Date().toISOString() }));
-  await ctx.store.put(keys.served(site, pageId), fetched.html, { contentType: 'text/html; charset=utf-8' });
+  await ctx.store.put(keys.served(site, pageId), htmlToStore(fetched.html), { contentType: 'text/html; charset=utf-8' });
   await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'rendered', path: 'fetch', url });
   ctx.logger.info('fetched', { url, site, pageId, path: 'fetch', redirects: fetched.redirects.length });
   return { ok: true, elapsedMs: Math.round(performance.now() - started), redirects: fetched.redirects.length };

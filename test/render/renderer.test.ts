@@ -7,8 +7,13 @@ import { z } from 'zod';
 import { serveRoutes, type TestServer } from '../helpers/http-server';
 import { extractWithRules } from '../../lib/apply/extract-with-rules';
 import { parseHtml } from '../../lib/html/parse';
+import { renderStep, type RenderContext } from '../../lib/render/render-step';
+import type { Queues } from '../../lib/queue/queue';
+import { silentLogger } from '../../lib/step/context';
+import { keys, pageIdOf } from '../../lib/store/keys';
+import { MemoryStore } from '../../lib/store/memory-store';
 import { decodeBytes } from '../../lib/text/encoding';
-import { ENCODED_PAGES, UNDECLARED_SHIFT_JIS } from '../helpers/encoded-pages';
+import { ENCODED_PAGES, UNDECLARED_SHIFT_JIS, type EncodedPage } from '../helpers/encoded-pages';
 
 const page = `<!doctype html><html lang="en"><head><title>Live page</title>
 <link rel="stylesheet" href="/style.css"></head>
@@ -26,6 +31,8 @@ const SHIFT_JIS_META = ENCODED[0];
 describe('Renderer (real Chromium)', () => {
   let server: TestServer;
   let renderer: Renderer;
+  /** What `/stored` answers, as `text/html` with no charset: a stored file's bytes, as a browser opening it would get them. */
+  let stored: Buffer = Buffer.alloc(0);
 
   beforeAll(async () => {
     server = await serveRoutes({
@@ -64,6 +71,7 @@ describe('Renderer (real Chromium)', () => {
         type: SHIFT_JIS_META.contentType,
         body: Buffer.concat([SHIFT_JIS_META.bytes, Buffer.from(`<script>location.replace('about:blank');</script>`)]),
       },
+      '/stored': () => ({ type: 'text/html', body: stored }),
     });
     renderer = new Renderer(loadConfig({ navigationTimeoutMs: 10_000, renderTimeoutMs: 20_000 }));
   });
@@ -192,6 +200,20 @@ describe('Renderer (real Chromium)', () => {
     const again = await renderer.render({ url: `${server.origin}/shift_jis-to-blank` });
     expect(again.renderMode).toBe('no-script');
     for (const paragraph of SHIFT_JIS_META.paragraphs) expect(blockTexts(again.collected.blocks)).toContain(paragraph);
+  });
+
+  it("stores a legacy page's served.html and snapshot.html as UTF-8 that a browser reading the files' bytes reads right, its <meta charset> notwithstanding", async () => {
+    const store = new MemoryStore();
+    const queues = { apply: { send: async () => undefined }, learn: { send: async () => undefined }, render: { send: async () => undefined } } as unknown as Queues;
+    const ctx: RenderContext = { store, queues, config: loadConfig({}), logger: silentLogger, renderer, feeds: { enabled: false } };
+    const page: EncodedPage = SHIFT_JIS_META;
+    const url = `${server.origin}/${page.name}`;
+    await renderStep({ v: 1, url }, ctx);
+    for (const key of [keys.served('127.0.0.1', pageIdOf(url)), keys.snapshot('127.0.0.1', pageIdOf(url))]) {
+      stored = (await store.get(key))!.body;
+      const result = await renderer.render({ url: `${server.origin}/stored` });
+      for (const paragraph of page.paragraphs) expect(result.collected.blocks.map((b) => b.text), key).toContain(paragraph);
+    }
   });
 
   it('a 1.4 MB page of 190,000 empty <p> then 5,000 paragraphs renders, its blocks found (issue 18, item 12)', async () => {

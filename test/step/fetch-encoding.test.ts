@@ -1,9 +1,10 @@
 /**
  * Pages in legacy encodings on the fetch path, served from 127.0.0.1: the fetch step stores their
  * HTML as served as the text a browser reads (the charset named by a <meta charset>, a <meta
- * http-equiv>, the Content-Type, or a BOM over all of them), and apply extracts the right characters
- * from it.
+ * http-equiv>, the Content-Type, or a BOM over all of them), apply extracts the right characters
+ * from it, and the stored bytes read as UTF-8 to a reader that sniffs them as a browser does.
  */
+import htmlEncodingSniffer from 'html-encoding-sniffer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyStep, clearRulesCache } from '../../lib/apply/apply-step';
 import { ConfigSchema } from '../../lib/config/config';
@@ -14,7 +15,7 @@ import { keys, pageIdOf } from '../../lib/store/keys';
 import { MemoryStore } from '../../lib/store/memory-store';
 import { putJson } from '../../lib/store/store';
 import type { ApplyMessage } from '../../lib/types/messages';
-import { RULES_DOCUMENT_VERSION, type RulesDocument } from '../../lib/types/rules-document';
+import { fetchPathRules } from '../helpers/fetch-path-rules';
 import { serveRoutes, type TestServer } from '../helpers/http-server';
 import { ENCODED_PAGES, type EncodedPage } from '../helpers/encoded-pages';
 
@@ -24,21 +25,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function rulesOf(site: string): RulesDocument {
-  return {
-    version: RULES_DOCUMENT_VERSION,
-    site,
-    rulesVersion: 1,
-    learnedAt: '2026-11-27T00:00:00.000Z',
-    learnedFrom: ['p1'],
-    content: { selectors: ['article'], clean: [] },
-    clusters: [],
-    selfCheck: { pages: 1, recall: 1, precision: 1, adjusted: [] },
-    params: {},
-    fetchPath: { works: true, pages: 5, minF1: 1, threshold: 0.99, checkedAt: '2026-11-27T00:00:00.000Z' },
-  };
-}
-
 describe('the fetch path on pages in legacy encodings', () => {
   it.each(ENCODED_PAGES.map((p) => [p.name, p] as const))('%s: served.html and the article hold the page\'s characters', async (_name, page: EncodedPage) => {
     clearRulesCache();
@@ -46,7 +32,7 @@ describe('the fetch path on pages in legacy encodings', () => {
     const site = '127.0.0.1';
     const pageId = pageIdOf(url);
     const store = new MemoryStore();
-    await putJson(store, keys.rules(site), rulesOf(site));
+    await putJson(store, keys.rules(site), fetchPathRules(site));
     const applies: ApplyMessage[] = [];
     const queues = {
       apply: { send: async (m: ApplyMessage) => void applies.push(m) },
@@ -58,11 +44,15 @@ describe('the fetch path on pages in legacy encodings', () => {
 
     expect(await fetchStep({ v: 1, url }, ctx)).toMatchObject({ path: 'fetch' });
 
-    // served.html: UTF-8, the page's characters
+    // served.html: UTF-8, read by spider's readers as UTF-8...
     const stored = (await store.get(keys.served(site, pageId)))!.body;
     const text = new TextDecoder('utf-8').decode(stored);
     expect(text).toContain(page.title);
     for (const paragraph of page.paragraphs) expect(text).toContain(paragraph);
+    // ...and by a reader that sniffs its bytes as a browser does, with no Content-Type to go by:
+    // neither the page's own <meta charset>, kept in its text, nor its having none (its charset was
+    // in the Content-Type) misleads it
+    expect(htmlEncodingSniffer(stored)).toBe('UTF-8');
 
     // apply, on what the fetch step stored: the article holds the page's characters
     expect(applies).toHaveLength(1);

@@ -1,6 +1,7 @@
+import htmlEncodingSniffer from 'html-encoding-sniffer';
 import { createSinglebyteEncoder } from '@exodus/bytes/single-byte.js';
 import { describe, expect, it } from 'vitest';
-import { decodeBytes, sniffEncoding } from '../../lib/text/encoding';
+import { decodeBytes, htmlToStore, sniffEncoding } from '../../lib/text/encoding';
 
 describe('sniffEncoding, decodeBytes', () => {
   it('reads a page that names no encoding as UTF-8 when its bytes are UTF-8, else as windows-1252', () => {
@@ -18,5 +19,28 @@ describe('sniffEncoding, decodeBytes', () => {
     expect(sniffEncoding(doc, 'text/html')).toBe('Shift_JIS');
     expect(sniffEncoding(doc, 'application/xhtml+xml')).toBe('windows-1251');
     expect(sniffEncoding(Buffer.from('<rss><meta charset="shift_jis"/></rss>'), 'text/html', { xml: true })).toBe('UTF-8');
+  });
+});
+
+describe('htmlToStore', () => {
+  it('leads the UTF-8 bytes with a BOM where a reader sniffing them would not read UTF-8', () => {
+    const cases: [string, boolean][] = [
+      ['<meta charset="utf-8"><p>東京</p>', false],
+      ['<p>plain ASCII, no declaration</p>', false],
+      ['<meta charset="shift_jis"><p>plain ASCII under a foreign declaration</p>', true],
+      ['<meta charset="shift_jis"><p>東京</p>', true],
+      ['<p>東京, no declaration</p>', true],
+      // a declaration past the prescan's 1024 bytes: a browser's parser meets it too
+      [`<head><title>${'x'.repeat(2000)}</title><meta charset="windows-1251"></head><p>Москва</p>`, true],
+      ['\ufeff<meta charset="shift_jis"><p>東京</p>', false], // a BOM of its own: no second one
+    ];
+    for (const [html, bom] of cases) {
+      const bytes = htmlToStore(html);
+      // a BOM (three bytes) before the text's UTF-8, or the UTF-8 alone
+      expect(bytes.length - Buffer.byteLength(html), html.slice(0, 60)).toBe(bom ? 3 : 0);
+      // a reader sniffing the bytes, with no Content-Type, reads UTF-8 (ASCII reads alike in its default)
+      if (bom || /[^\x00-\x7f]/.test(html)) expect(htmlEncodingSniffer(bytes, { maxPrescanBytes: Infinity }), html.slice(0, 60)).toBe('UTF-8');
+      expect(new TextDecoder().decode(bytes)).toBe(html.replace(/^\ufeff/, ''));
+    }
   });
 });
