@@ -36,6 +36,7 @@ import { deployedDeadLetters } from '../aws/dead-letters';
 import type { DeadLetter } from '../queue/memory-queue';
 import { describeError } from '../util/errors';
 import { plural } from '../text/plural';
+import { articleOutcome, NO_WORDS_REASON, NOT_ARTICLE_NOTE, type ArticleOutcome } from './outcome';
 import { dropSamePages, type SamePage } from './same-page';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -320,7 +321,7 @@ program
 
 program
   .command('status')
-  .description('what is queued, in flight and dead-lettered per queue, the sites learned and waiting, the articles stored')
+  .description('what is queued, in flight and dead-lettered per queue, the sites learned and waiting, the pages extracted')
   .option('--json', 'as JSON, for scripts')
   .action(async (opts: { json?: boolean }) => {
     const target = loadAwsTarget();
@@ -430,15 +431,23 @@ program
     for (const obj of listed) {
       // One bad file is named and quarantined; the others are still listed.
       const a = await readDocument(store, obj.key, ArticleDocumentSchema, { remove: true, onBad: reportBadFile });
-      if (a) process.stdout.write([a.site, a.pageId, `${a.method}${a.rulesVersion ? ` v${a.rulesVersion}` : ''}`, plural(a.wordCount, 'word'), a.url, a.title ?? ''].map((f) => terminalSafe(f, true)).join('\t') + '\n');
+      if (a) process.stdout.write([a.site, a.pageId, `${a.method}${a.rulesVersion ? ` v${a.rulesVersion}` : ''}`, plural(a.wordCount, 'word') + OUTCOME_MARK[articleOutcome(a)], a.url, a.title ?? ''].map((f) => terminalSafe(f, true)).join('\t') + '\n');
     }
   });
+
+/** After the word count in `spider articles`: what a page that gave no article is (./outcome.ts). */
+const OUTCOME_MARK: Record<ArticleOutcome, string> = { article: '', 'not-article': ', not an article', 'no-words': ', no article' };
 
 program
   .command('article')
   .description('show one article, by URL or <site>/<pageId>')
   .argument('<ref>', 'page URL or site/pageId (a URL with tracking parameters, utm_source and the like, finds the article of the URL without them when it has none of its own)')
   .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'html', 'json']).default('text'))
+  .addHelpText(
+    'after',
+    '\nA page whose article has no words is no article: said on stderr, exit code 1, nothing printed (--format json prints its stored document). A page flagged not an article (a home page, a listing) is printed, as `spider extract` prints it, and said on stderr.' +
+      '\nExit codes: 0 the article (or a page flagged not an article) was printed; 1 none for the URL, or one with no words.',
+  )
   .action(async (ref: string, opts: { format: OutputFormat }) => {
     const store = readStore();
     const isUrl = URL.canParse(ref);
@@ -466,6 +475,16 @@ program
       process.exitCode = 1;
       return;
     }
+    // No words is no article, as `extract` and `run` say (./outcome.ts); the document is still there for --format json.
+    const outcome = articleOutcome(article);
+    if (outcome === 'no-words') {
+      const title = article.title ? ` (its title: ${terminalSafeJson(article.title)})` : '';
+      process.stderr.write(`no article for ${terminalSafe(ref, true)}: ${NO_WORDS_REASON}${title}${opts.format === 'json' ? '; its stored document follows' : ''}\n`);
+      process.exitCode = 1;
+      if (opts.format === 'json') process.stdout.write(formatArticle(article, 'json') + '\n');
+      return;
+    }
+    if (outcome === 'not-article') process.stderr.write(`${terminalSafe(ref, true)}: ${NOT_ARTICLE_NOTE}\n`);
     process.stdout.write(formatArticle(article, opts.format) + '\n');
   });
 

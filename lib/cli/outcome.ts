@@ -11,6 +11,9 @@ export type ArticleOutcome = 'article' | 'not-article' | 'no-words';
 /** Why a page gave no article, as `extract` says it on stderr. */
 export const NO_WORDS_REASON = 'the page gave an article with no words';
 
+/** What `article` says on stderr of a page flagged not an article, whose text it prints. */
+export const NOT_ARTICLE_NOTE = 'the extractor flags this page as not an article (a home page or a listing): its text follows';
+
 export function articleOutcome(article: Pick<ArticleDocument, 'wordCount' | 'notArticle'>): ArticleOutcome {
   if (!(article.wordCount > 0)) return 'no-words';
   return article.notArticle ? 'not-article' : 'article';

@@ -279,6 +279,39 @@ describe('spider articles --site', () => {
   });
 });
 
+describe('spider article and articles, pages that gave no article', () => {
+  it('mark a page with no words and a page flagged not an article; article says so on stderr and exits 1 for no words', { timeout: 60_000 }, async () => {
+    const store = new FsStore(path.join(dataDir, 'store'));
+    const base = { version: ARTICLE_DOCUMENT_VERSION, site: 'mess.localhost', html: '', method: 'fallback' as const, extractedAt: '2026-03-14T00:00:00.000Z', elapsedMs: 1 };
+    const pages: ArticleDocument[] = [
+      { ...base, pageId: 'a1', url: 'http://mess.localhost:18080/story', title: 'Harbour vote', text: 'The council voted.', wordCount: 3 },
+      { ...base, pageId: pageIdOf('http://mess.localhost:18080/login'), url: 'http://mess.localhost:18080/login', title: 'Sign in', text: '', wordCount: 0 },
+      { ...base, pageId: 'a3', url: 'http://mess.localhost:18080/', title: 'Mess news', text: 'Latest stories and more.', wordCount: 116, notArticle: true },
+    ];
+    for (const a of pages) await putJson(store, keys.article(a.site, a.pageId), a);
+
+    const listed = await spider(['articles']);
+    expect(listed.code).toBe(0);
+    const words = new Map(listed.stdout.split('\n').filter(Boolean).map((l) => [l.split('\t')[4], l.split('\t')[3]]));
+    expect(Object.fromEntries(words)).toEqual({ [pages[0].url]: '3 words', [pages[1].url]: '0 words, no article', [pages[2].url]: '116 words, not an article' });
+
+    const story = await spider(['article', 'mess.localhost/a1']);
+    expect(story).toMatchObject({ code: 0, stdout: 'Harbour vote\n\nThe council voted.\n', stderr: '' });
+
+    const login = await spider(['article', 'http://mess.localhost:18080/login']);
+    expect(login).toMatchObject({ code: 1, stdout: '' });
+    expect(login.stderr).toBe('no article for http://mess.localhost:18080/login: the page gave an article with no words (its title: "Sign in")\n');
+    const loginJson = await spider(['article', 'http://mess.localhost:18080/login', '--format', 'json']);
+    expect(loginJson.code).toBe(1);
+    expect(JSON.parse(loginJson.stdout)).toMatchObject({ url: 'http://mess.localhost:18080/login', wordCount: 0, title: 'Sign in' });
+    expect(loginJson.stderr).toContain('no article for http://mess.localhost:18080/login: the page gave an article with no words (its title: "Sign in"); its stored document follows');
+
+    const home = await spider(['article', 'mess.localhost/a3']);
+    expect(home).toMatchObject({ code: 0, stdout: 'Mess news\n\nLatest stories and more.\n' });
+    expect(home.stderr).toBe('mess.localhost/a3: the extractor flags this page as not an article (a home page or a listing): its text follows\n');
+  });
+});
+
 describe('spider article, a URL with tracking parameters', () => {
   it('finds the article of the URL without them when it has none of its own, and says so; other parameters name other pages', { timeout: 60_000 }, async () => {
     const url = 'http://news.localhost:8731/story.html?id=7&q=a%20b';
