@@ -1,13 +1,15 @@
 /**
  * The apply step: extract the article of one rendered page with its site's rules (or the
  * single-page fallback when the site has none, or when they select nothing on this page), fill in
- * the metadata and write the article document. No browser: parse + extract take milliseconds.
+ * the metadata and write the article document, unless the page's stored one was made under newer
+ * rules (writeArticle). No browser: parse + extract take milliseconds.
  */
 import { applyFieldRules, chooseFields } from '../fields/apply-fields';
 import type { StepContext } from '../step/context';
 import { keys } from '../store/keys';
-import { getJson, putJson, storedUrl } from '../store/store';
-import { ARTICLE_DOCUMENT_VERSION, ArticleDocumentSchema, EXTRACTION_VERSION, type ArticleDocument } from '../types/article-document';
+import { PreconditionFailedError, putJson, storedUrl } from '../store/store';
+import { parseDocument } from '../store/documents';
+import { ARTICLE_DOCUMENT_VERSION, ArticleDocumentSchema, EXTRACTION_VERSION, rulesVersionReadOf, type ArticleDocument } from '../types/article-document';
 import type { ApplyMessage } from '../types/messages';
 import type { DriftMarker, RulesDocument } from '../types/rules-document';
 import { clearRulesCache, loadRules } from '../step/rules';
@@ -46,7 +48,23 @@ async function reportDrift(site: string, pageId: string, rules: RulesDocument, c
   );
 }
 
+/** What one apply did: the article it extracted, and whether it wrote it. */
+export interface ApplyOutcome {
+  /** The article this apply extracted. */
+  readonly extracted: ArticleDocument;
+  /** The page's article once it is done: `extracted` when written, else the stored one, made under newer rules, that stands. */
+  readonly article: ArticleDocument;
+  /** False when the page's stored article was made under newer rules than this apply read (writeArticle). */
+  readonly written: boolean;
+}
+
+/** The apply step: the page's article once it is done (the one it wrote, or the newer rules' one it kept). */
 export async function applyStep(message: ApplyMessage, ctx: StepContext): Promise<ArticleDocument> {
+  return (await applyPage(message, ctx)).article;
+}
+
+/** The apply step, saying what it extracted and whether it wrote it (the AWS handler's metrics count the extraction). */
+export async function applyPage(message: ApplyMessage, ctx: StepContext): Promise<ApplyOutcome> {
   const { site, pageId } = message;
   const fetched = message.path === 'fetch';
   let snapshotKey: string;
@@ -81,6 +99,8 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
   let notArticle: boolean | undefined;
   let textSource: { source: 'fallback'; reason: string } | undefined;
   let template: number | undefined;
+  // the rules selected nothing, or their output failed the page guard: a drift marker, once the article is written
+  let drifted = false;
   if (rules) {
     // a site of several templates: the rules of the one this page is
     const chosen = contentRulesFor(doc, rules);
@@ -101,7 +121,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
       notArticle = guard.replace.result.notArticle;
       textSource = { source: 'fallback', reason: guard.replace.reason };
       ctx.logger.warn('rules output failed the page guard; using the fallback extractor', { site, pageId, rulesVersion: rules.rulesVersion, reason: guard.replace.reason });
-      await reportDrift(site, pageId, rules, ctx);
+      drifted = true;
     } else if (extracted.wordCount > 0) {
       method = 'rules';
       content = extracted;
@@ -112,36 +132,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
         rulesVersion: rules.rulesVersion,
         nodes: extracted.nodes,
       });
-      await reportDrift(site, pageId, rules, ctx);
-    }
-  }
-  if (fetched && method !== 'rules') {
-    // The rules did not give this page's article on its HTML as served: the fallback's article stands.
-    // The relearn its drift marker (written above) counts toward learns from rendered pages, so the
-    // first SPIDER_DRIFT_RELEARN_AFTER such pages under these rules are rendered (their render's
-    // article replaces this one); the others are not, as their render would teach the relearn nothing
-    // more: it extracts them again from their HTML as served (a fallback's article always is,
-    // relearnFanOut). The site's other pages go on being fetched (lib/step/route.ts). Only on the
-    // page's first apply: a relearn extracting it again (reason "relearned") after it was rendered
-    // would render it again, that render would count as a new page for the next relearn, whose
-    // extraction would render it again: in a 20,000-URL load test, each of the last renders made a
-    // relearn and about 37 apply runs. The budget counts the pages sent to render under these rules (a
-    // render request beside the marker, keyed by the rules' version: a relearn removes those of older
-    // ones with the markers), not the markers: the relearn's own extractions of pages its rules fail
-    // on write markers and are not rendered, and counted they used up the budget, so a template the
-    // relearn still missed was never rendered again but by the render sample. A retried apply that
-    // took a place already (its request stands) keeps it.
-    const firstApply = message.reason === 'rendered';
-    if (message.url && rules && firstApply) {
-      const requestKey = keys.driftRender(site, rules.rulesVersion, pageId);
-      const requests = await ctx.store.list(keys.driftRenderPrefix(site, rules.rulesVersion));
-      const mine = requests.some((r) => r.key === requestKey);
-      if (mine || requests.length < ctx.config.driftRelearnAfter) {
-        const request: DriftMarker = { version: 1, site, pageId, rulesVersion: rules.rulesVersion, at: new Date().toISOString() };
-        if (!mine) await putJson(ctx.store, requestKey, request);
-        await ctx.queues.render.send({ v: 1, url: message.url, submittedAt: new Date().toISOString(), path: 'render' });
-        ctx.logger.info('fetch path: the rules failed on the HTML as served; the page goes to render', { site, pageId });
-      }
+      drifted = true;
     }
   }
   const evidence = snapshotEvidence(doc);
@@ -198,6 +189,7 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     extraction: EXTRACTION_VERSION,
     path: fetched ? 'fetch' : 'render',
     ...(method === 'rules' && rules ? { rulesVersion: rules.rulesVersion, ...(template !== undefined ? { template } : {}) } : {}),
+    ...(rules ? { rulesVersionRead: rules.rulesVersion } : {}),
     ...(notArticle ? { notArticle: true } : {}),
     extractedAt: new Date().toISOString(),
     elapsedMs: Math.round(elapsedMs * 100) / 100,
@@ -205,8 +197,22 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
       ? { sources: { ...fields.sources, ...(body ? { body } : {}), ...(textSource ? { text: textSource } : {}) } }
       : {}),
   });
-  const previous = await getJson(ctx.store, keys.article(site, pageId), (v) => ArticleDocumentSchema.parse(v)).catch(() => undefined);
-  await putJson(ctx.store, keys.article(site, pageId), article);
+  const write = await writeArticle(article, ctx);
+  if (write.kept) {
+    // what its older rules made, or selected nothing on, is said by nobody: no drift marker, no render
+    ctx.logger.info('not written: the stored article was made under newer rules', {
+      site,
+      pageId,
+      rulesVersionRead: article.rulesVersionRead,
+      storedRulesVersionRead: rulesVersionReadOf(write.kept),
+      method,
+      reason: message.reason,
+    });
+    return { extracted: article, article: write.kept, written: false };
+  }
+  if (drifted && rules) await reportDrift(site, pageId, rules, ctx);
+  if (fetched && method !== 'rules' && rules) await renderFailedFetch(message, rules, ctx);
+  const previous = write.replaced;
   if (previous && lostMostOfIt(previous, article)) {
     ctx.logger.warn('article replaced by a much shorter one', {
       site,
@@ -232,7 +238,70 @@ export async function applyStep(message: ApplyMessage, ctx: StepContext): Promis
     ms: article.elapsedMs,
     reason: message.reason,
   });
-  return article;
+  return { extracted: article, article, written: true };
+}
+
+/** A fetched page its rules did not give the article of, once its fallback article is written: sent to render, within a budget. */
+async function renderFailedFetch(message: ApplyMessage, rules: RulesDocument, ctx: StepContext): Promise<void> {
+  const { site, pageId } = message;
+  // The rules did not give this page's article on its HTML as served: the fallback's article stands.
+  // The relearn its drift marker (written just before) counts toward learns from rendered pages, so the
+  // first SPIDER_DRIFT_RELEARN_AFTER such pages under these rules are rendered (their render's
+  // article replaces this one); the others are not, as their render would teach the relearn nothing
+  // more: it extracts them again from their HTML as served (a fallback's article always is,
+  // relearnFanOut). The site's other pages go on being fetched (lib/step/route.ts). Only on the
+  // page's first apply: a relearn extracting it again (reason "relearned") after it was rendered
+  // would render it again, that render would count as a new page for the next relearn, whose
+  // extraction would render it again: in a 20,000-URL load test, each of the last renders made a
+  // relearn and about 37 apply runs. The budget counts the pages sent to render under these rules (a
+  // render request beside the marker, keyed by the rules' version: a relearn removes those of older
+  // ones with the markers), not the markers: the relearn's own extractions of pages its rules fail
+  // on write markers and are not rendered, and counted they used up the budget, so a template the
+  // relearn still missed was never rendered again but by the render sample. A retried apply that
+  // took a place already (its request stands) keeps it.
+  const firstApply = message.reason === 'rendered';
+  if (message.url && firstApply) {
+    const requestKey = keys.driftRender(site, rules.rulesVersion, pageId);
+    const requests = await ctx.store.list(keys.driftRenderPrefix(site, rules.rulesVersion));
+    const mine = requests.some((r) => r.key === requestKey);
+    if (mine || requests.length < ctx.config.driftRelearnAfter) {
+      const request: DriftMarker = { version: 1, site, pageId, rulesVersion: rules.rulesVersion, at: new Date().toISOString() };
+      if (!mine) await putJson(ctx.store, requestKey, request);
+      await ctx.queues.render.send({ v: 1, url: message.url, submittedAt: new Date().toISOString(), path: 'render' });
+      ctx.logger.info('fetch path: the rules failed on the HTML as served; the page goes to render', { site, pageId });
+    }
+  }
+}
+
+/** Attempts at the article's compare-and-swap before the apply fails (and the queue redelivers it). */
+const WRITE_ATTEMPTS = 5;
+
+/**
+ * Writes the page's article, compare-and-swap: unless the stored one was made under newer rules than
+ * this apply read (a relearn wrote them and sent the page to apply again while this apply, which read
+ * the older ones, was under way; its apply may have written first). Equal versions: this one replaces
+ * it (the page rendered again under the same rules). An apply that read no rules counts as version 0.
+ * A stored article's version freezes the page only while the site's rules are of that version or newer:
+ * rules removed, or learned afresh from version 1 after a bad rules file, leave it to any apply. Another
+ * write between the read and the put: read again and decide again. Returns the stored article it kept
+ * (nothing written), or the one it replaced.
+ */
+async function writeArticle(article: ArticleDocument, ctx: StepContext): Promise<{ kept?: ArticleDocument; replaced?: ArticleDocument }> {
+  const key = keys.article(article.site, article.pageId);
+  const read = rulesVersionReadOf(article) ?? 0;
+  for (let attempt = 1; ; attempt++) {
+    const stored = await ctx.store.get(key);
+    const parsed = stored ? parseDocument(stored.body, ArticleDocumentSchema) : undefined;
+    const previous = parsed?.ok ? parsed.value : undefined;
+    const theirs = previous ? (rulesVersionReadOf(previous) ?? 0) : 0;
+    if (previous && theirs > read && ((await loadRules(article.site, ctx))?.rulesVersion ?? 0) >= theirs) return { kept: previous };
+    try {
+      await putJson(ctx.store, key, article, stored ? { ifMatch: stored.etag } : { ifNoneMatch: '*' });
+      return { replaced: previous };
+    } catch (error) {
+      if (!(error instanceof PreconditionFailedError) || attempt >= WRITE_ATTEMPTS) throw error;
+    }
+  }
 }
 
 /** Fewest words an article needs before losing most of them on a re-extraction is worth a warning. */

@@ -60,7 +60,14 @@ export const ArticleDocumentSchema = z.object({
    * extracted from the HTML as served (docs/fetch-path.md). Absent in documents written before it: render.
    */
   path: z.enum(['render', 'fetch']).optional(),
+  /** With `rules`: the version of the site's rules that made it. */
   rulesVersion: z.number().int().positive().optional(),
+  /**
+   * The version of the site's rules apply read for it, whatever its method (with `rules`, `rulesVersion`);
+   * absent when the site had none (or they were unreadable), and in documents written before it. An
+   * apply that read older rules does not replace it (lib/apply/apply-step.ts, docs/article-document.md).
+   */
+  rulesVersionRead: z.number().int().positive().optional(),
   /** The version of apply's extraction code that made it (EXTRACTION_VERSION); absent in documents written before it: 1. */
   extraction: z.number().int().positive().optional(),
   /** With `rules`: the site's template (its index in the rules document's `templates`) whose rules made it; absent: the rules learned from every page. */
@@ -90,3 +97,11 @@ export const ArticleDocumentSchema = z.object({
     .optional(),
 });
 export type ArticleDocument = z.infer<typeof ArticleDocumentSchema>;
+
+/**
+ * The version of the site's rules apply read for an article: its `rulesVersionRead`, else (documents
+ * written before it) its `rulesVersion`, which only `rules` articles have; undefined when it names none.
+ */
+export function rulesVersionReadOf(article: Pick<ArticleDocument, 'rulesVersion' | 'rulesVersionRead'>): number | undefined {
+  return article.rulesVersionRead ?? article.rulesVersion;
+}
