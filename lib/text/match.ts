@@ -4,6 +4,7 @@
  * an element as the matcher sees it is lib/html/element-text.ts.
  */
 import { decodeHTMLStrict } from 'entities';
+import { findDate } from './dates';
 import { terms } from './terms';
 
 /**
@@ -140,7 +141,8 @@ function plausibleName(s: string): boolean {
 
 /**
  * The author's name in a byline text: "By Jane Doe" → "Jane Doe", "Posted by Jane Doe on March 3,
- * 2012 | 5 comments" → "Jane Doe", "Written by Jane Doe | 03/14/2026 | Print" → "Jane Doe".
+ * 2012 | 5 comments" → "Jane Doe", "Written by Jane Doe | 03/14/2026 | Print" → "Jane Doe",
+ * "By Jane Doe, March 3, 2024" → "Jane Doe".
  * Undefined when nothing name-like is left.
  */
 export function extractByline(text: string): string | undefined {
@@ -154,6 +156,9 @@ export function extractByline(text: string): string | undefined {
   t = stripPrefix(t.replace(/^[\s,;:|·•\-–—]+/u, ''));
   const end = BYLINE_END.exec(t);
   if (end && end.index > 0) t = t.slice(0, end.index);
+  // a date written after the name ("By Jane Doe, March 3, 2024"): a name has no date in it
+  const date = findDate(t); // undefined at once on text without a digit
+  if (date && date.index > 0) t = t.slice(0, date.index);
   t = t.replace(/[\s,;:|·•\-–—]+$/u, '').replace(/^[\s,;:|·•\-–—]+/u, '').trim();
   return plausibleName(t) ? t : undefined;
 }

@@ -92,6 +92,13 @@ describe('bylines', () => {
     // a line break ends a byline
     expect(extractByline('By Greg Miller and Josh Meyer\nApril 17, 2009')).toBe('Greg Miller and Josh Meyer');
     expect(extractByline('By\nJane Doe\nStaff Writer')).toBe('Jane Doe');
+    // a date ends it, whatever comes before: a name has no date in it
+    expect(extractByline('By Alex Writer, March 3, 2024')).toBe('Alex Writer');
+    expect(extractByline('By Alex Writer, 3 March 2024')).toBe('Alex Writer');
+    expect(extractByline('By Alex Writer, 2024-03-03')).toBe('Alex Writer');
+    expect(extractByline('Von Anna Schmidt, 3. März 2024')).toBe('Anna Schmidt');
+    expect(extractByline('By Alex Writer, Staff Writer')).toBe('Alex Writer, Staff Writer');
+    expect(extractByline('By Agent 007')).toBe('Agent 007');
     // a particle before one word is the surname's own
     expect(extractByline('de Souza')).toBe('de Souza');
     expect(extractByline('Von Miller')).toBe('Von Miller');
