@@ -8,7 +8,11 @@
  *   4xx (not 429)  "unavailable": everything allowed, kept like rules
  *   429, 5xx, network error, timeout
  *                  "unreachable": everything disallowed for now (retryable), fetched again after
- *                  robotsRetrySeconds
+ *                  robotsRetrySeconds. The reason says what happened, and nothing of a retry (the
+ *                  queue says that, and a dead letter's reason is final): `robots.txt of <origin>
+ *                  answered HTTP 503, …`, or, when the host could not be reached at all, `cannot
+ *                  reach <origin>: connection refused (ECONNREFUSED)` (the error's code kept, no
+ *                  address nor OpenSSL's internals: `TLS handshake failed: wrong version number (EPROTO)`)
  *
  * The RFC asks crawlers to parse at least 500 KiB; longer files are cut there.
  *
@@ -33,7 +37,10 @@ interface Entry {
   readonly expiresAt: number;
   readonly kind: 'rules' | 'unavailable' | 'unreachable';
   readonly robot?: ReturnType<typeof robotsParser>;
+  /** The HTTP status (`HTTP 503`), or what kept the host from answering. */
   readonly detail: string;
+  /** The host answered (with a status): else it could not be reached. */
+  readonly answered: boolean;
 }
 
 export interface RobotsOptions {
@@ -65,7 +72,10 @@ export class RobotsTxt {
     const url = new URL(pageUrl);
     const entry = await this.entryFor(url.origin);
     if (entry.kind === 'unreachable') {
-      return { allowed: false, retryable: true, reason: `robots.txt of ${url.origin} is unreachable (${entry.detail}): disallowed for now, will retry` };
+      const reason = entry.answered
+        ? `robots.txt of ${url.origin} answered ${entry.detail}, which disallows every page of the host for now (RFC 9309)`
+        : `cannot reach ${url.origin}: ${entry.detail}`;
+      return { allowed: false, retryable: true, reason };
     }
     if (entry.kind === 'unavailable') return { allowed: true, source: 'unavailable' };
     const robot = entry.robot!;
@@ -108,18 +118,48 @@ export class RobotsTxt {
     } catch (error) {
       // A robots.txt the egress guard refuses belongs to a host we may not reach at all: say so.
       if (error instanceof EgressBlockedError) throw error;
-      return { kind: 'unreachable', expiresAt: retry, detail: error instanceof Error ? error.message : String(error) };
+      return { kind: 'unreachable', expiresAt: retry, detail: networkProblem(error), answered: false };
     }
     if (res.status >= 200 && res.status < 300) {
       const text = normaliseRules(unpacked(res.body).subarray(0, ROBOTS_MAX_BYTES).toString('utf8'));
       // Rules are matched against the URL's own origin, whatever host a redirect ended on.
-      return { kind: 'rules', expiresAt: keep, robot: robotsParser(robotsUrl, text), detail: `HTTP ${res.status}` };
+      return { kind: 'rules', expiresAt: keep, robot: robotsParser(robotsUrl, text), detail: `HTTP ${res.status}`, answered: true };
     }
-    if (res.status === 429 || res.status >= 500) return { kind: 'unreachable', expiresAt: retry, detail: `HTTP ${res.status}` };
-    if (res.status >= 400) return { kind: 'unavailable', expiresAt: keep, detail: `HTTP ${res.status}` };
+    if (res.status === 429 || res.status >= 500) return { kind: 'unreachable', expiresAt: retry, detail: `HTTP ${res.status}`, answered: true };
+    if (res.status >= 400) return { kind: 'unavailable', expiresAt: keep, detail: `HTTP ${res.status}`, answered: true };
     // Redirects past the limit, or other oddities: unavailable, per RFC 9309 §2.3.1.2 after 5 hops.
-    return { kind: 'unavailable', expiresAt: keep, detail: `HTTP ${res.status}` };
+    return { kind: 'unavailable', expiresAt: keep, detail: `HTTP ${res.status}`, answered: true };
   }
+}
+
+/** Socket errors said in words; the code is kept beside them. */
+const NETWORK_ERRORS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ECONNABORTED: 'connection aborted',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  EPIPE: 'connection closed',
+  EPROTO: 'TLS handshake failed',
+};
+
+/**
+ * Why a request got no answer, for a reason people read: the socket error in words with its code
+ * (`connection refused (ECONNREFUSED)`), without the address it was connecting to (a reason must not
+ * tell what a name resolves to) nor OpenSSL's internals (`write EPROTO C00C…:error:0A00010B:SSL
+ * routines:…:wrong version number:../deps/openssl/…` is `TLS handshake failed: wrong version number (EPROTO)`).
+ */
+function networkProblem(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  // OpenSSL's `<hex>:error:<hex>:SSL routines:<function>:<reason>:<file>:<line>:`: its reason alone
+  const ssl = /:error:[0-9A-F]+:SSL routines:[^:]*:([^:]+)/i.exec(message)?.[1]?.trim();
+  const known = code ? NETWORK_ERRORS[code] : undefined;
+  if (known) return `${known}${ssl ? `: ${ssl}` : ''} (${code})`;
+  if (ssl || code?.startsWith('ERR_SSL_')) return `TLS handshake failed${ssl ? `: ${ssl}` : ''}${code ? ` (${code})` : ''}`;
+  const plain = message.replace(/\s+/g, ' ').trim();
+  return code && !plain.includes(code) ? `${plain} (${code})` : plain;
 }
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;

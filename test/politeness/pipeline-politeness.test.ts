@@ -109,7 +109,7 @@ describe('politeness in the embedded runner (real Chromium)', () => {
     // Every URL ends as a rendered page or a dead letter with its reason.
     const dead = new Map(pipeline.deadLetters().map((d) => [(d.body as { url: string }).url, d.reason]));
     expect(dead.get(secret)).toMatch(/disallowed by robots\.txt for spider-test/);
-    expect(dead.get(down)).toMatch(/robots\.txt of http:\/\/down\.localhost:\d+ is unreachable \(HTTP 500\)/);
+    expect(dead.get(down)).toMatch(/^failed 2 times; last error: robots\.txt of http:\/\/down\.localhost:\d+ answered HTTP 500, which disallows every page of the host for now \(RFC 9309\)$/);
     expect(dead.get(moved)).toMatch(/disallowed by robots\.txt for spider-test \(http:\/\/moving\.localhost:\d+\/robots\.txt line 2\)/);
     expect(dead.size).toBe(3);
     for (const u of [...polite, ...other, busy]) {

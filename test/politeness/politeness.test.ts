@@ -115,10 +115,10 @@ describe('robots.txt', () => {
     const error = await p.admit(`${origin}/a.html`).catch((e) => e);
     expect(error).toBeInstanceOf(Error);
     expect(isNonRetryable(error)).toBe(false);
-    expect(error.message).toMatch(/robots\.txt .* unreachable \(HTTP 503\): disallowed for now/);
+    expect(error.message).toBe(`robots.txt of ${origin} answered HTTP 503, which disallows every page of the host for now (RFC 9309)`);
     robotsStatus = 200;
     robotsBody = '';
-    await expect(p.admit(`${origin}/a.html`)).rejects.toThrow(/unreachable/); // still within the retry interval
+    await expect(p.admit(`${origin}/a.html`)).rejects.toThrow(/answered HTTP 503/); // still within the retry interval
     clock.advance(61_000);
     await expect(p.admit(`${origin}/a.html`)).resolves.toBeUndefined();
 
@@ -131,7 +131,17 @@ describe('robots.txt', () => {
     const unreachable = new Politeness(loadConfig({ userAgent: UA, allowHosts: [new URL(deadOrigin).host], hostIntervalMs: 0 }));
     const refused = await unreachable.admit(`${deadOrigin}/a.html`).catch((e) => e);
     expect(isNonRetryable(refused)).toBe(false);
-    expect(refused.message).toMatch(/unreachable \(.*ECONNREFUSED/);
+    // the host, not its robots.txt, is what failed; the queue says whether it is tried again
+    expect(refused.message).toBe(`cannot reach ${deadOrigin}: connection refused (ECONNREFUSED)`);
+  });
+
+  it('https to a port that speaks plain HTTP: the TLS failure in words with its code, without OpenSSL\'s internals', async () => {
+    const plain = new URL(origin);
+    const tlsOrigin = `https://${plain.host}`;
+    const p = new Politeness(loadConfig({ userAgent: UA, allowHosts: [plain.host], hostIntervalMs: 0 }));
+    const error = await p.admit(`${tlsOrigin}/a.html`).catch((e) => e);
+    expect(isNonRetryable(error)).toBe(false);
+    expect(error.message).toBe(`cannot reach ${tlsOrigin}: TLS handshake failed: wrong version number (EPROTO)`);
   });
 
   it('can be switched off', async () => {
