@@ -12,9 +12,14 @@
  *                  `intranet.example` (no port: any port; `:*` the same; `:8080` only that port)
  *   allowNetworks  CIDRs that resolved addresses may fall in, e.g. `10.1.0.0/16` (ports as usual)
  *   allowPorts     ports allowed besides 80 and 443, for every public host
+ *
+ * A name that does not exist (the resolver's ENOTFOUND: DNS answered NXDOMAIN, an answer, not an
+ * outage) is refused for good, but it is no policy block: `refusalError` says so without "blocked by
+ * the egress guard". A lookup that failed for now (EAI_AGAIN: no DNS server answered) is retryable.
  */
 import { lookup } from 'node:dns/promises';
 import { canonicalHost, parseHostPattern, type HostPattern } from '../config/host-pattern';
+import { EgressBlockedError, NonRetryableError } from '../util/errors';
 import { classifyAddress, describeRange, parseCidr, type Cidr } from './address';
 
 export interface ResolvedAddress {
@@ -45,7 +50,29 @@ export interface EgressPolicyOptions {
 
 export type EgressVerdict =
   | { readonly allowed: true; readonly host: string; readonly port: number; readonly addresses: readonly ResolvedAddress[]; readonly allowlisted: boolean }
-  | { readonly allowed: false; readonly host: string; readonly port: number; readonly reason: string; readonly retryable: boolean };
+  | EgressRefusal;
+
+export interface EgressRefusal {
+  readonly allowed: false;
+  readonly host: string;
+  readonly port: number;
+  readonly reason: string;
+  /** Trying later may help (DNS failed for now). */
+  readonly retryable: boolean;
+  /** The name does not exist (ENOTFOUND): refused for good, but by no rule of the policy. */
+  readonly noSuchHost?: true;
+}
+
+/**
+ * The error a refusal of `url` is thrown as: a plain Error when trying later may help (the queue
+ * retries it), a NonRetryableError naming the name that does not exist, an EgressBlockedError
+ * (`blocked by the egress guard: …`) for what the policy refuses.
+ */
+export function refusalError(url: string, refusal: EgressRefusal): Error {
+  if (refusal.retryable) return new Error(`${refusal.reason} (${url})`);
+  if (refusal.noSuchHost) return new NonRetryableError(`${refusal.reason} (${url})`);
+  return new EgressBlockedError(url, refusal.reason);
+}
 
 const DEFAULT_PORTS = new Set([80, 443]);
 
@@ -128,7 +155,9 @@ export class EgressPolicy {
         addresses = await this.resolver(host);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? String(error);
-        return { allowed: false, host, port, reason: `cannot resolve ${host} (${code})`, retryable: code !== 'ENOTFOUND' };
+        // ENOTFOUND is the resolver's NXDOMAIN: the name does not exist, and asking again gets the same answer
+        if (code === 'ENOTFOUND') return { allowed: false, host, port, reason: `cannot resolve ${host}: no such host (ENOTFOUND)`, retryable: false, noSuchHost: true };
+        return { allowed: false, host, port, reason: `cannot resolve ${host} (${code})`, retryable: true };
       }
       if (addresses.length === 0) return { allowed: false, host, port, reason: `cannot resolve ${host} (no addresses)`, retryable: true };
     }

@@ -19,7 +19,7 @@
  * one page request, like a person opening the page.
  */
 import type { Config } from '../config/config';
-import { egressPolicyFor, type EgressPolicy, type Resolver } from '../net/egress-policy';
+import { egressPolicyFor, refusalError, type EgressPolicy, type Resolver } from '../net/egress-policy';
 import { safeFetch, type SafeFetchResponse } from '../net/safe-fetch';
 import { EgressBlockedError, HostBusyError, NonRetryableError } from '../util/errors';
 import { MemoryHostLimiter, type HostLimiter } from './host-limiter';
@@ -93,10 +93,7 @@ export class Politeness {
     const early = this.policy.checkUrl(url);
     if (early) throw new EgressBlockedError(pageUrl, early);
     const egress = await this.policy.resolve(host, Number(url.port || (url.protocol === 'https:' ? 443 : 80)));
-    if (!egress.allowed) {
-      if (egress.retryable) throw new Error(`${egress.reason} (${pageUrl})`);
-      throw new EgressBlockedError(pageUrl, egress.reason);
-    }
+    if (!egress.allowed) throw refusalError(pageUrl, egress);
     let crawlDelaySeconds: number | undefined;
     if (this.config.respectRobotsTxt) {
       const verdict = await this.robots.check(pageUrl);

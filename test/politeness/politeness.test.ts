@@ -12,7 +12,7 @@ import { MemoryHostLimiter, StoreHostLimiter } from '../../lib/politeness/host-l
 import { Politeness } from '../../lib/politeness/politeness';
 import { parseRetryAfter } from '../../lib/politeness/retry-after';
 import { FsStore } from '../../lib/store/fs-store';
-import { HostBusyError, isNonRetryable } from '../../lib/util/errors';
+import { EgressBlockedError, failureKind, HostBusyError, isNonRetryable } from '../../lib/util/errors';
 import { serveRoutes, type TestServer } from '../helpers/http-server';
 
 const UA = 'spider/0.1 (+https://example.org/spider-contact)';
@@ -148,6 +148,28 @@ describe('robots.txt', () => {
     robotsStatus = 200;
     robotsBody = 'User-agent: *\nDisallow: /\n';
     await expect(politeness(fakeClock(), { respectRobotsTxt: false }).admit(`${origin}/a.html`)).resolves.toBeUndefined();
+  });
+});
+
+describe('a host name that does not resolve', () => {
+  const failing = (code: string) => async (hostname: string) => {
+    throw Object.assign(new Error(`getaddrinfo ${code} ${hostname}`), { code });
+  };
+
+  it('that does not exist (ENOTFOUND, the resolver\'s NXDOMAIN) is a dead letter at once that says so, no egress block', async () => {
+    const p = new Politeness(loadConfig({ userAgent: UA, hostIntervalMs: 0 }), { resolver: failing('ENOTFOUND') });
+    const error = await p.admit('http://nosuchhost.example/story').catch((e) => e);
+    expect(isNonRetryable(error)).toBe(true);
+    expect(error).not.toBeInstanceOf(EgressBlockedError);
+    expect(error.message).toBe('cannot resolve nosuchhost.example: no such host (ENOTFOUND) (http://nosuchhost.example/story)');
+    expect(failureKind(error)).toBe('other');
+  });
+
+  it('for now (EAI_AGAIN: no DNS server answered) is retried', async () => {
+    const p = new Politeness(loadConfig({ userAgent: UA, hostIntervalMs: 0 }), { resolver: failing('EAI_AGAIN') });
+    const error = await p.admit('http://news.example/story').catch((e) => e);
+    expect(isNonRetryable(error)).toBe(false);
+    expect(error.message).toBe('cannot resolve news.example (EAI_AGAIN) (http://news.example/story)');
   });
 });
 
