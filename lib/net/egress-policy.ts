@@ -126,7 +126,8 @@ export class EgressPolicy {
     const host = canonicalHost(rawHost);
     if (!host) return `invalid host ${JSON.stringify(rawHost)}`;
     if (this.isAllowlisted(host, port)) return undefined;
-    if (!this.ports.has(port)) return `port ${port} of ${host} is not allowed (80 and 443 only unless allowlisted)`;
+    // the variable that lets it through is named: a user running spider on their own pages meets this first
+    if (!this.ports.has(port)) return `port ${port} of ${host} is not allowed (80 and 443 only unless allowlisted: SPIDER_ALLOW_HOSTS=${host}:${port})`;
     const literal = host.startsWith('[') ? host.slice(1, -1) : host;
     if (/^[\d.]+$/.test(literal) || literal.includes(':')) {
       const c = classifyAddress(literal);

@@ -65,7 +65,7 @@ describe('egress policy', () => {
     expect(policy.checkUrl('javascript:alert(1)')).toMatch(/javascript: scheme/);
     expect(policy.checkUrl('data:text/html,hi')).toMatch(/data: scheme/);
     expect(policy.checkUrl('ftp://example.com/')).toMatch(/ftp: scheme/);
-    expect(policy.checkUrl('http://example.com:22/')).toMatch(/port 22/);
+    expect(policy.checkUrl('http://example.com:22/')).toBe('port 22 of example.com is not allowed (80 and 443 only unless allowlisted: SPIDER_ALLOW_HOSTS=example.com:22)');
     expect(policy.checkUrl('http://user:pw@example.com/')).toMatch(/credentials/);
     expect(policy.checkUrl('https://example.com/')).toBeUndefined();
     expect(policy.checkUrl('http://2852039166/')).toMatch(/169\.254\.169\.254 is a link-local address/);
