@@ -66,11 +66,6 @@ describe('Renderer (real Chromium)', () => {
       '/idents': { body: `<!doctype html><title>Idents</title><body><div id="2up" class="-1col a:b"><o:p><p>Escaped text.</p></o:p></div></body>` },
       '/deep': { body: `<!doctype html><title>Deep</title><body>${'<div class="n">'.repeat(300)}<p>Deep article text.</p>${'</div>'.repeat(300)}</body>` },
       ...Object.fromEntries(ENCODED.map((p) => [`/${p.name}`, { type: p.contentType, body: p.bytes }])),
-      // the Shift_JIS page whose script leaves its document: rendered again from its served HTML
-      '/shift_jis-to-blank': {
-        type: SHIFT_JIS_META.contentType,
-        body: Buffer.concat([SHIFT_JIS_META.bytes, Buffer.from(`<script>location.replace('about:blank');</script>`)]),
-      },
       '/stored': () => ({ type: 'text/html', body: stored }),
     });
     renderer = new Renderer(loadConfig({ navigationTimeoutMs: 10_000, renderTimeoutMs: 20_000 }));
@@ -196,10 +191,6 @@ describe('Renderer (real Chromium)', () => {
       expect(result.served, page.name).toBe(decodeBytes(page.bytes, page.contentType));
       if (page !== UNDECLARED_SHIFT_JIS) for (const paragraph of page.paragraphs) expect(result.served, page.name).toContain(paragraph);
     }
-    // its served HTML rendered again (a UTF-8 string, with its <meta charset="Shift_JIS">) reads right
-    const again = await renderer.render({ url: `${server.origin}/shift_jis-to-blank` });
-    expect(again.renderMode).toBe('no-script');
-    for (const paragraph of SHIFT_JIS_META.paragraphs) expect(blockTexts(again.collected.blocks)).toContain(paragraph);
   });
 
   it("stores a legacy page's served.html and snapshot.html as UTF-8 that a browser reading the files' bytes reads right, its <meta charset> notwithstanding", async () => {
