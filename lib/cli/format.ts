@@ -77,6 +77,28 @@ export function terminalSafeJson(value: unknown, indent?: number): string {
   return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** Longest text (a URL, a word of a reason) shown whole on a line for people; `--json` keeps it whole. */
+const LONG_TEXT = 200;
+const HEAD_CHARS = 150;
+const TAIL_CHARS = 30;
+
+/**
+ * One field of a line for people (a URL, given or stored), terminal-safe and, past 200 characters,
+ * cut in the middle with its length said: `http://a.example/xxx…xxx.html (4,217 characters)`. `quoted`
+ * writes it as JSON (for text that is no valid URL, whose spaces and quotes should show).
+ */
+export function shownText(text: string, quoted = false): string {
+  const chars = Array.from(text);
+  const say = (t: string) => (quoted ? terminalSafeJson(t) : terminalSafe(t, true));
+  if (chars.length <= LONG_TEXT) return say(text);
+  return `${say(`${chars.slice(0, HEAD_CHARS).join('')}…${chars.slice(-TAIL_CHARS).join('')}`)} (${chars.length.toLocaleString('en-US')} characters)`;
+}
+
+/** A reason on one line for people, terminal-safe, each word longer than 200 characters (a URL in it) cut as shownText cuts it. */
+export function shownReason(reason: string): string {
+  return terminalSafe(reason, true).replace(new RegExp(`\\S{${LONG_TEXT + 1},}`, 'gu'), (word) => shownText(word));
+}
+
 export function formatArticle(article: ArticleDocument, format: OutputFormat): string {
   return format === 'json' ? terminalSafeJson(article, 2) : terminalSafe(formatted(article, format));
 }

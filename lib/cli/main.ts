@@ -18,7 +18,7 @@ import { describeBadDocument, readDocument, type BadDocument } from '../store/do
 import { createProgress, progressMode, type Progress } from './progress';
 import { formatStatus } from './status';
 import { deployedStatus } from '../aws/queue-status';
-import { formatArticle, stderrLogger, terminalSafe, terminalSafeJson, type OutputFormat } from './format';
+import { formatArticle, shownReason, shownText, stderrLogger, terminalSafe, terminalSafeJson, type OutputFormat } from './format';
 import { formatTraining } from './train';
 import { extractAll, findDeadLetter, isUrlArgument, readInputs } from './extract';
 import { toPostlightExtractor } from '../apply/postlight-export';
@@ -90,8 +90,13 @@ function someUrls(list: readonly string[], file?: string): boolean {
  */
 async function submitUrls(pipeline: EmbeddedPipeline, urls: readonly string[]): Promise<readonly { url: string; reason: string }[]> {
   const report = await pipeline.submit(urls.map((url) => ({ url })));
-  for (const r of report.rejected) process.stderr.write(`rejected ${terminalSafeJson(r.url)}: ${terminalSafe(r.reason, true)}\n`);
+  sayRejected(report.rejected);
   return report.rejected;
+}
+
+/** URLs refused at submission, one line each on stderr: the URL as given (quoted; a long one cut, `dead-letters --json` has it whole) and why. */
+function sayRejected(rejected: readonly { url: string; reason: string }[]): void {
+  for (const r of rejected) process.stderr.write(`rejected ${shownText(r.url, true)}: ${shownReason(r.reason)}\n`);
 }
 
 /**
@@ -100,7 +105,7 @@ async function submitUrls(pipeline: EmbeddedPipeline, urls: readonly string[]): 
  */
 function withoutSamePages(list: readonly string[]): { unique: string[]; duplicates: SamePage[] } {
   const result = dropSamePages(list);
-  for (const d of result.duplicates) process.stderr.write(`skipped ${terminalSafe(d.url, true)}: the same page as ${terminalSafe(d.sameAs, true)}, given before\n`);
+  for (const d of result.duplicates) process.stderr.write(`skipped ${shownText(d.url)}: the same page as ${shownText(d.sameAs)}, given before\n`);
   return result;
 }
 
@@ -302,7 +307,7 @@ program
     if (stack) {
       // SQS has no way to dead-letter a message it was never sent: an invalid URL is said here, exit 1.
       const result = await stack.submit(unique.map((url) => ({ url })));
-      for (const r of result.rejected) process.stderr.write(`rejected ${terminalSafeJson(r.url)}: ${terminalSafe(r.reason, true)}\n`);
+      sayRejected(result.rejected);
       process.stdout.write(`queued ${plural(result.sent, 'URL')} on ${stack.intakeQueueUrl}${samePagesNote(duplicates)}\n`);
       if (result.rejected.length) process.exitCode = 1;
       return;

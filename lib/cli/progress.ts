@@ -23,7 +23,7 @@ import { failureKind, type FailureKind } from '../util/errors';
 import { pageIdOf, siteOf } from '../store/keys';
 import { plural } from '../text/plural';
 import { articleOutcome, NO_WORDS_REASON, type ArticleOutcome } from './outcome';
-import { printLogLinesWith } from './format';
+import { printLogLinesWith, shownReason, shownText } from './format';
 
 export type ProgressMode = 'live' | 'lines' | 'quiet';
 
@@ -225,16 +225,18 @@ export function createProgress(options: ProgressOptions) {
 
   const onEvent = (event: ConsumerEvent) => {
     const m = event.message as Record<string, unknown>;
-    const subject = String(m?.url ?? (m?.pageId ? `${m.site}/${m.pageId}` : (m?.site ?? '')));
+    // a long URL is cut on the lines for people; the tally's examples keep it whole
+    const whole = String(m?.url ?? (m?.pageId ? `${m.site}/${m.pageId}` : (m?.site ?? '')));
+    const subject = shownText(whole);
     if (event.outcome === 'dead') {
       if (event.queue === 'render') urlEnded(m);
-      countDead(event.queue, subject, event.error ?? '');
-      print(`✗ ${event.queue} ${subject}: ${event.error}`);
+      countDead(event.queue, whole, event.error ?? '');
+      print(`✗ ${event.queue} ${subject}: ${shownReason(event.error ?? '')}`);
       return;
     }
     if (event.outcome === 'retry') {
       tally.retried++;
-      say(`↻ ${event.queue} ${subject}: ${event.error} (will retry)`);
+      say(`↻ ${event.queue} ${subject}: ${shownReason(event.error ?? '')} (will retry)`);
       return;
     }
     const r = event.result as Record<string, unknown> | undefined;
@@ -262,11 +264,11 @@ export function createProgress(options: ProgressOptions) {
       tally.extracted++;
       const outcome = articleOutcome({ wordCount: Number(r?.wordCount ?? 0), notArticle: r?.notArticle === true });
       const key = `${r?.site ?? m?.site}/${r?.pageId ?? m?.pageId}`;
-      tally.articles.set(key, { method: String(r?.method ?? 'unknown'), outcome, url: String(r?.url ?? subject) });
+      tally.articles.set(key, { method: String(r?.method ?? 'unknown'), outcome, url: String(r?.url ?? whole) });
       // extracted as rendered: a page of this run (its render may have been a process before, `spider work`
       // after a stop), unless that render was of a fetched page sent back to render (its fetch says)
       if ((m?.reason === undefined || m.reason === 'rendered') && !renderedAgain.has(key)) tally.pagesOfRun.add(key);
-      say(`extracted ${r?.url ?? subject} (${r?.method}, ${plural(Number(r?.wordCount), 'word')})`);
+      say(`extracted ${r?.url ? shownText(String(r.url)) : subject} (${r?.method}, ${plural(Number(r?.wordCount), 'word')})`);
     }
   };
 
@@ -324,7 +326,7 @@ export function createProgress(options: ProgressOptions) {
       o.duplicates ? `${plural(o.duplicates, 'URL')} the same page as an earlier one (not fetched again)` : '',
       o.olderExtracted ? `${plural(o.olderExtracted, 'older article')} extracted again` : '',
     ].filter(Boolean);
-    const noWordsLines = runArticles().filter((a) => a.outcome === 'no-words').map((a) => `✗ apply ${a.url}: ${NO_WORDS_REASON}\n`).join('');
+    const noWordsLines = runArticles().filter((a) => a.outcome === 'no-words').map((a) => `✗ apply ${shownText(a.url)}: ${NO_WORDS_REASON}\n`).join('');
     const line =
       noWordsLines +
       `done: ${o.rendered} rendered, ${o.fetched ? `${o.fetched} fetched, ` : ''}${plural(o.learned, 'learn')}, ${plural(o.articles, 'article')}${methods ? ` (${methods})` : ''} from ${plural(o.extracted, 'extraction')}, ` +

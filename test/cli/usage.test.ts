@@ -258,6 +258,26 @@ describe('spider rules, its argument and options', () => {
   });
 });
 
+describe('a very long URL', () => {
+  it('is cut in the lines for people, with its length said, and kept whole in --json', { timeout: 60_000 }, async () => {
+    const long = `http://news.localhost/${'x'.repeat(4200)}.html`;
+    const tallyFile = path.join(dataDir, 'tally.json');
+    const ran = await spider(['run', long, '--json', tallyFile]);
+    expect(ran.code).toBe(1);
+    const rejected = ran.stderr.split('\n').find((l) => l.startsWith('rejected '))!;
+    expect(rejected).toBe(`rejected "http://news.localhost/${'x'.repeat(128)}…${'x'.repeat(25)}.html" (4,227 characters): invalid message: url: URL is longer than 2048 characters`);
+    const tally = JSON.parse(await readFile(tallyFile, 'utf8'));
+    expect(tally.deadLetterReasons[0].examples[0]).toContain(long);
+
+    const dead = await spider(['dead-letters']);
+    const line = dead.stdout.split('\n').find((l) => l.startsWith('render'))!;
+    expect(line.length).toBeLessThan(300);
+    expect(line).toContain(`${'x'.repeat(25)}.html (4,227 characters)  invalid message: url: URL is longer than 2048 characters`);
+    const json = await spider(['dead-letters', '--json']);
+    expect(JSON.parse(json.stdout.split('\n')[0]).body.url).toBe(long);
+  });
+});
+
 describe('spider articles --site', () => {
   it('lists a site\'s articles (a URL stands for its site); says there are none for a site without, and exits 1', { timeout: 60_000 }, async () => {
     const article: ArticleDocument = {
