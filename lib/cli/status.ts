@@ -32,11 +32,13 @@ export function formatStatus(status: SpiderStatus, now = Date.now()): string {
   lines.push(`pages extracted: ${store.articles} (articles, and pages with no words or not an article alike: \`spider articles\` marks those); pages stored: ${store.pages}`);
   lines.push(`sites learned: ${store.learned.length}`);
   const learned = [...store.learned].sort((a, b) => b.learnedAt.localeCompare(a.learnedAt));
-  for (const l of learned.slice(0, SITES_SHOWN)) lines.push(`  ${l.site}  rules v${l.rulesVersion}, learned ${l.learnedAt}, ${plural(l.pages, 'page')}, ${l.articles} extracted`);
+  const waiting = [...store.waitingToLearn].sort((a, b) => b.pages - a.pages);
+  // the sites' columns line up, however long their names
+  const width = Math.max(0, ...[...learned.slice(0, SITES_SHOWN), ...waiting.slice(0, SITES_SHOWN)].map((x) => x.site.length));
+  for (const l of learned.slice(0, SITES_SHOWN)) lines.push(`  ${l.site.padEnd(width)}  rules v${l.rulesVersion}, learned ${l.learnedAt}, ${plural(l.pages, 'page')}, ${l.articles} extracted`);
   if (learned.length > SITES_SHOWN) lines.push(`  … and ${learned.length - SITES_SHOWN} more (--json lists them all)`);
   lines.push(`sites waiting to learn (pages, no rules yet): ${store.waitingToLearn.length}`);
-  const waiting = [...store.waitingToLearn].sort((a, b) => b.pages - a.pages);
-  for (const w of waiting.slice(0, SITES_SHOWN)) lines.push(`  ${w.site}  ${plural(w.pages, 'page')}`);
+  for (const w of waiting.slice(0, SITES_SHOWN)) lines.push(`  ${w.site.padEnd(width)}  ${plural(w.pages, 'page')}`);
   if (waiting.length > SITES_SHOWN) lines.push(`  … and ${waiting.length - SITES_SHOWN} more`);
   return lines.join('\n');
 }

@@ -311,6 +311,28 @@ describe('progress arithmetic', () => {
     expect(text).toContain('sites waiting to learn (pages, no rules yet): 1\n  a.example  4 pages');
   });
 
+  it('status text: the sites\' columns line up whatever the length of their names', () => {
+    const queue = { pending: 0, inFlight: 0, deadLettered: 0, oldestPendingAgeSeconds: 0 };
+    const site = (name: string, at: string) => ({ site: name, rulesVersion: 3, learnedAt: at, pages: 9, articles: 9 });
+    const status: SpiderStatus = {
+      where: 'embedded',
+      location: '/tmp/d',
+      at: '2026-03-14T10:00:00.000Z',
+      queues: { render: queue, learn: queue, apply: queue },
+      store: {
+        learned: [site('a.example', '2026-03-14T09:00:00.000Z'), site('a-much-longer-site-name.news.example', '2026-03-14T08:00:00.000Z')],
+        waitingToLearn: [{ site: 'b.example', pages: 2 }],
+        pages: 20,
+        articles: 18,
+      },
+    };
+    const lines = formatStatus(status).split('\n');
+    const learned = lines.filter((l) => l.includes(' rules v'));
+    expect(learned).toHaveLength(2);
+    expect(new Set(learned.map((l) => l.indexOf(' rules v'))).size).toBe(1);
+    expect(lines).toContain(`  ${'b.example'.padEnd('a-much-longer-site-name.news.example'.length)}  2 pages`);
+  });
+
   it('status text: the count of article documents says what it counts (pages extracted, whether they gave an article or not)', () => {
     const queue = { pending: 0, inFlight: 0, deadLettered: 0, oldestPendingAgeSeconds: 0 };
     const status: SpiderStatus = {
