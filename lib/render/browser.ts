@@ -22,7 +22,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import chromium from '@sparticuz/chromium';
-import puppeteer, { type Browser, type CDPSession, type HTTPRequest, type HTTPResponse, type Page } from 'puppeteer-core';
+import puppeteer, { TimeoutError, type Browser, type CDPSession, type HTTPRequest, type HTTPResponse, type Page } from 'puppeteer-core';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Config } from '../config/config';
 import { egressPolicyFor, type EgressPolicy, type Resolver } from '../net/egress-policy';
@@ -157,7 +157,8 @@ export interface RenderResult {
   /** Mozilla Readability's result in the page (its marks are in the snapshot); absent when it could not run. */
   readonly readability?: InPageReadability;
   /**
-   * `no-script`: the page's scripts took the main frame off its document (an error page), so the
+   * `no-script`: the page's scripts took the main frame off its document (an error page), or did not
+   * yield (its navigation or an evaluation timed out with the page's main thread busy in them), so the
    * served HTML was rendered again with JavaScript off.
    */
   readonly renderMode?: 'no-script';
@@ -171,12 +172,23 @@ interface RenderInOptions {
   readonly beforeNavigation?: () => Promise<void>;
 }
 
-/** The main frame ended somewhere other than an http(s) document (a script navigated it to an error page). */
-class EndedOffDocumentError extends Error {
+/** The page's own scripts spoiled the render: its HTML as served is rendered again with JavaScript off. */
+class RenderWithoutScriptsError extends Error {
   constructor(message: string, readonly served: string | undefined) {
     super(message);
   }
 }
+
+/** The main frame ended somewhere other than an http(s) document (a script navigated it to an error page). */
+class EndedOffDocumentError extends RenderWithoutScriptsError {}
+
+/** The page's own script did not yield: its navigation or an evaluation timed out with the main thread busy. */
+class ScriptHungError extends RenderWithoutScriptsError {
+  declare readonly served: string;
+}
+
+/** An evaluation (or another call into the page) that got no answer in time: the page's main thread is busy. */
+class NoAnswerError extends Error {}
 
 /** A running browser and the contexts kept for its renders. */
 interface Launched {
@@ -253,12 +265,13 @@ export class Renderer {
       try {
         return await this.renderIn(page, request, guard, { beforeNavigation });
       } catch (error) {
-        // The page's own scripts took it off its document: the page as served, rendered again
-        // without them, is the page as sent (answered from the served HTML when it could be read
-        // before the scripts navigated away; else requested again).
-        if (!(error instanceof EndedOffDocumentError)) throw error;
+        // The page's own scripts took it off its document, or never yielded: the page as served,
+        // rendered again without them, is the page as sent (answered from the served HTML when it
+        // could be read; else, for a page its scripts navigated away at once, requested again).
+        if (!(error instanceof RenderWithoutScriptsError)) throw error;
         guard.throwIfAborted();
-        await page.close().catch(() => undefined);
+        // Bounded: a page whose script runs again may not close; Chromium then ends its renderer.
+        await withTimeout(page.close().then(() => true, () => true), CLOSE_TIMEOUT_MS);
         const again = await lease.newPage();
         again.on('request', noteOrigin);
         const retry: RenderRequest = error.served === undefined ? request : { url: request.url, archivedHtml: error.served };
@@ -516,6 +529,33 @@ export class Renderer {
       return undefined;
     };
 
+    // How long the page's main thread has to answer a call of ours (the collector's world, an
+    // evaluation beyond its own time limit): as long as a navigation gets, at most MAX_ANSWER_MS.
+    const answerMs = Math.min(MAX_ANSWER_MS, config.navigationTimeoutMs);
+    // A navigation or an evaluation that timed out because the page's own script does not yield,
+    // told from one that timed out otherwise (the server never answered, the document drips in, a
+    // script file never arrives): the document's response arrived and its body can be read, but the
+    // page's main thread, where its scripts run, answers nothing. A page waiting on the network
+    // answers at once; a script spinning in `while (true) {}` never does. The script is stopped
+    // first (Runtime.terminateExecution interrupts it from outside the main thread; a body the
+    // parser was still reading when the script took the thread reaches DevTools only once it has the
+    // thread back), then the HTML as served is rendered again with JavaScript off (renderMode
+    // 'no-script'), in the same render and deadline. Without the body, or with JavaScript off
+    // already, the timeout stands.
+    const hungScript = async (cause: Error): Promise<Error> => {
+      if (options.javaScript === false || (documentResponse === undefined && request.archivedHtml === undefined)) return cause;
+      if (!(cause instanceof NoAnswerError) && (await answers(cdp, PROBE_MS))) return cause;
+      await ask(cdp.send('Runtime.terminateExecution'), PROBE_MS, 'to stop its script').catch(() => undefined);
+      const html = await served.html(request.archivedHtml);
+      if (html === undefined) return cause;
+      return new ScriptHungError(`the page's script did not yield (${cause.message}): ${request.url}`, html);
+    };
+    /** An optional call's failure, but for a page that does not answer. */
+    const orUndefined = (error: unknown): undefined => {
+      if (error instanceof NoAnswerError) throw error;
+      return undefined;
+    };
+
     await options.beforeNavigation?.();
     guard.throwIfAborted();
     const loaded = new Promise<void>((resolve) => page.once('load', () => resolve()));
@@ -528,123 +568,129 @@ export class Renderer {
       const nav = navigationError();
       if (nav) throw nav;
       if (documentResponse) checkDocument(documentResponse);
-      throw error;
+      throw error instanceof TimeoutError ? await hungScript(error) : error;
     }
-    let status = checkDocument(response ?? documentResponse);
-    // The rest of the navigation budget for the load event (images, stylesheets); a page that never
-    // finishes loading is stopped and rendered as it stands.
-    const left = Math.max(0, config.navigationTimeoutMs - (Date.now() - navStart));
-    if (!(await withTimeout(loaded.then(() => true), left))) await cdp.send('Page.stopLoading').catch(() => undefined);
-    if (request.archivedHtml === undefined) {
-      // Live pages may still be filling in content after load: give them a short quiet period, bounded.
-      await page.waitForNetworkIdle({ idleTime: 250, concurrency: 2, timeout: 3000 }).catch(() => undefined);
+    try {
+      let status = checkDocument(response ?? documentResponse);
+      // The rest of the navigation budget for the load event (images, stylesheets); a page that never
+      // finishes loading is stopped and rendered as it stands.
+      const left = Math.max(0, config.navigationTimeoutMs - (Date.now() - navStart));
+      if (!(await withTimeout(loaded.then(() => true), left))) await ask(cdp.send('Page.stopLoading'), answerMs, 'to stop loading').catch(orUndefined);
+      if (request.archivedHtml === undefined) {
+        // Live pages may still be filling in content after load: give them a short quiet period, bounded.
+        await page.waitForNetworkIdle({ idleTime: 250, concurrency: 2, timeout: 3000 }).catch(() => undefined);
+      }
+      guard.throwIfAborted();
+
+      // Where the main frame ended up: a script may have navigated it after load.
+      const nav = navigationError();
+      if (nav) throw nav;
+      if (documentResponse && documentResponse !== response) status = checkDocument(documentResponse);
+
+      // Collected in an isolated world: the page's scripts cannot tamper with the collector's built-ins.
+      const world = await isolatedWorld(cdp, answerMs);
+      const where = (await evaluateIn(cdp, world, 'location.href', 5000, answerMs)) as string;
+      const servedHtml = await served.html(request.archivedHtml);
+      if (!/^https?:/i.test(where) && !(request.archivedHtml !== undefined && where === request.url)) {
+        // about:blank, blob:, data: ...: the same page would end there again. With its scripts on,
+        // the HTML as served may still hold the article: render it again without them.
+        const message = `the page ended on ${where.slice(0, 200)} instead of an http(s) document: ${request.url}`;
+        if (options.javaScript === false) throw new NonRetryableError(message);
+        throw new EndedOffDocumentError(message, servedHtml);
+      }
+      const elements = (await evaluateIn(cdp, world, `document.getElementsByTagName('*').length`, 10_000, answerMs)) as number;
+      if (elements > config.maxElements) throw new NonRetryableError(`rendered page has ${elements} elements, more than the ${config.maxElements} cap: ${request.url}`);
+
+      // Mozilla Readability on a clone of the document; it marks the elements whose text it keeps, so
+      // it runs before the collector (which counts the marks) and the snapshot (which carries them).
+      // A page it fails on is still rendered.
+      const evidence = this.options.withoutPageEvidence !== true;
+      const readabilityRun = evidence ? evaluateIn(cdp, world, readabilityExpression(), READABILITY_TIMEOUT_MS, answerMs).catch(orUndefined) : undefined;
+      // the served HTML's text is counted here while the page runs Readability
+      const servedTextLength = servedHtml === undefined || !evidence ? undefined : countServedText(servedHtml);
+      const readability = (await readabilityRun) as InPageReadability | undefined;
+      const renderedTextLength = evidence ? ((await evaluateIn(cdp, world, renderedTextExpression(), 10_000, answerMs).catch(orUndefined)) as number | undefined) : undefined;
+
+      const collectOptions: CollectOptions = {
+        maxBlocks: config.maxBlocks,
+        maxPathSteps: MAX_PATH_STEPS,
+        maxSelectorChars: MAX_SELECTOR_CHARS,
+        readabilityMark: READABILITY_MARK,
+        metaNames: META_NAMES,
+      };
+      // Bundlers may wrap named functions in a `__name(...)` helper; give the page a no-op one.
+      const collected = (await evaluateIn(
+        cdp,
+        world,
+        `(() => { const __name = (f) => f; return (${collectPage.toString()})(document, null, ${JSON.stringify(collectOptions)}); })()`,
+        config.renderTimeoutMs,
+        answerMs,
+      )) as CollectedPage;
+      // The snapshot carries the page's URL so apply needs no second read to know it.
+      const snapshot = (await evaluateIn(
+        cdp,
+        world,
+        `(() => {
+          const head = document.head || document.documentElement;
+          const metas = ${JSON.stringify([
+            [SNAPSHOT_META.url, request.url],
+            ...(servedTextLength !== undefined ? [[SERVED_TEXT_META, String(servedTextLength)]] : []),
+            ...(renderedTextLength !== undefined ? [[RENDERED_TEXT_META, String(renderedTextLength)]] : []),
+            ...(readability?.title ? [[READABILITY_TITLE_META, readability.title]] : []),
+          ].reverse())};
+          for (const [name, content] of metas) {
+            const meta = document.createElement('meta');
+            meta.setAttribute('name', name);
+            meta.setAttribute('content', content);
+            head.insertBefore(meta, head.firstChild);
+          }
+          // What nothing reads leaves the snapshot: script code (JSON-LD data stays: apply reads it) and
+          // comments. The elements stay, so a rule's element positions hold; style sheets stay too (the
+          // report draws the snapshot with them).
+          for (const el of document.querySelectorAll('script')) {
+            if ((el.getAttribute('type') || '').trim().toLowerCase() === 'application/ld+json') continue;
+            if (el.firstChild) el.textContent = '';
+          }
+          // What the page does not show is marked so apply, which reads no layout, leaves it out as the
+          // collector did: each outermost element of the body laid out as display:none (a stylesheet's
+          // mobile copy, a closed menu, a modal) gets the hidden attribute. All are found first, then
+          // marked: an attribute set during the walk would make every later style read lay out again.
+          const skipped = new Set(${JSON.stringify(COLLECTOR_SKIP_TAGS)});
+          const undisplayed = [];
+          if (document.body) {
+            const walker = document.createTreeWalker(document.body, 1 /* NodeFilter.SHOW_ELEMENT */, {
+              acceptNode: (el) => {
+                if (skipped.has(el.localName) || el.hasAttribute('hidden')) return 2; // FILTER_REJECT: not its subtree
+                if (getComputedStyle(el).display === 'none') { undisplayed.push(el); return 2; }
+                return 1;
+              },
+            });
+            while (walker.nextNode());
+          }
+          for (const el of undisplayed) el.setAttribute('hidden', '');
+          const comments = document.createTreeWalker(document, 128 /* NodeFilter.SHOW_COMMENT */);
+          const drop = [];
+          for (let c = comments.nextNode(); c; c = comments.nextNode()) drop.push(c);
+          for (const c of drop) c.remove();
+          const dt = document.doctype ? '<!DOCTYPE ' + document.doctype.name + '>' : '';
+          const html = document.documentElement.outerHTML;
+          return html.length > ${config.maxHtmlBytes} ? null : dt + html;
+        })()`,
+        config.renderTimeoutMs,
+        answerMs,
+      )) as string | null;
+      if (snapshot === null || Buffer.byteLength(snapshot) > config.maxHtmlBytes) {
+        throw new NonRetryableError(`rendered page is larger than ${config.maxHtmlBytes} bytes: ${request.url}`);
+      }
+      return {
+        finalUrl: page.url(), status, collected, snapshot,
+        ...(servedHtml !== undefined ? { served: servedHtml } : {}),
+        ...(servedTextLength !== undefined ? { servedTextLength } : {}),
+        ...(readability ? { readability } : {}),
+      };
+    } catch (error) {
+      throw error instanceof NoAnswerError ? await hungScript(error) : error;
     }
-    guard.throwIfAborted();
-
-    // Where the main frame ended up: a script may have navigated it after load.
-    const nav = navigationError();
-    if (nav) throw nav;
-    if (documentResponse && documentResponse !== response) status = checkDocument(documentResponse);
-
-    // Collected in an isolated world: the page's scripts cannot tamper with the collector's built-ins.
-    const world = await isolatedWorld(cdp);
-    const where = (await evaluateIn(cdp, world, 'location.href', 5000)) as string;
-    const servedHtml = await served.html(request.archivedHtml);
-    if (!/^https?:/i.test(where) && !(request.archivedHtml !== undefined && where === request.url)) {
-      // about:blank, blob:, data: ...: the same page would end there again. With its scripts on,
-      // the HTML as served may still hold the article: render it again without them.
-      const message = `the page ended on ${where.slice(0, 200)} instead of an http(s) document: ${request.url}`;
-      if (options.javaScript === false) throw new NonRetryableError(message);
-      throw new EndedOffDocumentError(message, servedHtml);
-    }
-    const elements = (await evaluateIn(cdp, world, `document.getElementsByTagName('*').length`, 10_000)) as number;
-    if (elements > config.maxElements) throw new NonRetryableError(`rendered page has ${elements} elements, more than the ${config.maxElements} cap: ${request.url}`);
-
-    // Mozilla Readability on a clone of the document; it marks the elements whose text it keeps, so
-    // it runs before the collector (which counts the marks) and the snapshot (which carries them).
-    // A page it fails on is still rendered.
-    const evidence = this.options.withoutPageEvidence !== true;
-    const readabilityRun = evidence ? evaluateIn(cdp, world, readabilityExpression(), READABILITY_TIMEOUT_MS).catch(() => undefined) : undefined;
-    // the served HTML's text is counted here while the page runs Readability
-    const servedTextLength = servedHtml === undefined || !evidence ? undefined : countServedText(servedHtml);
-    const readability = (await readabilityRun) as InPageReadability | undefined;
-    const renderedTextLength = evidence ? ((await evaluateIn(cdp, world, renderedTextExpression(), 10_000).catch(() => undefined)) as number | undefined) : undefined;
-
-    const collectOptions: CollectOptions = {
-      maxBlocks: config.maxBlocks,
-      maxPathSteps: MAX_PATH_STEPS,
-      maxSelectorChars: MAX_SELECTOR_CHARS,
-      readabilityMark: READABILITY_MARK,
-      metaNames: META_NAMES,
-    };
-    // Bundlers may wrap named functions in a `__name(...)` helper; give the page a no-op one.
-    const collected = (await evaluateIn(
-      cdp,
-      world,
-      `(() => { const __name = (f) => f; return (${collectPage.toString()})(document, null, ${JSON.stringify(collectOptions)}); })()`,
-      config.renderTimeoutMs,
-    )) as CollectedPage;
-    // The snapshot carries the page's URL so apply needs no second read to know it.
-    const snapshot = (await evaluateIn(
-      cdp,
-      world,
-      `(() => {
-        const head = document.head || document.documentElement;
-        const metas = ${JSON.stringify([
-          [SNAPSHOT_META.url, request.url],
-          ...(servedTextLength !== undefined ? [[SERVED_TEXT_META, String(servedTextLength)]] : []),
-          ...(renderedTextLength !== undefined ? [[RENDERED_TEXT_META, String(renderedTextLength)]] : []),
-          ...(readability?.title ? [[READABILITY_TITLE_META, readability.title]] : []),
-        ].reverse())};
-        for (const [name, content] of metas) {
-          const meta = document.createElement('meta');
-          meta.setAttribute('name', name);
-          meta.setAttribute('content', content);
-          head.insertBefore(meta, head.firstChild);
-        }
-        // What nothing reads leaves the snapshot: script code (JSON-LD data stays: apply reads it) and
-        // comments. The elements stay, so a rule's element positions hold; style sheets stay too (the
-        // report draws the snapshot with them).
-        for (const el of document.querySelectorAll('script')) {
-          if ((el.getAttribute('type') || '').trim().toLowerCase() === 'application/ld+json') continue;
-          if (el.firstChild) el.textContent = '';
-        }
-        // What the page does not show is marked so apply, which reads no layout, leaves it out as the
-        // collector did: each outermost element of the body laid out as display:none (a stylesheet's
-        // mobile copy, a closed menu, a modal) gets the hidden attribute. All are found first, then
-        // marked: an attribute set during the walk would make every later style read lay out again.
-        const skipped = new Set(${JSON.stringify(COLLECTOR_SKIP_TAGS)});
-        const undisplayed = [];
-        if (document.body) {
-          const walker = document.createTreeWalker(document.body, 1 /* NodeFilter.SHOW_ELEMENT */, {
-            acceptNode: (el) => {
-              if (skipped.has(el.localName) || el.hasAttribute('hidden')) return 2; // FILTER_REJECT: not its subtree
-              if (getComputedStyle(el).display === 'none') { undisplayed.push(el); return 2; }
-              return 1;
-            },
-          });
-          while (walker.nextNode());
-        }
-        for (const el of undisplayed) el.setAttribute('hidden', '');
-        const comments = document.createTreeWalker(document, 128 /* NodeFilter.SHOW_COMMENT */);
-        const drop = [];
-        for (let c = comments.nextNode(); c; c = comments.nextNode()) drop.push(c);
-        for (const c of drop) c.remove();
-        const dt = document.doctype ? '<!DOCTYPE ' + document.doctype.name + '>' : '';
-        const html = document.documentElement.outerHTML;
-        return html.length > ${config.maxHtmlBytes} ? null : dt + html;
-      })()`,
-      config.renderTimeoutMs,
-    )) as string | null;
-    if (snapshot === null || Buffer.byteLength(snapshot) > config.maxHtmlBytes) {
-      throw new NonRetryableError(`rendered page is larger than ${config.maxHtmlBytes} bytes: ${request.url}`);
-    }
-    return {
-      finalUrl: page.url(), status, collected, snapshot,
-      ...(servedHtml !== undefined ? { served: servedHtml } : {}),
-      ...(servedTextLength !== undefined ? { servedTextLength } : {}),
-      ...(readability ? { readability } : {}),
-    };
   }
 
   /** Counts bytes as they arrive: the document against maxHtmlBytes, everything against maxTransferBytes. */
@@ -680,6 +726,27 @@ export class Renderer {
 
 /** Mozilla Readability in the page: a few hundred ms on a large page; past this it is left out. */
 const READABILITY_TIMEOUT_MS = 5000;
+/** Longest the page's main thread has to answer a call of the render's, on top of the call's own time. */
+const MAX_ANSWER_MS = 5000;
+/** How long a page whose navigation timed out has to answer a trivial evaluation, to show its main thread is free. */
+const PROBE_MS = 1000;
+
+/** `call`'s answer, or a NoAnswerError once `ms` have passed without one (the call is left to settle on its own). */
+async function ask<T>(call: Promise<T>, ms: number, what: string): Promise<T> {
+  call.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new NoAnswerError(`the page did not answer ${what} within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([call, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Whether the page's main thread answers a trivial evaluation within `ms` (an error is an answer too). */
+function answers(cdp: CDPSession, ms: number): Promise<boolean> {
+  return withTimeout(cdp.send('Runtime.evaluate', { expression: '0', returnByValue: true }).then(() => true, () => true), ms);
+}
 
 /** A render's deadline: `expired` rejects once it has run for `ms`; it does not run while paused. */
 class Deadline {
@@ -755,14 +822,19 @@ function headerValue(headers: Record<string, unknown>, name: string): string | u
   return undefined;
 }
 
-async function isolatedWorld(cdp: CDPSession): Promise<number> {
-  const { frameTree } = await cdp.send('Page.getFrameTree');
-  const { executionContextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'spider-collector', grantUniveralAccess: false });
-  return executionContextId;
+async function isolatedWorld(cdp: CDPSession, answerMs: number): Promise<number> {
+  const { frameTree } = await ask(cdp.send('Page.getFrameTree'), answerMs, 'for its frames');
+  const world = cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'spider-collector', grantUniveralAccess: false });
+  return (await ask(world, answerMs, 'with a world for the collector')).executionContextId;
 }
 
-async function evaluateIn(cdp: CDPSession, contextId: number, expression: string, timeoutMs: number): Promise<unknown> {
-  const out = await cdp.send('Runtime.evaluate', { expression, contextId, returnByValue: true, awaitPromise: true, timeout: timeoutMs });
+/**
+ * Evaluates in the page; Chromium stops the expression after `timeoutMs` once it runs, and it runs
+ * only when the page's main thread is free: no answer within `answerMs` more is a NoAnswerError.
+ */
+async function evaluateIn(cdp: CDPSession, contextId: number, expression: string, timeoutMs: number, answerMs: number): Promise<unknown> {
+  const evaluation = cdp.send('Runtime.evaluate', { expression, contextId, returnByValue: true, awaitPromise: true, timeout: timeoutMs });
+  const out = await ask(evaluation, timeoutMs + answerMs, 'an evaluation');
   if (out.exceptionDetails) {
     const text = out.exceptionDetails.exception?.description ?? out.exceptionDetails.text;
     throw new Error(`evaluation in the page failed: ${text}`);
