@@ -14,6 +14,7 @@ import { getJson } from '../store/store';
 import { ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
 import { HttpUrlSchema } from '../types/messages';
 import { hasArticle, NO_WORDS_REASON } from './outcome';
+import { schemeHint } from './url-hint';
 
 export interface ExtractInput {
   /** What the user typed: a URL, a file path or `-`. */
@@ -98,7 +99,9 @@ export async function readInputs(args: readonly string[], options: { baseUrl?: s
     try {
       html = arg === '-' ? await options.readStdin() : await readFile(arg, 'utf8');
     } catch (error) {
-      inputs.push({ arg, error: `cannot read ${arg}: ${(error as Error).message}` });
+      // `www.example.com/page.html` is read as a file name: a URL without its scheme, most likely
+      const guess = (error as NodeJS.ErrnoException).code === 'ENOENT' ? schemeHint(arg) : '';
+      inputs.push({ arg, error: `cannot read ${arg}: ${(error as Error).message}${guess}` });
       continue;
     }
     const binary = notHtml(html);

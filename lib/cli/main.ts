@@ -38,6 +38,7 @@ import { describeError } from '../util/errors';
 import { plural } from '../text/plural';
 import { articleOutcome, NO_WORDS_REASON, NOT_ARTICLE_NOTE, type ArticleOutcome } from './outcome';
 import { dropSamePages, type SamePage } from './same-page';
+import { schemeHint } from './url-hint';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -96,7 +97,7 @@ async function submitUrls(pipeline: EmbeddedPipeline, urls: readonly string[]): 
 
 /** URLs refused at submission, one line each on stderr: the URL as given (quoted; a long one cut, `dead-letters --json` has it whole) and why. */
 function sayRejected(rejected: readonly { url: string; reason: string }[]): void {
-  for (const r of rejected) process.stderr.write(`rejected ${shownText(r.url, true)}: ${shownReason(r.reason)}\n`);
+  for (const r of rejected) process.stderr.write(`rejected ${shownText(r.url, true)}: ${shownReason(r.reason)}${schemeHint(r.url)}\n`);
 }
 
 /**

@@ -258,6 +258,23 @@ describe('spider rules, its argument and options', () => {
   });
 });
 
+describe('a URL typed without its scheme', () => {
+  it('is refused with a guess at what was meant, when http:// before it makes a URL', { timeout: 60_000 }, async () => {
+    const submitted = await spider(['submit', 'www.example.com/page.html', 'localhost:8080/story', 'not a url']);
+    expect(submitted.code).toBe(1);
+    expect(submitted.stderr).toContain('rejected "www.example.com/page.html": invalid message: url: not a valid absolute URL; did you mean http://www.example.com/page.html?\n');
+    expect(submitted.stderr).toContain('rejected "localhost:8080/story": invalid message: url: only http and https URLs are supported, not localhost:; did you mean http://localhost:8080/story?\n');
+    expect(submitted.stderr).toContain('rejected "not a url": invalid message: url: not a valid absolute URL\n');
+
+    const dead = await spider(['dead-letters']);
+    expect(dead.stdout).toMatch(/^render {2}"www\.example\.com\/page\.html" {2}invalid message: url: not a valid absolute URL; did you mean http:\/\/www\.example\.com\/page\.html\?$/m);
+
+    const extracted = await spider(['extract', 'www.example.com/page.html']);
+    expect(extracted.code).toBe(1);
+    expect(extracted.stderr).toMatch(/cannot read www\.example\.com\/page\.html: ENOENT.*; did you mean http:\/\/www\.example\.com\/page\.html\?$/m);
+  });
+});
+
 describe('a very long URL', () => {
   it('is cut in the lines for people, with its length said, and kept whole in --json', { timeout: 60_000 }, async () => {
     const long = `http://news.localhost/${'x'.repeat(4200)}.html`;
