@@ -1,7 +1,7 @@
 /**
  * The Spider stack: one bucket and four queue-consuming functions.
  *
- *   fetch queue ─▶ fetch λ (the intake, no browser) ──▶ pages/<site>/<id>/{fetched.json,served.html} ─▶ apply queue (a learned site's page)
+ *   fetch queue ─▶ fetch λ (the intake, no browser) ──▶ pages/<site>/<id>/served.html ─▶ apply queue (a learned site's page)
  *   (URLs)              └──▶ render queue (every other page, unchanged)
  *
  *   render queue ─▶ render λ ──▶ pages/ ─┬─▶ apply queue ─▶ apply λ ──▶ articles/
@@ -47,10 +47,10 @@ interface StepAccess {
 /** What each step touches. */
 export const ACCESS: Readonly<Record<Step, StepAccess>> = {
   // rules/: routing reads the site's rules (lib/step/fetch-step.ts).
-  // pages/: of a fetched page, its fetch record (its URL, for a relearn) and its HTML as served, which
-  // apply reads; not the feature documents and snapshots learn and apply trust render for.
+  // pages/: of a fetched page, its HTML as served (led by its fetch record, its URL for a relearn),
+  // which apply reads; not the feature documents and snapshots learn and apply trust render for.
   // politeness/: the per-host rate-limit slots, shared with the render containers.
-  fetch: { reads: [K.rules, K.politeness], writes: [P.fetched, P.served, K.politeness], deletes: [], sendsTo: ['render', 'apply'] },
+  fetch: { reads: [K.rules, K.politeness], writes: [P.served, K.politeness], deletes: [], sendsTo: ['render', 'apply'] },
   // feeds/: the feeds a site's pages link to, fetched by render (lib/fields/feed-refresh.ts: it lists
   // the key to see its age, never reads it), read by learn for the field rules (lib/fields/learn-fields.ts).
   // politeness/: per-host rate-limit slots shared by the render containers (lib/politeness/host-limiter.ts).

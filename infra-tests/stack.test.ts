@@ -340,7 +340,7 @@ describe('IAM: least privilege', () => {
   /** A prefix (`pages/`: every key under it), a key pattern (every page's `served.html`: keyPatterns) or one exact key (`models/fallback.json`). */
   const objects = (p: string) => ({ 'Fn::Join': ['', [getAtt(id('AWS::S3::Bucket', 'DataBucket')), p.endsWith('/') ? `/${p}*` : `/${p}`]] });
   /** Every prefix, page-file pattern and key of the store layout (lib/store/keys.ts), whether or not a step may touch it. */
-  const LAYOUT = ['archive/', 'pages/', 'pages/*/*/served.html', 'pages/*/*/fetched.json', 'rules/', 'articles/', 'feeds/', 'drift/', 'politeness/', 'quarantine/', 'models/', 'models/fallback.json'];
+  const LAYOUT = ['archive/', 'pages/', 'pages/*/*/served.html', 'rules/', 'articles/', 'feeds/', 'drift/', 'politeness/', 'quarantine/', 'models/', 'models/fallback.json'];
   /** The object keys a step may write: its s3:PutObject resources read as S3 reads them (`*`: any characters, `/` included). */
   const writable = (step: string) => {
     const bucketArn = JSON.stringify(getAtt(id('AWS::S3::Bucket', 'DataBucket')));
@@ -371,7 +371,7 @@ describe('IAM: least privilege', () => {
         for (const action of arr(s.Action)) expect(action).not.toContain('*');
         for (const resource of arr(s.Resource)) {
           const text = JSON.stringify(resource);
-          if (text.includes('*')) expect(text).toMatch(/"\/((archive|pages|rules|articles|feeds|drift|politeness|quarantine)\/\*|pages\/\*\/\*\/(served\.html|fetched\.json))"/);
+          if (text.includes('*')) expect(text).toMatch(/"\/((archive|pages|rules|articles|feeds|drift|politeness|quarantine)\/\*|pages\/\*\/\*\/served\.html)"/);
         }
       }
     }
@@ -396,8 +396,8 @@ describe('IAM: least privilege', () => {
   });
 
   it('the expected prefixes per step', () => {
-    // fetch: the site's rules (routing); a fetched page's record and HTML as served, not the prefix; per-host politeness slots shared with render.
-    expect(ACCESS.fetch).toEqual({ reads: ['rules/', 'politeness/'], writes: ['pages/*/*/fetched.json', 'pages/*/*/served.html', 'politeness/'], deletes: [], sendsTo: ['render', 'apply'] });
+    // fetch: the site's rules (routing); a fetched page's HTML as served (led by its record), not the prefix; per-host politeness slots shared with render.
+    expect(ACCESS.fetch).toEqual({ reads: ['rules/', 'politeness/'], writes: ['pages/*/*/served.html', 'politeness/'], deletes: [], sendsTo: ['render', 'apply'] });
     // render: pages, the feeds they link to (it only lists a feed's key to see its age), per-host politeness slots.
     expect(ACCESS.render).toEqual({ reads: ['archive/', 'politeness/'], writes: ['pages/', 'feeds/', 'politeness/'], deletes: [], sendsTo: ['apply', 'learn'] });
     // learn: pages, its rules, the feeds (field rules), the drift markers (counted; older ones deleted).
@@ -406,14 +406,14 @@ describe('IAM: least privilege', () => {
     expect(ACCESS.apply).toEqual({ reads: ['pages/', 'rules/', 'drift/', 'models/fallback.json'], writes: ['articles/', 'drift/'], deletes: [], sendsTo: ['learn', 'render'] });
   });
 
-  it("fetch writes a fetched page's record and HTML as served, and the hosts' rate-limit slots: not the feature documents and snapshots of pages/, nor anything else", () => {
+  it("fetch writes a fetched page's HTML as served, and the hosts' rate-limit slots: not the feature documents and snapshots of pages/, nor anything else", () => {
     // every key the fetch step writes (test/step/fetch-step.test.ts)
     const may = writable('Fetch');
-    for (const key of [keys.fetched('a.com', 'p1'), keys.served('a.com', 'p1'), keys.served('news.example.co.uk', 'p2'), keys.hostState('www.a.com:8080')]) {
+    for (const key of [keys.served('a.com', 'p1'), keys.served('news.example.co.uk', 'p2'), keys.hostState('www.a.com:8080')]) {
       expect(may(key), key).toBe(true);
     }
     for (const key of [
-      keys.features('a.com', 'p1'), keys.snapshot('a.com', 'p1'), 'pages/a.com/p1/other.json', 'pages/served.html',
+      keys.features('a.com', 'p1'), keys.snapshot('a.com', 'p1'), 'pages/a.com/p1/fetched.json', 'pages/a.com/p1/other.json', 'pages/served.html',
       keys.rules('a.com'), keys.article('a.com', 'p1'), keys.drift('a.com', 'p1'), keys.archive('a.com', 'p1'), keys.feed('a.com', 'f1'), keys.fallbackModel(), 'quarantine/rules/a.com.json',
     ]) {
       expect(may(key), key).toBe(false);

@@ -25,6 +25,7 @@ import {
 import { learnSiteFields } from '../fields/learn-fields';
 import { DEFAULT_LEARN_OPTIONS, learnRules } from './learn-rules';
 import { isClusteredBlock } from './vectorize';
+import { fetchRecordOf } from '../types/fetch-record';
 import { fetchPathVerdict, type VerdictPage } from '../html/fetch-verdict';
 
 export type LearnOutcome =
@@ -304,12 +305,15 @@ async function madeWith(site: string, pageId: string, ctx: StepContext): Promise
 }
 
 /**
- * A fetched page's URL: its fetch record's, which the fetch step writes before the page's served.html
- * and its first apply, so any listed page has it, its article written or not (that apply may have read
- * the older rules). A page fetched before the records were written has its URL in its article alone.
+ * A fetched page's URL: its article's, else its fetch record's, which leads the served.html the
+ * relearn listed, its article written or not (that apply may have read the older rules). A page
+ * fetched before the records were written has its URL in its article alone.
  */
 async function fetchedUrl(site: string, pageId: string, store: Store): Promise<string | undefined> {
-  return (await storedUrl(store, keys.fetched(site, pageId))) ?? (await storedUrl(store, keys.article(site, pageId)));
+  const fromArticle = await storedUrl(store, keys.article(site, pageId));
+  if (fromArticle) return fromArticle;
+  const served = await store.get(keys.served(site, pageId));
+  return served ? fetchRecordOf(served.body)?.url : undefined;
 }
 
 /** Pages the site's rules of this version selected nothing on (apply's drift markers). */

@@ -17,9 +17,8 @@ import { StoreHostLimiter } from '../politeness/host-limiter';
 import { fetchPage } from '../politeness/page-fetch';
 import { Politeness } from '../politeness/politeness';
 import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
-import { putJson } from '../store/store';
 import { htmlToStore } from '../text/encoding';
-import { FetchRecordSchema } from '../types/fetch-record';
+import { withFetchRecord } from '../types/fetch-record';
 import type { RenderMessage } from '../types/messages';
 import { retryAfterOf, RetryLaterError } from '../util/errors';
 import type { StepContext } from './context';
@@ -64,9 +63,9 @@ export type FetchedPage = { readonly ok: true; readonly elapsedMs: number; reado
 
 /**
  * Fetches an admitted page over HTTP and hands it to apply (`path: 'fetch'`), its HTML as served
- * stored as `served.html` and, first, its URL in its fetch record (`fetched.json`): a relearn that
- * lists the page's `served.html` finds its URL there, whether or not its apply, which may have read
- * the older rules, has written an article yet. `ok: false` when the page is not one this path takes
+ * stored as `served.html`, led by its fetch record (its URL: lib/types/fetch-record.ts): a relearn
+ * that lists the page's `served.html` finds its URL there, whether or not its apply, which may have
+ * read the older rules, has written an article yet. `ok: false` when the page is not one this path takes
  * (not HTML, over the cap): it must be rendered. Throws what render would (HTTP status, robots.txt refusing a redirect,
  * egress refusal); see `retryLaterOf` for 429/503 with Retry-After.
  */
@@ -82,8 +81,8 @@ export async function fetchPathPage(url: string, ctx: StepContext, options: Fetc
     timeoutMs: options.timeoutMs ?? ctx.config.renderTimeoutMs,
   });
   if (!fetched.ok) return { ok: false, reason: fetched.reason };
-  await putJson(ctx.store, keys.fetched(site, pageId), FetchRecordSchema.parse({ version: 1, site, pageId, url, fetchedAt: new Date().toISOString() }));
-  await ctx.store.put(keys.served(site, pageId), htmlToStore(fetched.html), { contentType: 'text/html; charset=utf-8' });
+  const served = withFetchRecord(fetched.html, { version: 1, url, fetchedAt: new Date().toISOString() });
+  await ctx.store.put(keys.served(site, pageId), htmlToStore(served), { contentType: 'text/html; charset=utf-8' });
   await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'rendered', path: 'fetch', url });
   ctx.logger.info('fetched', { url, site, pageId, path: 'fetch', redirects: fetched.redirects.length });
   return { ok: true, elapsedMs: Math.round(performance.now() - started), redirects: fetched.redirects.length };

@@ -5,8 +5,8 @@
  *   archive/<site>/<pageId>.html          archived HTML submitted with a URL (input to render)
  *   pages/<site>/<pageId>/features.json    feature document (render → learn)
  *   pages/<site>/<pageId>/snapshot.html    rendered DOM, serialized (render → apply)
- *   pages/<site>/<pageId>/served.html      the HTML as served, the main document's response body (render, fetch → apply)
- *   pages/<site>/<pageId>/fetched.json     a fetched page's record: its URL (fetch → learn's relearn)
+ *   pages/<site>/<pageId>/served.html      the HTML as served, the main document's response body (render, fetch → apply);
+ *                                          a fetched page's led by its fetch record, its URL (→ learn's relearn)
  *   rules/<site>.json                      the site's rules document (learn → apply)
  *   articles/<site>/<pageId>.json          article document (apply → users)
  *   feeds/<site>/<feedId>.xml              a feed the site's pages link to, as fetched (render → learn)
@@ -62,7 +62,6 @@ const PAGE_FILES = {
   features: 'features.json',
   snapshot: 'snapshot.html',
   served: 'served.html',
-  fetched: 'fetched.json',
 } as const;
 type PageFile = (typeof PAGE_FILES)[keyof typeof PAGE_FILES];
 const pageFile = (site: string, pageId: string, file: PageFile) => `${P.pages}${segment(site)}/${pageId}/${file}`;
@@ -74,8 +73,6 @@ export const keys = {
   snapshot: (site: string, pageId: string) => pageFile(site, pageId, PAGE_FILES.snapshot),
   /** The HTML as served (apply extracts from it when the page's scripts took the article away; a fetched page's only HTML). */
   served: (site: string, pageId: string) => pageFile(site, pageId, PAGE_FILES.served),
-  /** A fetched page's record (lib/types/fetch-record.ts): its URL, written before its first apply, for a relearn. */
-  fetched: (site: string, pageId: string) => pageFile(site, pageId, PAGE_FILES.fetched),
   rules: (site: string) => `${P.rules}${segment(site)}.json`,
   rulesPrefix: () => P.rules,
   articlePrefix: (site?: string) => (site ? `${P.articles}${segment(site)}/` : P.articles),
@@ -101,7 +98,6 @@ export const keys = {
  */
 export const keyPatterns = {
   served: `${P.pages}*/*/${PAGE_FILES.served}`,
-  fetched: `${P.pages}*/*/${PAGE_FILES.fetched}`,
 } as const;
 
 /** A feed's id in its key: a short stable hash of its URL (fragment dropped). */

@@ -7,7 +7,9 @@ import { fetchStep } from '../../lib/step/fetch-step';
 import { keys, pageIdOf } from '../../lib/store/keys';
 import { MemoryStore } from '../../lib/store/memory-store';
 import { putJson } from '../../lib/store/store';
-import { FetchRecordSchema } from '../../lib/types/fetch-record';
+import { fetchRecordOf } from '../../lib/types/fetch-record';
+import { parseServedHtml } from '../../lib/html/parse';
+import { DomUtils } from 'htmlparser2';
 import { fetchPathRules } from '../helpers/fetch-path-rules';
 import { serveRoutes, type TestServer } from '../helpers/http-server';
 
@@ -20,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('fetchStep', () => {
-  it("writes a fetched page's record (its URL) and its served.html before it sends the page to apply, and nothing else but the host's rate-limit slot", async () => {
+  it("writes a fetched page's served.html, led by its record (its URL), before it sends the page to apply, and nothing else but the host's rate-limit slot", async () => {
     const url = `${server.origin}/story`;
     const site = '127.0.0.1';
     const pageId = pageIdOf(url);
@@ -42,10 +44,14 @@ describe('fetchStep', () => {
     expect(await fetchStep({ v: 1, url }, ctx)).toMatchObject({ site, pageId, path: 'fetch' });
 
     const host = keys.hostState(new URL(url).hostname);
-    expect(events.filter((e) => e !== `put ${host}`)).toEqual([`put ${keys.fetched(site, pageId)}`, `put ${keys.served(site, pageId)}`, 'send apply']);
+    expect(events.filter((e) => e !== `put ${host}`)).toEqual([`put ${keys.served(site, pageId)}`, 'send apply']);
     expect(events).toContain(`put ${host}`);
-    const record = FetchRecordSchema.parse(JSON.parse((await store.get(keys.fetched(site, pageId)))!.body.toString('utf8')));
-    expect(record).toMatchObject({ version: 1, site, pageId, url });
-    expect((await store.get(keys.served(site, pageId)))!.body.toString('utf8')).toBe(PAGE);
+    const served = (await store.get(keys.served(site, pageId)))!.body;
+    expect(fetchRecordOf(served)).toMatchObject({ version: 1, url });
+    // the record is a comment before the page as served: the document parses as the page alone
+    expect(served.toString('utf8').endsWith(PAGE)).toBe(true);
+    const text = DomUtils.textContent(parseServedHtml(served));
+    expect(text).toContain('The story, as served.');
+    expect(text).not.toContain('spider:fetched');
   });
 });

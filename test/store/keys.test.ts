@@ -8,8 +8,7 @@ describe('keys', () => {
     expect(keys.features('a.com', 'p1')).toBe('pages/a.com/p1/features.json');
     expect(keys.snapshot('a.com', 'p1')).toBe('pages/a.com/p1/snapshot.html');
     expect(keys.served('a.com', 'p1')).toBe('pages/a.com/p1/served.html');
-    expect(keys.fetched('a.com', 'p1')).toBe('pages/a.com/p1/fetched.json');
-    expect(keyPatterns).toEqual({ served: 'pages/*/*/served.html', fetched: 'pages/*/*/fetched.json' });
+    expect(keyPatterns).toEqual({ served: 'pages/*/*/served.html' });
     expect(keys.pagePrefix('a.com')).toBe('pages/a.com/');
     expect(keys.rules('a.com')).toBe('rules/a.com.json');
     expect(keys.rulesPrefix()).toBe('rules/');
@@ -27,7 +26,7 @@ describe('keys', () => {
 
   it('puts every key under one of the top-level folders', () => {
     const all = [
-      keys.archive('a.com', 'p'), keys.features('a.com', 'p'), keys.snapshot('a.com', 'p'), keys.served('a.com', 'p'), keys.fetched('a.com', 'p'), keys.rules('a.com'),
+      keys.archive('a.com', 'p'), keys.features('a.com', 'p'), keys.snapshot('a.com', 'p'), keys.served('a.com', 'p'), keys.rules('a.com'),
       keys.article('a.com', 'p'), keys.feed('a.com', 'f'), keys.drift('a.com', 'p'), keys.fallbackModel(), keys.hostState('a.com'),
     ];
     for (const key of all) expect(Object.values(keyPrefixes).filter((p) => key.startsWith(p)), key).toHaveLength(1);
