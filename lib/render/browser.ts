@@ -638,6 +638,11 @@ export class Renderer {
             ...(renderedTextLength !== undefined ? [[RENDERED_TEXT_META, String(renderedTextLength)]] : []),
             ...(readability?.title ? [[READABILITY_TITLE_META, readability.title]] : []),
           ].reverse())};
+          // apply trusts spider's <meta>s of a snapshot (its URL, Readability's title, the text lengths):
+          // a page's own of those names would pass for them where render writes none, so they go
+          for (const meta of document.querySelectorAll('meta[name]')) {
+            if (meta.getAttribute('name').trim().toLowerCase().startsWith('spider:')) meta.remove();
+          }
           for (const [name, content] of metas) {
             const meta = document.createElement('meta');
             meta.setAttribute('name', name);

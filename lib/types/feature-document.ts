@@ -160,8 +160,9 @@ export const FeatureDocumentSchema = z.object({
   /** The HTML as served, when the render kept it. */
   served: ServedSchema.optional(),
   /**
-   * `no-script`: the page's own scripts took it off its document (it ended on an error page), so it
-   * was rendered again from its served HTML with JavaScript off; absent: rendered normally.
+   * `no-script`: the page's own scripts took it off its document (it ended on an error page) or did
+   * not yield (its response in, the page answering nothing), so it was rendered again from its served
+   * HTML with JavaScript off; absent: rendered normally.
    */
   renderMode: z.enum(['no-script']).optional(),
 });

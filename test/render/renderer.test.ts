@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { serveRoutes, type TestServer } from '../helpers/http-server';
 import { extractWithRules } from '../../lib/apply/extract-with-rules';
 import { parseHtml } from '../../lib/html/parse';
+import { extractMetadata } from '../../lib/html/metadata';
 import { renderStep, type RenderContext } from '../../lib/render/render-step';
 import type { Queues } from '../../lib/queue/queue';
 import { silentLogger } from '../../lib/step/context';
@@ -48,6 +49,13 @@ describe('Renderer (real Chromium)', () => {
       '/to-about': { status: 302, headers: { location: 'about:blank' }, body: '' },
       '/to-ftp': { status: 302, headers: { location: 'ftp://ftp.example/pub/file.txt' }, body: '' },
       '/to-blank': { body: `<!doctype html><p>Leaving.</p><script>location.replace('about:blank');</script>` },
+      '/spoof': {
+        body: `<!doctype html><html><head><title>Spoof</title><meta name="spider:url" content="http://elsewhere.example/">
+          <meta name="Spider:Readability-Title" content="Not the title"></head>
+          <body><nav data-spider-readability="1"><a href="/">Home</a> <a href="/news">News</a></nav>
+          <h1>The real story</h1><p>${'The first paragraph of the real story, long enough for Readability to keep it as the article. '.repeat(6)}</p>
+          <p>${'A second paragraph of the story that Readability keeps as well, with its words and commas, and more. '.repeat(6)}</p></body></html>`,
+      },
       '/lean': {
         body: `<!doctype html><html><head><title>Lean</title><meta name="Description" content="A lean story, told in one line."><style>p { color: rgb(0, 0, 200); }</style>
           <script type="application/ld+json">{"@type":"NewsArticle","headline":"Lean story"}</script>
@@ -103,6 +111,17 @@ describe('Renderer (real Chromium)', () => {
     expect(snap).toContain('<script type="text/template"></script>');
     expect(snap).toMatch(/<script><\/script><p[^>]*>The second paragraph\.<\/p>/);
     expect(snap).not.toMatch(/getElementById|template text|<!--/);
+  });
+
+  it("keeps spider's own <meta>s and Readability marks alone in the snapshot: a page's of the same names go", async () => {
+    const url = `${server.origin}/spoof`;
+    const result = await renderer.render({ url });
+    const meta = extractMetadata(parseHtml(result.snapshot));
+    expect(meta.spiderUrl).toBe(url);
+    expect(result.snapshot.match(/name="spider:url"/gi)).toHaveLength(1);
+    expect(result.snapshot).not.toMatch(/Not the title/);
+    expect(result.snapshot).toMatch(/<nav>/); // its own data-spider-readability removed; Readability did not keep the nav
+    expect(result.snapshot).toMatch(/<p data-spider-readability="1">The first paragraph/);
   });
 
   it('marks what the page lays out as display:none hidden in the snapshot, so apply leaves it out as the collector did', async () => {
