@@ -13,8 +13,7 @@
  * does (relearns read the newest pages only); each pays the transition once and the monitoring
  * fee every month.
  */
-import { embeddedStoreDir } from '../lib/pipeline/embedded';
-import { FsStore } from '../lib/store/fs-store';
+import { embeddedStoreDir, FsStore } from '../lib/store/fs-store';
 import { keyPrefixes } from '../lib/store/keys';
 import { scriptArgs } from '../lib/util/script-args';
 import { PRICES } from './aws-prices';

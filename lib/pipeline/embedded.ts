@@ -22,7 +22,7 @@ import type { Resolver } from '../net/egress-policy';
 import { Politeness } from '../politeness/politeness';
 import { Renderer, type RendererOptions } from '../render/browser';
 import { renderStep } from '../render/render-step';
-import { FsStore } from '../store/fs-store';
+import { embeddedStoreDir, FsStore } from '../store/fs-store';
 import { keys, pageIdOf, siteOf } from '../store/keys';
 import type { Store } from '../store/store';
 import {
@@ -132,11 +132,6 @@ export interface Submission {
   readonly url: string;
   /** Archived HTML of the page, stored and answered at the page's own URL. */
   readonly html?: string;
-}
-
-/** The store's folder in a data folder (`--data-dir`): the bucket's key layout (docs/storage-layout.md). */
-export function embeddedStoreDir(dataDir: string): string {
-  return path.join(dataDir, 'store');
 }
 
 export class EmbeddedPipeline {

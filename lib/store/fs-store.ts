@@ -13,6 +13,11 @@ export function etagOf(body: Buffer): string {
   return createHash('md5').update(body).digest('hex');
 }
 
+/** The store's folder in a data folder (`--data-dir`): the bucket's key layout (docs/storage-layout.md). */
+export function embeddedStoreDir(dataDir: string): string {
+  return path.join(dataDir, 'store');
+}
+
 export class FsStore implements Store {
   private readonly locks = new Map<string, Promise<unknown>>();
 
