@@ -18,12 +18,14 @@
  * the whole render (renderTimeoutMs). A page cut off by a cap is closed with its context; the next
  * render gets another.
  */
+import { isAscii } from 'node:buffer';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import chromium from '@sparticuz/chromium';
-import puppeteer, { TimeoutError, type Browser, type CDPSession, type HTTPRequest, type HTTPResponse, type Page } from 'puppeteer-core';
+import puppeteer, { TimeoutError, type Browser, type CDPSession, type HTTPRequest, type HTTPResponse, type Page, type Protocol } from 'puppeteer-core';
 import pLimit, { type LimitFunction } from 'p-limit';
+import { MIMEType } from 'whatwg-mimetype';
 import type { Config } from '../config/config';
 import { egressPolicyFor, type EgressPolicy, type Resolver } from '../net/egress-policy';
 import { BLOCKED_HEADER, EgressProxy, type EgressEvent, type EgressProxyOptions } from '../net/egress-proxy';
@@ -32,6 +34,7 @@ import { MAX_PATH_STEPS, MAX_SELECTOR_CHARS, READABILITY_MARK, SNAPSHOT_META, ty
 import { COLLECTOR_SKIP_TAGS } from '../html/content';
 import { META_NAMES } from '../html/meta-names';
 import { NonRetryableError } from '../util/errors';
+import { sniffEncoding } from '../text/encoding';
 import { collectPage, type CollectOptions } from './collector';
 import { withTimeout } from '../util/timeout';
 import { makeDirectory } from '../util/make-directory';
@@ -415,6 +418,7 @@ export class Renderer {
       if (++frames > config.maxFrames) guard.abort(new NonRetryableError(`page opened more than ${config.maxFrames} frames: ${request.url}`));
     });
     await this.watchBytes(cdp, request, guard);
+    if (request.archivedHtml === undefined) await this.readUndeclaredUtf8(cdp, request, guard);
     // An archived replay is offline: WebSockets bypass request interception, so the constructor is
     // taken away in every frame before the page's scripts run (a live socket would reach the site).
     if (request.archivedHtml !== undefined) await page.evaluateOnNewDocument(NO_WEBSOCKETS);
@@ -708,7 +712,7 @@ export class Renderer {
     let total = 0;
     const tooLarge = (what: string, cap: number) => {
       void cdp.send('Page.stopLoading').catch(() => undefined);
-      guard.abort(new NonRetryableError(`${what} is larger than the ${cap}-byte cap: ${request.url}`));
+      guard.abort(tooLargeError(what, cap, request.url));
     };
     cdp.on('Network.responseReceived', (e) => {
       if (e.type !== 'Document' || e.frameId !== mainId) return;
@@ -726,6 +730,70 @@ export class Renderer {
       }
     });
     await cdp.send('Network.enable');
+  }
+
+  /**
+   * A main-frame document in UTF-8 that names no encoding (no charset in its Content-Type, no byte
+   * order mark, no `<meta>` in its first 1024 bytes) is read by Chromium as windows-1252, the HTML
+   * standard's default (its detector guesses legacy encodings, Shift_JIS or windows-1251, but never
+   * UTF-8), where spider reads the same bytes as UTF-8 (lib/text/encoding.ts: the fetch path, the
+   * HTML as served): its rendered text was mojibake, and differed from the served. Chromium has no
+   * setting for its default encoding in the headless shell. So the main frame's documents are paused
+   * when their response headers arrive (CDP Fetch at the response stage, in the render's own session,
+   * beside puppeteer's interception of requests): a `text/html` one, 2xx, whose Content-Type names no
+   * charset is read whole (at most maxHtmlBytes, decoded of its Content-Encoding by then) and answered
+   * with it, `charset=utf-8` added to its Content-Type when sniffEncoding reads the bytes as UTF-8 and
+   * they are not ASCII (ASCII reads alike in every default, and an undeclared ISO-2022-JP page is
+   * ASCII); every other response goes on untouched, unread. Such a document reaches the parser only
+   * once all of it has arrived, its subresources requested that much later.
+   */
+  private async readUndeclaredUtf8(cdp: CDPSession, request: RenderRequest, guard: RenderGuard): Promise<void> {
+    const { maxHtmlBytes } = this.config;
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    const mainId = frameTree.frame.id;
+    const answer = async (e: Protocol.Fetch.RequestPausedEvent): Promise<void> => {
+      const { requestId } = e;
+      const status = e.responseStatusCode ?? 0;
+      const headers = e.responseHeaders ?? [];
+      const contentType = headers.find((h) => h.name.toLowerCase() === 'content-type')?.value;
+      const mime = contentType === undefined ? null : MIMEType.parse(contentType);
+      const length = Number(headerValue(Object.fromEntries(headers.map((h) => [h.name, h.value])), 'content-length'));
+      if (e.frameId !== mainId || e.responseErrorReason !== undefined || status < 200 || status >= 300
+        || mime?.essence !== 'text/html' || mime.parameters.has('charset') || length > maxHtmlBytes) {
+        await cdp.send('Fetch.continueRequest', { requestId });
+        return;
+      }
+      const { stream } = await cdp.send('Fetch.takeResponseBodyAsStream', { requestId });
+      const chunks: Buffer[] = [];
+      let total = 0;
+      for (let eof = false; !eof;) {
+        const read = await cdp.send('IO.read', { handle: stream, size: 1 << 20 });
+        const chunk = Buffer.from(read.data, read.base64Encoded ? 'base64' : 'utf8');
+        chunks.push(chunk);
+        total += chunk.length;
+        eof = read.eof;
+        if (total > maxHtmlBytes) {
+          void cdp.send('IO.close', { handle: stream }).catch(() => undefined);
+          void cdp.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' }).catch(() => undefined);
+          guard.abort(tooLargeError('the page', maxHtmlBytes, request.url));
+          return;
+        }
+      }
+      void cdp.send('IO.close', { handle: stream }).catch(() => undefined);
+      const body = Buffer.concat(chunks);
+      if (sniffEncoding(body, contentType) === 'UTF-8' && !isAscii(body)) mime.parameters.set('charset', 'utf-8');
+      // the body is the decoded one: its Content-Encoding and Content-Length no longer apply
+      const drop = new Set(['content-type', 'content-encoding', 'content-length']);
+      const responseHeaders = [...headers.filter((h) => !drop.has(h.name.toLowerCase())), { name: 'Content-Type', value: mime.toString() }];
+      await cdp.send('Fetch.fulfillRequest', {
+        requestId, responseCode: status, responseHeaders, body: body.toString('base64'),
+        ...(e.responseStatusText ? { responsePhrase: e.responseStatusText } : {}),
+      });
+    };
+    // A body that broke off fails the document as the network would have; a request the page no
+    // longer wants (navigated away, stopped) is gone already.
+    cdp.on('Fetch.requestPaused', (e) => void answer(e).catch(() => cdp.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'Failed' }).catch(() => undefined)));
+    await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Response' }] });
   }
 }
 
@@ -820,6 +888,10 @@ class RenderGuard {
   dispose(): void {
     for (const fn of this.disposers.splice(0)) fn();
   }
+}
+
+function tooLargeError(what: string, cap: number, url: string): NonRetryableError {
+  return new NonRetryableError(`${what} is larger than the ${cap}-byte cap: ${url}`);
 }
 
 function headerValue(headers: Record<string, unknown>, name: string): string | undefined {

@@ -4,6 +4,8 @@ import { Renderer } from '../../lib/render/browser';
 import { isNonRetryable } from '../../lib/util/errors';
 import { BlockSchema, MAX_PATH_STEPS } from '../../lib/types/feature-document';
 import { z } from 'zod';
+import { gzipSync } from 'node:zlib';
+import { createSinglebyteEncoder } from '@exodus/bytes/single-byte.js';
 import { serveRoutes, type TestServer } from '../helpers/http-server';
 import { extractWithRules } from '../../lib/apply/extract-with-rules';
 import { parseHtml } from '../../lib/html/parse';
@@ -28,6 +30,17 @@ const ENCODED = [
   UNDECLARED_SHIFT_JIS,
 ];
 const SHIFT_JIS_META = ENCODED[0];
+const WINDOWS_1251_META = ENCODED_PAGES.find((p) => p.name === 'windows-1251-meta')!;
+
+/** A page in UTF-8 that names no encoding (Content-Type `text/html`, no <meta>, no BOM): Chromium reads such bytes as windows-1252. */
+const UTF8_TITLE = 'Café naïve — “quoted”';
+const UTF8_PARAGRAPHS = ['Le café était naïf — “cité” à la française.', 'Ещё один абзац, и 東京 тоже.'];
+const utf8Page = (paragraphs: readonly string[]) =>
+  `<!doctype html><html><head><title>${UTF8_TITLE}</title></head><body><article><h1>${UTF8_TITLE}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</article></body></html>`;
+const UNDECLARED_UTF8 = Buffer.from(utf8Page(UTF8_PARAGRAPHS));
+/** An undeclared page in windows-1252 (not valid UTF-8): Chromium's reading of it stays as it was. */
+const LATIN_PARAGRAPHS = ['Le café était naïf à la française, où l’on boit.', 'Ça coûte trois francs.'];
+const UNDECLARED_WINDOWS_1252 = Buffer.from(createSinglebyteEncoder('windows-1252')(utf8Page(LATIN_PARAGRAPHS).replace(/[—“”]/g, '-')));
 
 describe('Renderer (real Chromium)', () => {
   let server: TestServer;
@@ -73,8 +86,11 @@ describe('Renderer (real Chromium)', () => {
       },
       '/idents': { body: `<!doctype html><title>Idents</title><body><div id="2up" class="-1col a:b"><o:p><p>Escaped text.</p></o:p></div></body>` },
       '/deep': { body: `<!doctype html><title>Deep</title><body>${'<div class="n">'.repeat(300)}<p>Deep article text.</p>${'</div>'.repeat(300)}</body>` },
-      ...Object.fromEntries(ENCODED.map((p) => [`/${p.name}`, { type: p.contentType, body: p.bytes }])),
+      ...Object.fromEntries([...ENCODED, WINDOWS_1251_META].map((p) => [`/${p.name}`, { type: p.contentType, body: p.bytes }])),
       '/stored': () => ({ type: 'text/html', body: stored }),
+      '/utf8-undeclared': { type: 'text/html', body: UNDECLARED_UTF8 },
+      '/utf8-undeclared-gzip': { type: 'text/html', headers: { 'content-encoding': 'gzip' }, body: gzipSync(UNDECLARED_UTF8) },
+      '/windows-1252-undeclared': { type: 'text/html', body: UNDECLARED_WINDOWS_1252 },
     });
     renderer = new Renderer(loadConfig({ navigationTimeoutMs: 10_000, renderTimeoutMs: 20_000 }));
   });
@@ -210,6 +226,24 @@ describe('Renderer (real Chromium)', () => {
       expect(result.served, page.name).toBe(decodeBytes(page.bytes, page.contentType));
       if (page !== UNDECLARED_SHIFT_JIS) for (const paragraph of page.paragraphs) expect(result.served, page.name).toContain(paragraph);
     }
+  });
+
+  it('reads a page in UTF-8 that names no encoding as UTF-8, as the fetch path does: not as windows-1252, as Chromium would', async () => {
+    for (const path of ['/utf8-undeclared', '/utf8-undeclared-gzip']) {
+      const result = await renderer.render({ url: `${server.origin}${path}` });
+      expect(result.collected.page.title, path).toBe(UTF8_TITLE);
+      expect(result.collected.blocks.map((b) => b.text), path).toEqual([UTF8_TITLE, ...UTF8_PARAGRAPHS]);
+      for (const text of [UTF8_TITLE, ...UTF8_PARAGRAPHS]) expect(result.snapshot, path).toContain(text);
+      expect(result.served, path).toBe(decodeBytes(UNDECLARED_UTF8, 'text/html'));
+    }
+    // the pages it leaves alone: an undeclared legacy page (Chromium guesses it), and declared ones
+    for (const page of [UNDECLARED_SHIFT_JIS, WINDOWS_1251_META]) {
+      const result = await renderer.render({ url: `${server.origin}/${page.name}` });
+      expect(result.collected.page.title, page.name).toBe(page.title);
+      for (const paragraph of page.paragraphs) expect(result.collected.blocks.map((b) => b.text), page.name).toContain(paragraph);
+    }
+    const latin = await renderer.render({ url: `${server.origin}/windows-1252-undeclared` });
+    expect(latin.collected.blocks.map((b) => b.text)).toEqual([UTF8_TITLE.replace(/[—“”]/g, '-'), ...LATIN_PARAGRAPHS]);
   });
 
   it("stores a legacy page's served.html and snapshot.html as UTF-8 that a browser reading the files' bytes reads right, its <meta charset> notwithstanding", async () => {
