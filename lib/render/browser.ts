@@ -277,6 +277,8 @@ export class Renderer {
         await withTimeout(page.close().then(() => true, () => true), CLOSE_TIMEOUT_MS);
         const again = await lease.newPage();
         again.on('request', noteOrigin);
+        // (Requested again, it goes in the page's one turn: two requests of the page back to back, as
+        // a person reloading it; only when its scripts left it before its body could be read.)
         const retry: RenderRequest = error.served === undefined ? request : { url: request.url, archivedHtml: error.served };
         const result = await this.renderIn(again, retry, guard, { javaScript: false });
         return { ...result, renderMode: 'no-script' };
@@ -602,7 +604,15 @@ export class Renderer {
         if (options.javaScript === false) throw new NonRetryableError(message);
         throw new EndedOffDocumentError(message, servedHtml);
       }
-      const elements = (await evaluateIn(cdp, world, `document.getElementsByTagName('*').length`, 10_000, answerMs)) as number;
+      // the page's own attributes of Readability's mark would pass for its choice (in the collector's
+      // counts, the snapshot, apply's guard): they go first, whether Readability runs or not
+      const elements = (await evaluateIn(
+        cdp,
+        world,
+        `(() => { for (const el of document.querySelectorAll('[${READABILITY_MARK}]')) el.removeAttribute('${READABILITY_MARK}'); return document.getElementsByTagName('*').length; })()`,
+        10_000,
+        answerMs,
+      )) as number;
       if (elements > config.maxElements) throw new NonRetryableError(`rendered page has ${elements} elements, more than the ${config.maxElements} cap: ${request.url}`);
 
       // Mozilla Readability on a clone of the document; it marks the elements whose text it keeps, so

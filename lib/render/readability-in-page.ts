@@ -54,8 +54,6 @@ type ReadabilityClass = new (doc: Document, options: object) => { parse(): Reada
  */
 export function markReadability(doc: Document, Readability: ReadabilityClass, mark: string, indexAttr: string): InPageReadability {
   const clean = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
-  // the page's own attributes of the mark's name would pass for Readability's choice
-  for (const el of Array.from(doc.querySelectorAll(`[${mark}]`))) el.removeAttribute(mark);
   const live = doc.getElementsByTagName('*');
   const clone = doc.cloneNode(true) as Document;
   const copies = clone.getElementsByTagName('*');
