@@ -21,8 +21,9 @@ export interface SniffOptions {
  * The encoding a browser reads `bytes` in, by its WHATWG name (`UTF-8`, `Shift_JIS`, `windows-1251`...).
  * Where nothing names one, HTML is read as UTF-8 when its bytes are valid UTF-8, else as windows-1252
  * (the HTML standard's default for most locales, Chromium's too). Chromium reads undeclared UTF-8 as
- * windows-1252 as well, and guesses other undeclared encodings with a detector (Shift_JIS, windows-1251);
- * spider keeps UTF-8 for such bytes, as it always read them, and guesses nothing else.
+ * windows-1252 as well (render tells it UTF-8 for such a document: lib/render/browser.ts), and guesses
+ * other undeclared encodings with a detector (Shift_JIS, windows-1251); spider keeps UTF-8 for such
+ * bytes, as it always read them, and guesses nothing else.
  */
 export function sniffEncoding(bytes: Uint8Array, contentType?: string, options: SniffOptions = {}): string {
   const mime = contentType ? MIMEType.parse(contentType) : null;
