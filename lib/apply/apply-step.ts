@@ -19,6 +19,7 @@ import { extractFallback, loadFallbackModel, siteBoilerplate } from './fallback'
 import { guardRulesOutput } from './guard';
 import { preferServed, readabilityTitle, servedSuspicion, snapshotEvidence } from './served-choice';
 import { extractMetadata } from '../html/metadata';
+import { notArticleReason, renderedEvidence } from '../html/not-article';
 import { parseHtml, parseServedHtml } from '../html/parse';
 import { contentRulesFor } from '../html/template-choice';
 
@@ -97,6 +98,8 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
   let storeMs = 0;
   let content: { text: string; html: string; wordCount: number; header?: string } | undefined;
   let notArticle: boolean | undefined;
+  /** With the rules' text: why it is not an article ('' when it is one). */
+  let notArticleWhy: string | undefined;
   let textSource: { source: 'fallback'; reason: string } | undefined;
   let template: number | undefined;
   // the rules selected nothing, or their output failed the page guard: a drift marker, once the article is written
@@ -125,6 +128,10 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
     } else if (extracted.wordCount > 0) {
       method = 'rules';
       content = extracted;
+      // a page of the site's layout that is no article (a login form, a tag listing): flagged, as the
+      // fallback flags one; it keeps its text, and writes no drift marker (the rules are not stale)
+      notArticleWhy = notArticleReason(renderedEvidence(doc, extracted));
+      notArticle = notArticleWhy !== '';
     } else {
       ctx.logger.warn('rules selected nothing on this page; using the fallback extractor', {
         site,
@@ -235,6 +242,7 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
     template: article.template,
     words: article.wordCount,
     notArticle: article.notArticle,
+    ...(notArticleWhy ? { notArticleReason: notArticleWhy } : {}),
     ms: article.elapsedMs,
     reason: message.reason,
   });

@@ -5,7 +5,8 @@
  * store (`spider train`, stored at `models/fallback.json`) when there is one, else the default
  * shipped in models/fallback-default.json. See lib/fallback/ and docs/fallback.md.
  *
- * `notArticle` flags pages that look like a listing or a home page (lib/fallback/not-article.ts).
+ * `notArticle` flags pages that look like a listing or a home page (lib/html/not-article.ts, the test
+ * the rules' text takes too; lib/fallback/not-article.ts reads its evidence off the blocks).
  */
 import type { Document } from 'domhandler';
 import type { ArticleContent } from '../html/content';

@@ -10,7 +10,7 @@
  * tokens of that element and of all its ancestors, whether an <hr> precedes it, its heading level.
  */
 import { Element, Text, type AnyNode, type Document, type ParentNode } from 'domhandler';
-import { BLOCK_TAGS, SKIP_TAGS, isHidden } from '../html/content';
+import { BLOCK_TAGS, HEADING_LEVEL, SKIP_TAGS, isHidden } from '../html/content';
 import { headAndBody } from '../html/parse';
 import { visibleLength } from '../text/words';
 import { elementTokens, words } from './tokens';
@@ -62,7 +62,6 @@ export interface Segmentation {
   readonly body: Element | undefined;
 }
 
-const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 const LIST_ITEMS = new Set(['li', 'dd', 'dt']);
 
 /** <body>, else <html>, else the document itself. */
@@ -227,7 +226,7 @@ export function segmentElement(root: ParentNode, options: SegmentOptions = {}): 
       if (c === 0 && weight) addedWeight += weight(t);
     }
     runningWeight += addedWeight;
-    const heading = HEADINGS[name] ?? top.heading;
+    const heading = HEADING_LEVEL[name] ?? top.heading;
     frames.push({
       el: item,
       block: isBlock ? item : top.block,

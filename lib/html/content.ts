@@ -17,6 +17,18 @@ export interface ContentOptions {
   readonly skip?: (el: Element) => boolean;
   /** Resolve relative href/src against this URL. */
   readonly baseUrl?: string;
+  /** Filled with the text's lines, in order, with their heading level and link text (the not-an-article test reads them). */
+  readonly lines?: ContentLine[];
+}
+
+/** One line of a rendered text, as the not-an-article test reads it (lib/html/not-article.ts). */
+export interface ContentLine {
+  /** The line, as in the text. */
+  readonly text: string;
+  /** 1-6 when it is a heading's (h1-h6), else 0. */
+  readonly heading: number;
+  /** Its text inside links (`a` elements), '' when none. */
+  readonly linkText: string;
 }
 
 export interface ArticleContent {
@@ -68,6 +80,9 @@ const KEEP_EMPTY: ReadonlySet<string> = new Set(['td', 'th', 'br', 'img']);
 const LAYOUT_HINTS: ReadonlySet<string> = new Set([
   'table', 'article', 'section', 'form', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'main', 'header', 'footer', 'nav', 'aside',
 ]);
+
+/** Heading elements and their level. */
+export const HEADING_LEVEL: Readonly<Record<string, number>> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 
 const DISPLAY_NONE = /(?:^|;)\s*display\s*:\s*none\b/i;
 const VISIBILITY_HIDDEN = /(?:^|;)\s*visibility\s*:\s*hidden\b/i;
@@ -158,6 +173,10 @@ interface Open {
   readonly phrasing: boolean;
   readonly table: 0 | 1 | -1;
   readonly pre: boolean;
+  /** An `a` element (its text is link text). */
+  readonly link: boolean;
+  /** The heading level around it before it opened, when it is a heading; -1 otherwise. */
+  readonly outerHeading: number;
 }
 
 /**
@@ -173,6 +192,7 @@ export type ContentRoot = Element | readonly AnyNode[];
 export function renderContent(roots: readonly ContentRoot[], options: ContentOptions = {}): ArticleContent {
   const skip = options.skip;
   const base = options.baseUrl;
+  const sink = options.lines;
 
   const html: string[] = [];
   const lines: string[] = [];
@@ -188,16 +208,32 @@ export function renderContent(roots: readonly ContentRoot[], options: ContentOpt
 
   /** Set when raw (pre) text went into the line: then it needs a full white-space collapse. */
   let lineRaw = false;
+  /** Open `a` elements, and the level of the innermost open heading (0: none). */
+  let linkDepth = 0;
+  let heading = 0;
+  /** For `sink`: the line's text inside links, and its heading level. */
+  let lineLink = '';
+  let lineHeading = 0;
   const breakLine = () => {
     if (line) {
       // Parts are collapsed already; only their joins can leave double spaces.
       let t = lineRaw ? line.replace(/\s+/g, ' ') : line;
       t = t.trim();
       if (t.includes('  ')) t = t.replace(/ {2,}/g, ' ');
-      if (t) lines.push(t);
+      if (t) {
+        lines.push(t);
+        if (sink) sink.push({ text: t, heading: lineHeading, linkText: lineLink.trim() });
+      }
       line = '';
     }
     lineRaw = false;
+    lineLink = '';
+    lineHeading = 0;
+  };
+  /** For `sink`: text that went into the line. */
+  const noteText = (data: string) => {
+    if (linkDepth > 0) lineLink += ' ' + data;
+    if (heading > lineHeading) lineHeading = heading;
   };
 
   /** Drop the white space that ends a block's content, before its closing tag. */
@@ -240,10 +276,12 @@ export function renderContent(roots: readonly ContentRoot[], options: ContentOpt
       const parts = data.split('\n');
       line += parts[0];
       lineRaw = true;
+      if (sink) noteText(parts[0]);
       for (let i = 1; i < parts.length; i++) {
         breakLine();
         line += parts[i];
         lineRaw = true;
+        if (sink) noteText(parts[i]);
       }
       if (/\S/.test(data)) meaning++;
       html.push(escapeText(data));
@@ -260,6 +298,7 @@ export function renderContent(roots: readonly ContentRoot[], options: ContentOpt
       return;
     }
     ensureInline();
+    if (sink) noteText(collapsed);
     let out = collapsed;
     if (htmlSpace && out.startsWith(' ')) out = out.slice(1);
     html.push(escapeText(out));
@@ -351,7 +390,12 @@ export function renderContent(roots: readonly ContentRoot[], options: ContentOpt
     if (pre) preDepth++;
     if (block) frames.push({ wrap: out === '' && phrasingDepth === 0, pMark: -1, pMeaning: 0 });
 
-    const rec: Open = { el, block, out, mark, meaning, phrasing, table, pre };
+    const link = name === 'a';
+    if (link) linkDepth++;
+    const level = HEADING_LEVEL[name];
+    const outerHeading = level ? heading : -1;
+    if (level) heading = level;
+    const rec: Open = { el, block, out, mark, meaning, phrasing, table, pre, link, outerHeading };
     opens.push(rec);
     stack.push(rec);
     const children = el.children;
@@ -368,6 +412,8 @@ export function renderContent(roots: readonly ContentRoot[], options: ContentOpt
     if (rec.phrasing) phrasingDepth--;
     if (rec.pre) preDepth--;
     if (rec.table !== 0) tables.pop();
+    if (rec.link) linkDepth--;
+    if (rec.outerHeading >= 0) heading = rec.outerHeading;
     if (rec.out) {
       if (meaning === rec.meaning && !KEEP_EMPTY.has(rec.out)) {
         html.length = rec.mark;

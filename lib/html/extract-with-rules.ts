@@ -9,7 +9,7 @@
 import type { AnyNode, Document, Element } from 'domhandler';
 import { indexSelectors, isAncestorOrSelf, matchesAny, selectOutermost, type MatcherIndex } from './selector';
 import type { ContentRule } from '../types/rules-document';
-import { BLOCK_TAGS, isHidden, renderContent, type ArticleContent, type ContentRoot } from './content';
+import { BLOCK_TAGS, isHidden, renderContent, type ArticleContent, type ContentLine, type ContentRoot } from './content';
 import { isElement } from './parse';
 import { PROSE_MIN_WORDS, wordsOf } from './prose';
 
@@ -20,6 +20,10 @@ export interface RulesExtraction extends ArticleContent {
   readonly nodes: number;
   /** Selectors (content, dek, header or clean) skipped because css-select can't compile them. */
   readonly invalidSelectors: readonly string[];
+  /** The text's lines (the dek's, then the body's), with their headings and link text: the not-an-article test reads them (lib/html/not-article.ts). */
+  readonly lines: readonly ContentLine[];
+  /** The body's roots, in document order (`renderRuleBody`). */
+  readonly roots: readonly ContentRoot[];
 }
 
 export interface ExtractOptions {
@@ -55,7 +59,7 @@ export function selectRuleNodes(doc: Document, rules: ContentRule, invalid: stri
 export function extractWithRules(doc: Document, rules: ContentRule, options: ExtractOptions = {}): RulesExtraction {
   const invalid: string[] = [];
   const nodes = selectRuleNodes(doc, rules, invalid);
-  const { body, dek, skip } = renderRuleBody(nodes, options);
+  const { body, dek, skip, roots, lines } = renderRuleBody(nodes, options);
   const result = dek ? joinContent(dek, body) : body;
   // a header element around the dek is rendered without it
   const withoutDek = nodes.dek.length ? (el: Element) => nodes.dek.includes(el) || !!skip?.(el) : skip;
@@ -65,6 +69,8 @@ export function extractWithRules(doc: Document, rules: ContentRule, options: Ext
     ...(header.trim() ? { header } : {}),
     nodes: nodes.body.length + (dek ? nodes.dek.length : 0),
     invalidSelectors: invalid,
+    lines,
+    roots,
   };
 }
 
@@ -73,18 +79,21 @@ export function extractWithRules(doc: Document, rules: ContentRule, options: Ext
  * reading): the body's nodes and the prose written bare between them, the clean selectors' elements
  * left out; and the dek, when it has text and the body has text too (a page whose body selectors
  * take nothing readable gives way to the fallback as before). `roots`: the body's nodes and runs of
- * bare prose, in order; `skip`: the elements left out.
+ * bare prose, in order; `skip`: the elements left out; `lines`: the lines of the dek (when given)
+ * and of the body, as `renderContent` gives them.
  */
 export function renderRuleBody(
   nodes: RuleNodes,
   options: ExtractOptions = {},
-): { body: ArticleContent; roots: ContentRoot[]; dek?: ArticleContent; skip?: (el: Element) => boolean } {
+): { body: ArticleContent; roots: ContentRoot[]; dek?: ArticleContent; skip?: (el: Element) => boolean; lines: ContentLine[] } {
   const skip = nodes.clean.size === 0 ? undefined : (el: Element) => matchesAny(nodes.clean, el);
-  const render = (roots: readonly ContentRoot[]) => renderContent(roots, { skip, baseUrl: options.baseUrl });
+  const render = (roots: readonly ContentRoot[], lines: ContentLine[]) => renderContent(roots, { skip, baseUrl: options.baseUrl, lines });
   const roots = withBareProse(nodes.body, skip);
-  const body = render(roots);
-  const dek = body.wordCount > 0 && nodes.dek.length ? render(nodes.dek) : undefined;
-  return { body, roots, ...(dek?.wordCount ? { dek } : {}), ...(skip ? { skip } : {}) };
+  const lines: ContentLine[] = [];
+  const body = render(roots, lines);
+  const dekLines: ContentLine[] = [];
+  const dek = body.wordCount > 0 && nodes.dek.length ? render(nodes.dek, dekLines) : undefined;
+  return { body, roots, ...(dek?.wordCount ? { dek } : {}), ...(skip ? { skip } : {}), lines: dek?.wordCount ? [...dekLines, ...lines] : lines };
 }
 
 /** Two rendered parts as one, in order. */

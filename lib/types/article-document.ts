@@ -24,9 +24,11 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * spaces as spaces and looks for title parts in the page's text in NFKC form (2026-11-27). 6: the
  * metadata reads the character references a meta, JSON-LD or <title> text still carries ("AT&amp;T"
  * is "AT&T"), a surname particle before a one-word name stays ("de Souza"), and a byline element's
- * name ends at a line break ("By Jane Doe<br>April 17, 2009") (2026-11-27).
+ * name ends at a line break ("By Jane Doe<br>April 17, 2009") (2026-11-27). 7: the rules' text takes
+ * the not-an-article test too: a login page or a tag listing of the site's layout is flagged
+ * `notArticle`, its title, byline and date the page's metadata's (2026-11-28).
  */
-export const EXTRACTION_VERSION = 6;
+export const EXTRACTION_VERSION = 7;
 
 /** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);

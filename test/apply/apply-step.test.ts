@@ -281,6 +281,18 @@ describe('applyStep', () => {
     expect(sent).toEqual([]);
   });
 
+  it("flags a fetched page of the site's layout that holds a login form as not an article: its text kept, no drift marker, not sent to render", async () => {
+    const store = new MemoryStore();
+    const login = snapshot(false).replace(/<div class="text">[\s\S]*<\/footer>/, '<div class="text"><p><label>Email</label> <input type="email"></p><p><label>Password</label> <input type="password"></p><p><a href="/forgot">Forgot your password?</a></p></div></div><footer>Footer text</footer>');
+    await store.put(keys.served(site, pageId), login);
+    await putJson(store, keys.rules(site), rulesDoc(1, ['div.text > p']));
+    const { ctx, sent } = context(store);
+    const article = await applyStep({ v: 1, site, pageId, reason: 'rendered', path: 'fetch', url }, ctx);
+    expect(article).toMatchObject({ method: 'rules', path: 'fetch', notArticle: true, text: 'Email\nPassword\nForgot your password?' });
+    expect(await store.list(keys.driftPrefix(site))).toEqual([]);
+    expect(sent).toEqual([]);
+  });
+
   it("serves a page of one of the site's templates with that template's rules, and says which", async () => {
     const store = new MemoryStore();
     await store.put(keys.snapshot(site, pageId), snapshot());

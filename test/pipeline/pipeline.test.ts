@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config/config';
-import { articlesOf, generateSite, serveSite, truthFor, type ServedSite, type TemplateId, TEMPLATE_IDS } from '../../lib/demo/index';
+import { articlesOf, generateSite, pageHtml, serveSite, truthFor, type ServedSite, type TemplateId, TEMPLATE_IDS } from '../../lib/demo/index';
 import { aggregate, scorePage } from '../../lib/metric/metric';
 import { EmbeddedPipeline } from '../../lib/pipeline/embedded';
 import { keys, pageIdOf } from '../../lib/store/keys';
@@ -115,6 +115,61 @@ describe('a site without rules', () => {
     expect(listing?.notArticle).toBe(true);
     expect(await pipeline.store.get(keys.rules('lonely.localhost'))).toBeUndefined();
   });
+});
+
+describe("pages of a learned site's layout that are no article", () => {
+  it('flags a login page and a tag listing the rules take text from as not an article, not a short article, and counts none as drift', async () => {
+    const host = 'members.localhost';
+    const origin = `http://${host}:${served.port}`;
+    const pages = articlesOf(site, 'classic');
+    await pipeline.submit(pages.slice(0, 5).map((p) => ({ url: origin + p.path })));
+    await pipeline.run();
+    expect(await pipeline.store.get(keys.rules(host)), 'rules learned').toBeDefined();
+
+    // An unseen article's page with its story replaced: the site's header, sidebar, comments and footer stay.
+    const shell = pageHtml(site, pages[6].path, origin);
+    const start = shell.indexOf('<article class="story">');
+    const end = shell.indexOf('</article>', start) + '</article>'.length;
+    const page = (title: string, body: string, dek = '') =>
+      shell.slice(0, start).replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`) +
+      `<article class="story"><header class="story-header"><h1 class="headline">${title}</h1>${dek}</header><div class="story-body">${body}</div></article>` +
+      shell.slice(end);
+    const login = page('Sign in', '<p><label for="email">Email</label> <input id="email" type="email"></p><p><label for="password">Password</label> <input id="password" type="password"></p><p><button type="submit">Sign in</button></p><p><a href="/login/forgot/">Forgot your password?</a></p>');
+    const teasers = pages.slice(8, 20).map((p) => `<h2><a href="${origin}${p.path}">${p.title}</a></h2>\n<p>${p.description}</p>`);
+    const tag = page('Stories tagged: Housing', teasers.join('\n'));
+    // a brief: short paragraphs (no long one), one link in its text
+    const brief = page(
+      'Main Street Library Reopens Saturday After Renovation',
+      [
+        'OLD TOWN — The Main Street library reopens on Saturday at 9 a.m. after fourteen months of renovation, the city said on Friday.',
+        'The building has a new children\'s room, a maker space with two 3D printers and a quiet reading floor.',
+        `Evening hours return on weekdays until 8 p.m., and the <a href="${origin}/section/local/">branch schedule</a> lists the others.`,
+        'Parking on Elm Street is free for the first two hours, and the number 4 bus stops at the door.',
+        'The renovation cost $6.2 million, most of it from a bond approved by voters in 2023. A ribbon cutting is planned for 10 a.m.',
+        'Residents can return books borrowed from other branches at the new drop box beside the entrance.',
+      ].map((t) => `<p>${t}</p>`).join('\n'),
+      '<p class="dek">The renovated branch adds a children\'s room and longer hours.</p>',
+    );
+    const urls = { login: `${origin}/login/`, tag: `${origin}/tag/housing/`, brief: `${origin}/2026/03/15/main-street-library-reopens.html` };
+    await pipeline.submit([{ url: urls.login, html: login }, { url: urls.tag, html: tag }, { url: urls.brief, html: brief }]);
+    await pipeline.run();
+    const articleOf = (url: string) => getJson(pipeline.store, keys.article(host, pageIdOf(url)), (v) => ArticleDocumentSchema.parse(v));
+
+    // the rules take the login form's labels and the listing's teasers: their text, flagged
+    const loginArticle = await articleOf(urls.login);
+    expect(loginArticle).toMatchObject({ method: 'rules', notArticle: true, title: 'Sign in' });
+    expect(loginArticle!.text).toBe('Email\nPassword\nForgot your password?');
+    const tagArticle = await articleOf(urls.tag);
+    expect(tagArticle).toMatchObject({ method: 'rules', notArticle: true, title: 'Stories tagged: Housing' });
+    expect(tagArticle!.text).toContain(pages[8].title);
+    expect(tagArticle!.wordCount).toBeGreaterThan(100);
+    const briefArticle = await articleOf(urls.brief);
+    expect(briefArticle).toMatchObject({ method: 'rules', title: 'Main Street Library Reopens Saturday After Renovation' });
+    expect(briefArticle!.notArticle).toBeUndefined();
+    expect(briefArticle!.text).toContain('Parking on Elm Street is free');
+    // none of them says the rules are stale
+    expect(await pipeline.store.list(keys.driftPrefix(host))).toEqual([]);
+  }, SITE_TIMEOUT_MS);
 });
 
 describe('a page with no words among a site\'s pages', () => {
