@@ -17,7 +17,7 @@ import { NonRetryableError, describeError } from '../util/errors';
 import { extractWithRules } from './extract-with-rules';
 import { extractFallback, loadFallbackModel, siteBoilerplate } from './fallback';
 import { guardRulesOutput } from './guard';
-import { preferServed, readabilityTitle, servedSuspicion, snapshotEvidence } from './served-choice';
+import { preferServed, readabilityTitle, servedSuspicion, snapshotEvidence, type SnapshotEvidence } from './served-choice';
 import { extractMetadata } from '../html/metadata';
 import { notArticleReason, renderedEvidence } from '../html/not-article';
 import { parseHtml, parseServedHtml } from '../html/parse';
@@ -87,7 +87,10 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
   // the site's field rules first: the page's metadata title is worked out only where they give none
   const fromRules = rules?.fields ? applyFieldRules(doc, rules.fields) : {};
   let meta = extractMetadata(doc, { title: !fromRules.title });
-  const baseUrl = meta.spiderUrl ?? (fetched ? message.url : undefined) ?? meta.canonical;
+  // render's <meta name="spider:url"> is the snapshot's; the HTML as served is the page's own, and a
+  // page's own spider:* metas are not render's: a fetched page's URL is its message's
+  const spiderUrl = fetched ? message.url : meta.spiderUrl;
+  const baseUrl = spiderUrl ?? meta.canonical;
 
   // where the rules give way, the single-page extractor leaves out what the site shows on every page
   const boilerplate = siteBoilerplate(rules);
@@ -142,7 +145,7 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
       drifted = true;
     }
   }
-  const evidence = snapshotEvidence(doc);
+  const evidence: SnapshotEvidence = fetched ? {} : snapshotEvidence(doc);
   if (!content) {
     const fb = extractFallback(doc, { baseUrl, model, boilerplate, title: fallbackTitle });
     content = fb;
@@ -177,7 +180,7 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
   }
   const elapsedMs = performance.now() - started - storeMs;
 
-  const url = meta.spiderUrl ?? message.url ?? (await storedUrl(ctx.store, keys.features(site, pageId)));
+  const url = spiderUrl ?? message.url ?? (await storedUrl(ctx.store, keys.features(site, pageId)));
   if (!url) throw new NonRetryableError(`page ${pageId} of ${site} has no URL: no spider:url in its snapshot, no feature document`);
 
   const article: ArticleDocument = ArticleDocumentSchema.parse({

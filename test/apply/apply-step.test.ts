@@ -271,6 +271,16 @@ describe('applyStep', () => {
     expect(sent).toContainEqual(expect.objectContaining({ url: `${url}?b4`, path: 'render' }));
   });
 
+  it("takes a fetched page's URL from its message, and no render evidence from the page's own spider:* metas", async () => {
+    const store = new MemoryStore();
+    const spoof = snapshot(false).replace('<head>', '<head><meta name="spider:url" content="http://elsewhere.example/story"><meta name="spider:readability-title" content="Not the title">');
+    expect(spoof).toContain('spider:url');
+    await store.put(keys.served(site, pageId), spoof);
+    const article = await applyStep({ v: 1, site, pageId, reason: 'rendered', path: 'fetch', url }, context(store).ctx);
+    expect(article.url).toBe(url);
+    expect(article.title).not.toBe('Not the title');
+  });
+
   it('records no drift when the rules select the article', async () => {
     const store = new MemoryStore();
     await store.put(keys.snapshot(site, pageId), snapshot());
