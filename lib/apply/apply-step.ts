@@ -170,9 +170,12 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
     }
   }
   // Title, byline and date: the site's field rules first, the page's own metadata where they give nothing.
-  // a page the fallback finds is no article (a listing): its title is the page's, not a post's
-  if (notArticle && fromRules.title) meta = extractMetadata(doc);
-  let fields = chooseFields(notArticle ? {} : fromRules, meta);
+  // a page the fallback finds is no article (a listing): its title is the page's, not a post's. One
+  // the site's rules took keeps its field rules: a page of the site's layout, and a short post of
+  // the site (a photo and its caption) flagged "almost no text" is still that post.
+  const pageFields = notArticle && method === 'fallback';
+  if (pageFields && fromRules.title) meta = extractMetadata(doc);
+  let fields = chooseFields(pageFields ? {} : fromRules, meta);
   // The fallback's page: Readability's title (from the render) where the page's own title evidence is weak.
   if (method === 'fallback' && fields.sources.title !== 'rules' && !body) {
     const better = readabilityTitle(doc, fields.values.title, evidence.readabilityTitle);

@@ -303,6 +303,20 @@ describe('applyStep', () => {
     expect(sent).toEqual([]);
   });
 
+  it("keeps the field rules' title on a short post the rules take and the not-article test flags (a photo and its caption)", async () => {
+    const store = new MemoryStore();
+    const photo = snapshot().replace(/<div class="text">[\s\S]*<\/footer>/, '<div class="text"><p>Fans went out on Halloween dressed as their favourite players.</p></div></div><footer>Footer text</footer>');
+    await store.put(keys.snapshot(site, pageId), photo);
+    const fields = {
+      title: { rules: [{ kind: 'class' as const, value: 'title', selector: 'h1.title', score: 1, support: 5 }], posts: 5 },
+      training: { posts: 5, feedEntries: 0, fromFeed: 0, fromMetadata: 5 },
+      minScore: 0.5,
+    };
+    await putJson(store, keys.rules(site), { ...rulesDoc(1, ['div.text > p']), fields });
+    const article = await applyStep(message, context(store).ctx);
+    expect(article).toMatchObject({ method: 'rules', notArticle: true, title: 'The story', sources: { title: 'rules' } });
+  });
+
   it("serves a page of one of the site's templates with that template's rules, and says which", async () => {
     const store = new MemoryStore();
     await store.put(keys.snapshot(site, pageId), snapshot());
