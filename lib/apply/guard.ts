@@ -26,9 +26,9 @@
 import type { AnyNode, Document, Element } from 'domhandler';
 import { isHidden, SKIP_TAGS } from '../html/content';
 import { elements, isElement, isText } from '../html/parse';
-import { isProse, PROSE_MAX_LINK_SHARE, PROSE_MIN_WORDS, proseWords, wordsOf } from '../html/prose';
+import { isProse, PROSE_MAX_LINK_SHARE, PROSE_MIN_WORDS, wordsOf } from '../html/prose';
 import { scorePage } from '../metric/metric';
-import { countWords } from '../text/words';
+import { countWords, wordsAtLeast } from '../text/words';
 import { READABILITY_MARK } from '../types/feature-document';
 
 export interface GuardOptions {
@@ -134,14 +134,11 @@ export function suspectRulesOutput(doc: Document, out: RulesOutput, options: Gua
   const links = linkShare(out);
   if (links > options.maxLinkShare) return `${Math.round(links * 100)}% of the rules' words are in links`;
   const { prose, readability } = pageWords(doc, options);
-  // the page's prose is counted in proseWords (in a script written without spaces, two letters a
-  // word): so are the rules' words against it, where countWords makes a Japanese sentence one word.
-  // Only when countWords finds too few: proseWords counts as many or more (lone letters of such a
-  // script between spaced words aside), and the common case pays nothing.
-  if (out.wordCount < options.minShare * prose) {
-    const words = proseWords(out.text);
-    if (words < options.minShare * prose) return `the rules took ${words} words where the page holds ${prose} in paragraphs of prose`;
-  }
+  // the page's prose is counted as a reader counts it (readerWords: in a script written without
+  // spaces, two letters a word): so are the rules' words against it, where countWords makes a
+  // Japanese sentence one word; recounted only when countWords finds too few (wordsAtLeast)
+  const words = wordsAtLeast(out.text, out.wordCount, options.minShare * prose);
+  if (words < options.minShare * prose) return `the rules took ${words} words where the page holds ${prose} in paragraphs of prose`;
   if (readability > options.maxReadabilityGain * out.wordCount) return `the rules took ${out.wordCount} words where Readability kept ${readability}`;
   return undefined;
 }

@@ -27,6 +27,7 @@ const isLinkedHeadline = (b: Block): boolean => isLinkedHeading(b.heading, b.wor
 export function notArticleReason(a: Analysed, sel: Selected, out: ArticleContent): string {
   return verdict({
     words: out.wordCount,
+    text: out.text,
     pageLinkDensity: () => {
       let total = 0;
       let links = 0;

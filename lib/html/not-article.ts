@@ -11,6 +11,11 @@
  *   cleaning, still parts two teasers; a box of them counts once), with no more than teasers
  *   between them (under 60 words per headline, fewer than 3 long paragraphs).
  *
+ * Words are counted as a reader counts them in any script: `countWords` makes a Japanese or Chinese
+ * sentence one word, so where its count would flag a text, the text is counted again in
+ * `readerWords` (lib/text/words.ts, as the page guard counts: two letters of a script written
+ * without spaces a word), which for a text of spaced scripts is the same count.
+ *
  * One definition for both methods: `notArticleReason` takes the evidence as each can give it. The
  * single-page fallback reads it off its text blocks (lib/fallback/not-article.ts); the site's rules
  * off their rendered lines and the page (`renderedEvidence`). The verdict asks for the evidence
@@ -19,7 +24,7 @@
  * paragraphs whose headlines could make it a listing.
  */
 import type { AnyNode, Document, Element } from 'domhandler';
-import { countWords } from '../text/words';
+import { countWords, wordsAtLeast } from '../text/words';
 import { HEADING_LEVEL, isHidden, SKIP_TAGS, type ContentLine, type ContentRoot } from './content';
 import { headAndBody, isElement } from './parse';
 import { wordsOf } from './prose';
@@ -51,8 +56,10 @@ export function isLongParagraph(chars: number, words: number, linkWords: number)
 
 /** What the verdict reads, asked for only as far as it needs it. */
 export interface NotArticleEvidence {
-  /** Words of the extracted text. */
+  /** Words of the extracted text (`countWords`). */
   readonly words: number;
+  /** The extracted text: its words counted again as a reader counts them where `words` would flag it. */
+  readonly text: string;
   /** Share of the page's words inside links (1 for a page without words). Asked of a short text only. */
   pageLinkDensity(): number;
   /** Long paragraphs of the text (`isLongParagraph`); counting may stop at `enough`. */
@@ -63,16 +70,32 @@ export interface NotArticleEvidence {
 
 /** Why the page is not an article, or '' when it looks like one. */
 export function notArticleReason(e: NotArticleEvidence): string {
-  const words = e.words;
+  // counted again (as a reader counts) only where countWords' count is short
+  const short = e.words < NOT_ARTICLE_SHORT_WORDS;
+  let words = short ? wordsAtLeast(e.text, e.words, NOT_ARTICLE_SHORT_WORDS) : e.words;
   if (words < NOT_ARTICLE_MIN_WORDS) return 'almost no text';
   if (words < NOT_ARTICLE_SHORT_WORDS && e.pageLinkDensity() > NOT_ARTICLE_MAX_LINK_DENSITY) return 'little text, mostly links';
   if (e.longParagraphs(LONG_PARAGRAPHS) >= LONG_PARAGRAPHS) return '';
-  // a listing needs more headlines than words / WORDS_PER_HEADLINE, and LINKED_HEADLINES at least
-  const enough = Math.max(LINKED_HEADLINES, Math.floor(words / WORDS_PER_HEADLINE) + 1);
-  const linked = e.linkedHeadlines(enough);
-  if (linked >= LINKED_HEADLINES && words / linked < WORDS_PER_HEADLINE) return 'linked headlines with teasers';
-  return '';
+  let linked = linkedHeadlines(e, words);
+  if (isListing(words, linked) && !short) {
+    // too few words for so many headlines, as countWords counts them: counted again, and the
+    // headlines as far as more words need
+    const counted = wordsAtLeast(e.text, words, linked * WORDS_PER_HEADLINE);
+    if (counted > words) {
+      words = counted;
+      linked = linkedHeadlines(e, words);
+    }
+  }
+  return isListing(words, linked) ? 'linked headlines with teasers' : '';
 }
+
+/** The text's linked headlines, counted as far as a listing of `words` words needs: more than words / WORDS_PER_HEADLINE, and LINKED_HEADLINES at least. */
+function linkedHeadlines(e: NotArticleEvidence, words: number): number {
+  return e.linkedHeadlines(Math.max(LINKED_HEADLINES, Math.floor(words / WORDS_PER_HEADLINE) + 1));
+}
+
+/** A stack of linked headlines with no more than teasers between them. */
+const isListing = (words: number, linked: number): boolean => linked >= LINKED_HEADLINES && words / linked < WORDS_PER_HEADLINE;
 
 /** Share of the words under `doc`'s body (its root, without one) inside links; 1 without words. */
 export function pageLinkDensity(doc: Document): number {
@@ -85,9 +108,13 @@ export function pageLinkDensity(doc: Document): number {
  * The evidence of a rendered text (the site's rules' output): its lines as `renderContent` gave them
  * (`ContentOptions.lines`), the roots it rendered, in document order, and the page they are from.
  */
-export function renderedEvidence(doc: Document, out: { readonly wordCount: number; readonly lines: readonly ContentLine[]; readonly roots: readonly ContentRoot[] }): NotArticleEvidence {
+export function renderedEvidence(
+  doc: Document,
+  out: { readonly text: string; readonly wordCount: number; readonly lines: readonly ContentLine[]; readonly roots: readonly ContentRoot[] },
+): NotArticleEvidence {
   return {
     words: out.wordCount,
+    text: out.text,
     pageLinkDensity: () => pageLinkDensity(doc),
     longParagraphs: (enough) => {
       let n = 0;

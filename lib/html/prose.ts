@@ -4,20 +4,9 @@
  * by it (lib/html/extract-with-rules.ts).
  */
 import type { AnyNode, Element } from 'domhandler';
-import { countWords } from '../text/words';
+import { readerWords } from '../text/words';
 import { SKIP_TAGS } from './content';
 import { isElement, isText } from './parse';
-import { unspacedLetters } from '../text/terms';
-
-/**
- * Words of a text for telling prose: `countWords`'s, except that in scripts written without spaces
- * every two letters count as a word (as the TF-IDF terms' character pairs, lib/text/terms.ts), so a
- * Chinese sentence is not one "word" per clause.
- */
-export function proseWords(text: string): number {
-  const unspaced = unspacedLetters(text);
-  return countWords(unspaced.rest) + Math.ceil(unspaced.count / 2);
-}
 
 /** A paragraph of prose has at least this many words... */
 export const PROSE_MIN_WORDS = 8;
@@ -25,7 +14,7 @@ export const PROSE_MIN_WORDS = 8;
 export const PROSE_MAX_LINK_SHARE = 0.3;
 
 export interface WordCounts {
-  /** Words of the text under the nodes (`proseWords`; script, style and the like skipped). */
+  /** Words of the text under the nodes (`readerWords`: a Chinese sentence is not one word; script, style and the like skipped). */
   readonly words: number;
   /** Those inside links. */
   readonly linkWords: number;
@@ -42,7 +31,7 @@ export function wordsOf(nodes: readonly AnyNode[], skip?: (el: Element) => boole
   while (stack.length) {
     const [node, inLink, bare] = stack.pop()!;
     if (isText(node)) {
-      const n = proseWords(node.data);
+      const n = readerWords(node.data);
       words += n;
       if (inLink) linkWords += n;
       if (bare) bareWords += n;
