@@ -16,7 +16,7 @@ import { egressPolicyFor } from '../net/egress-policy';
 import { StoreHostLimiter } from '../politeness/host-limiter';
 import { fetchPage } from '../politeness/page-fetch';
 import { Politeness } from '../politeness/politeness';
-import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
+import { keys, normalizeUrl, pageIdOf, pageUrlOf, siteOf } from '../store/keys';
 import { htmlToStore } from '../text/encoding';
 import { withFetchRecord } from '../types/fetch-record';
 import type { RenderMessage } from '../types/messages';
@@ -66,7 +66,8 @@ export type FetchedPage = { readonly ok: true; readonly elapsedMs: number; reado
  * stored as `served.html`, led by its fetch record (its URL: lib/types/fetch-record.ts): a relearn
  * that lists the page's `served.html` finds its URL there, whether or not its apply, which may have
  * read the older rules, has written an article yet. `ok: false` when the page is not one this path takes
- * (not HTML, over the cap): it must be rendered. Throws what render would (HTTP status, robots.txt refusing a redirect,
+ * (not HTML, over the cap, or a redirect took it to another site: lib/store/keys.ts pageUrlOf): it must
+ * be rendered. Throws what render would (HTTP status, robots.txt refusing a redirect,
  * egress refusal); see `retryLaterOf` for 429/503 with Retry-After.
  */
 export async function fetchPathPage(url: string, ctx: StepContext, options: FetchPathOptions): Promise<FetchedPage> {
@@ -81,6 +82,9 @@ export async function fetchPathPage(url: string, ctx: StepContext, options: Fetc
     timeoutMs: options.timeoutMs ?? ctx.config.renderTimeoutMs,
   });
   if (!fetched.ok) return { ok: false, reason: fetched.reason };
+  // A page another site served is that site's, to be learned and extracted with its rules, which this
+  // site's route did not ask about: rendered, as any submitted URL that lands on another site is.
+  if (pageUrlOf(url, fetched.finalUrl) !== url) return { ok: false, reason: `redirected to another site (${fetched.finalUrl.slice(0, 200)}): rendered as that site's page` };
   const served = withFetchRecord(fetched.html, { version: 1, url, fetchedAt: new Date().toISOString() });
   await ctx.store.put(keys.served(site, pageId), htmlToStore(served), { contentType: 'text/html; charset=utf-8' });
   await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'rendered', path: 'fetch', url });

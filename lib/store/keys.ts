@@ -9,6 +9,8 @@
  *                                          a fetched page's led by its fetch record, its URL (→ learn's relearn)
  *   rules/<site>.json                      the site's rules document (learn → apply)
  *   articles/<site>/<pageId>.json          article document (apply → users)
+ *   redirects/<site>/<pageId>.json         a submitted URL whose navigation ended on another site: the page it
+ *                                          landed on, whose pages/ and articles/ keys hold it (render → users)
  *   feeds/<site>/<feedId>.xml              a feed the site's pages link to, as fetched (render → learn)
  *   drift/<site>/<pageId>.json             a page the site's rules selected nothing on (apply → learn)
  *   drift/<site>/render/<v>/<pageId>.json  such a page, fetched, that apply sent to render under rules v<v> (its budget)
@@ -22,6 +24,18 @@ import { hostProblem } from '../types/messages';
 /** Site of a URL: its hostname, lowercased, without a leading `www.`. */
 export function siteOf(url: string): string {
   return new URL(url).hostname.toLowerCase().replace(/^www\./, '');
+}
+
+/**
+ * The URL a page is stored, learned and extracted under, given the URL asked for and where its
+ * navigation ended: the final URL when it is of another site (a link shortener's redirect, a
+ * moved domain), so the page belongs to the site that served it; else the URL asked for (a
+ * same-site redirect, http to https or to www., keeps the user's URL, as given); the final one normalised.
+ */
+export function pageUrlOf(requested: string, final: string | undefined): string {
+  const landed = final === undefined ? undefined : URL.parse(final);
+  if (!landed || !/^https?:$/.test(landed.protocol) || !landed.hostname) return requested;
+  return siteOf(landed.toString()) === siteOf(requested) ? requested : normalizeUrl(landed.toString());
 }
 
 /** Normalised URL used as a page's unique key: no fragment, lowercased host, default port dropped. */
@@ -49,6 +63,7 @@ export const keyPrefixes = {
   pages: 'pages/',
   rules: 'rules/',
   articles: 'articles/',
+  redirects: 'redirects/',
   feeds: 'feeds/',
   drift: 'drift/',
   models: 'models/',
@@ -69,6 +84,8 @@ const pageFile = (site: string, pageId: string, file: PageFile) => `${P.pages}${
 export const keys = {
   archive: (site: string, pageId: string) => `${P.archive}${segment(site)}/${pageId}.html`,
   pagePrefix: (site: string) => `${P.pages}${segment(site)}/`,
+  /** Every file of one page. */
+  pageFolder: (site: string, pageId: string) => `${P.pages}${segment(site)}/${pageId}/`,
   features: (site: string, pageId: string) => pageFile(site, pageId, PAGE_FILES.features),
   snapshot: (site: string, pageId: string) => pageFile(site, pageId, PAGE_FILES.snapshot),
   /** The HTML as served (apply extracts from it when the page's scripts took the article away; a fetched page's only HTML). */
@@ -77,6 +94,8 @@ export const keys = {
   rulesPrefix: () => P.rules,
   articlePrefix: (site?: string) => (site ? `${P.articles}${segment(site)}/` : P.articles),
   article: (site: string, pageId: string) => `${P.articles}${segment(site)}/${pageId}.json`,
+  /** A submitted URL that landed on another site's page: the redirect record pointing there (lib/types/redirect-record.ts). */
+  redirect: (site: string, pageId: string) => `${P.redirects}${segment(site)}/${pageId}.json`,
   /** `feedId`: 20 hex digits of SHA-256 of the feed's URL (`feedIdOf`). */
   feed: (site: string, feedId: string) => `${P.feeds}${segment(site)}/${feedId}.xml`,
   feedPrefix: (site: string) => `${P.feeds}${segment(site)}/`,

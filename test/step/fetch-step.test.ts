@@ -17,7 +17,11 @@ const PAGE = '<html><head><title>A story</title></head><body><article><p>The sto
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await serveRoutes({ '/story': { body: PAGE } });
+  server = await serveRoutes({
+    '/story': { body: PAGE },
+    // a page of this site moved to another site's (any *.localhost name reaches this server)
+    '/moved': (req) => ({ status: 301, body: '', headers: { location: `http://elsewhere.localhost:${new URL(`http://${req.headers.host}`).port}/story` } }),
+  });
 });
 afterAll(() => server.close());
 
@@ -53,5 +57,24 @@ describe('fetchStep', () => {
     const text = DomUtils.textContent(parseServedHtml(served));
     expect(text).toContain('The story, as served.');
     expect(text).not.toContain('spider:fetched');
+  });
+
+  it("sends a page a redirect took to another site to render, unchanged, and stores nothing of it: it is that site's page, not this one's", async () => {
+    const url = `${server.origin}/moved`;
+    const store = new MemoryStore();
+    await putJson(store, keys.rules('127.0.0.1'), fetchPathRules('127.0.0.1'));
+    const sent: { queue: string; body: unknown }[] = [];
+    const queues = {
+      apply: { send: async (body: unknown) => void sent.push({ queue: 'apply', body }) },
+      render: { send: async (body: unknown) => void sent.push({ queue: 'render', body }) },
+    } as unknown as Queues;
+    const config = ConfigSchema.parse({ allowHosts: [new URL(server.origin).host, '*.localhost'], hostIntervalMs: 0, renderSampleRate: 0 });
+    const message = { v: 1 as const, url, submittedAt: '2026-11-28T00:00:00.000Z' };
+
+    const outcome = await fetchStep(message, { store, queues, config, logger: silentLogger });
+
+    expect(outcome).toMatchObject({ path: 'render', reason: `redirected to another site (http://elsewhere.localhost:${new URL(server.origin).port}/story): rendered as that site's page` });
+    expect(sent).toEqual([{ queue: 'render', body: message }]);
+    expect((await store.list('pages/')).map((o) => o.key)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /** The store's key layout (docs/storage-layout.md): every kind of object under its folder of keyPrefixes. */
 import { describe, expect, it } from 'vitest';
-import { keyPatterns, keyPrefixes, keys, pageIdFromFeaturesKey } from '../../lib/store/keys';
+import { keyPatterns, keyPrefixes, keys, pageIdFromFeaturesKey, pageUrlOf } from '../../lib/store/keys';
 
 describe('keys', () => {
   it('writes the documented layout', () => {
@@ -19,6 +19,8 @@ describe('keys', () => {
     expect(keys.feedPrefix('a.com')).toBe('feeds/a.com/');
     expect(keys.drift('a.com', 'p1')).toBe('drift/a.com/p1.json');
     expect(keys.driftPrefix('a.com')).toBe('drift/a.com/');
+    expect(keys.redirect('a.com', 'p1')).toBe('redirects/a.com/p1.json');
+    expect(keys.pageFolder('a.com', 'p1')).toBe('pages/a.com/p1/');
     expect(keys.fallbackModel()).toBe('models/fallback.json');
     expect(keys.hostState('WWW.Example.org:8080')).toBe('politeness/hosts/www.example.org%3A8080.json');
     expect(pageIdFromFeaturesKey(keys.features('a.com', 'p1'))).toBe('p1');
@@ -27,9 +29,21 @@ describe('keys', () => {
   it('puts every key under one of the top-level folders', () => {
     const all = [
       keys.archive('a.com', 'p'), keys.features('a.com', 'p'), keys.snapshot('a.com', 'p'), keys.served('a.com', 'p'), keys.rules('a.com'),
-      keys.article('a.com', 'p'), keys.feed('a.com', 'f'), keys.drift('a.com', 'p'), keys.fallbackModel(), keys.hostState('a.com'),
+      keys.article('a.com', 'p'), keys.redirect('a.com', 'p'), keys.feed('a.com', 'f'), keys.drift('a.com', 'p'), keys.fallbackModel(), keys.hostState('a.com'),
     ];
     for (const key of all) expect(Object.values(keyPrefixes).filter((p) => key.startsWith(p)), key).toHaveLength(1);
+  });
+
+  it("files a page under the site that served it: where a redirect to another site ended, else the URL asked for", () => {
+    const asked = 'http://short.example/abc';
+    // another site: the landing page's URL, normalised
+    expect(pageUrlOf(asked, 'https://News.Example.org/2026/story.html#top')).toBe('https://news.example.org/2026/story.html');
+    // the same site: http to https, to www., another path, or no redirect at all, keep the URL asked for
+    for (const final of ['https://short.example/abc', 'http://www.short.example/abc', 'http://short.example/2026/abc.html', asked, undefined]) {
+      expect(pageUrlOf(asked, final), String(final)).toBe(asked);
+    }
+    // where no page can be (not http), the URL asked for
+    expect(pageUrlOf(asked, 'about:blank')).toBe(asked);
   });
 
   it('refuses a site that is not a safe path segment', () => {
