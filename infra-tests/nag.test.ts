@@ -72,7 +72,7 @@ describe('cdk-nag AwsSolutions', () => {
     // (The access-log bucket needs no S1 acknowledgment: cdk-nag exempts log-target buckets.)
     expect(ids).toEqual(['AwsSolutions-IAM5', 'AwsSolutions-L1']);
     const iam5 = acknowledgments(app).filter((a) => a.id.startsWith('AwsSolutions-IAM5'));
-    for (const ack of iam5) expect(ack.id).toMatch(/^AwsSolutions-IAM5\[Resource::<DataBucket[0-9A-F]+\.Arn>\/((archive|pages|rules|articles|feeds|drift|politeness|quarantine)\/\*|pages\/\*\/\*\/served\.html)\]$/);
+    for (const ack of iam5) expect(ack.id).toMatch(/^AwsSolutions-IAM5\[Resource::<DataBucket[0-9A-F]+\.Arn>\/((archive|pages|rules|articles|redirects|feeds|drift|politeness|quarantine)\/\*|pages\/\*\/\*\/served\.html)\]$/);
   });
 
   it('the app as cdk/app.ts builds it synthesizes with the checks registered', () => {

@@ -340,7 +340,7 @@ describe('IAM: least privilege', () => {
   /** A prefix (`pages/`: every key under it), a key pattern (every page's `served.html`: keyPatterns) or one exact key (`models/fallback.json`). */
   const objects = (p: string) => ({ 'Fn::Join': ['', [getAtt(id('AWS::S3::Bucket', 'DataBucket')), p.endsWith('/') ? `/${p}*` : `/${p}`]] });
   /** Every prefix, page-file pattern and key of the store layout (lib/store/keys.ts), whether or not a step may touch it. */
-  const LAYOUT = ['archive/', 'pages/', 'pages/*/*/served.html', 'rules/', 'articles/', 'feeds/', 'drift/', 'politeness/', 'quarantine/', 'models/', 'models/fallback.json'];
+  const LAYOUT = ['archive/', 'pages/', 'pages/*/*/served.html', 'rules/', 'articles/', 'redirects/', 'feeds/', 'drift/', 'politeness/', 'quarantine/', 'models/', 'models/fallback.json'];
   /** The object keys a step may write: its s3:PutObject resources read as S3 reads them (`*`: any characters, `/` included). */
   const writable = (step: string) => {
     const bucketArn = JSON.stringify(getAtt(id('AWS::S3::Bucket', 'DataBucket')));
@@ -371,7 +371,7 @@ describe('IAM: least privilege', () => {
         for (const action of arr(s.Action)) expect(action).not.toContain('*');
         for (const resource of arr(s.Resource)) {
           const text = JSON.stringify(resource);
-          if (text.includes('*')) expect(text).toMatch(/"\/((archive|pages|rules|articles|feeds|drift|politeness|quarantine)\/\*|pages\/\*\/\*\/served\.html)"/);
+          if (text.includes('*')) expect(text).toMatch(/"\/((archive|pages|rules|articles|redirects|feeds|drift|politeness|quarantine)\/\*|pages\/\*\/\*\/served\.html)"/);
         }
       }
     }
@@ -398,8 +398,9 @@ describe('IAM: least privilege', () => {
   it('the expected prefixes per step', () => {
     // fetch: the site's rules (routing); a fetched page's HTML as served (led by its record), not the prefix; per-host politeness slots shared with render.
     expect(ACCESS.fetch).toEqual({ reads: ['rules/', 'politeness/'], writes: ['pages/*/*/served.html', 'politeness/'], deletes: [], sendsTo: ['render', 'apply'] });
-    // render: pages, the feeds they link to (it only lists a feed's key to see its age), per-host politeness slots.
-    expect(ACCESS.render).toEqual({ reads: ['archive/', 'politeness/'], writes: ['pages/', 'feeds/', 'politeness/'], deletes: [], sendsTo: ['apply', 'learn'] });
+    // render: pages, the feeds they link to (it only lists a feed's key to see its age), per-host politeness slots,
+    // a submitted URL's redirect record when it landed on another site (what an earlier version filed at its place deleted).
+    expect(ACCESS.render).toEqual({ reads: ['archive/', 'politeness/'], writes: ['pages/', 'feeds/', 'politeness/', 'redirects/'], deletes: ['pages/', 'articles/'], sendsTo: ['apply', 'learn'] });
     // learn: pages, its rules, the feeds (field rules), the drift markers (counted; older ones deleted).
     expect(ACCESS.learn).toEqual({ reads: ['pages/', 'rules/', 'feeds/', 'drift/'], writes: ['rules/', 'quarantine/'], deletes: ['drift/', 'pages/'], sendsTo: ['apply'] });
     // apply: the snapshot, the rules, the drift markers (counted) and the retrained fallback model (one key, not models/*); articles and drift markers.
@@ -418,8 +419,10 @@ describe('IAM: least privilege', () => {
     ]) {
       expect(may(key), key).toBe(false);
     }
-    // render still writes every file of a rendered page
+    // render still writes every file of a rendered page, and a redirect record
     expect(writable('Render')(keys.features('a.com', 'p1'))).toBe(true);
+    expect(writable('Render')(keys.redirect('short.example', 'p1'))).toBe(true);
+    expect(writable('Fetch')(keys.redirect('short.example', 'p1'))).toBe(false);
   });
 
   it.each(STEPS)('%s: consumes only its queue (fetch and render also put deferred messages back on it), sends only to the queues it feeds and its own DLQ, logs only to its log group', (step) => {

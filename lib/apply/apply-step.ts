@@ -190,6 +190,8 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
     version: ARTICLE_DOCUMENT_VERSION,
     pageId,
     url,
+    // a page that a URL of another site was redirected to (a link shortener's): the URL submitted too
+    ...(evidence.submittedUrl ? { submittedUrl: evidence.submittedUrl } : {}),
     site,
     ...fields.values,
     ...(meta.lang ? { lang: meta.lang } : {}),

@@ -42,11 +42,13 @@ export interface SnapshotEvidence {
   readonly servedText?: number;
   readonly renderedText?: number;
   readonly readabilityTitle?: string;
+  /** The URL submitted, when its navigation ended on another site (the snapshot's `spider:url` is then the landing page's). */
+  readonly submittedUrl?: string;
 }
 
 export function snapshotEvidence(doc: Document): SnapshotEvidence {
   const { head } = headAndBody(doc);
-  const out: { servedText?: number; renderedText?: number; readabilityTitle?: string } = {};
+  const out: { -readonly [K in keyof SnapshotEvidence]: SnapshotEvidence[K] } = {};
   if (!head) return out;
   for (const el of head.children) {
     if (!(el instanceof Element) || el.name !== 'meta') continue;
@@ -56,6 +58,7 @@ export function snapshotEvidence(doc: Document): SnapshotEvidence {
     if (name === SNAPSHOT_META.servedText) out.servedText = Number(content);
     else if (name === SNAPSHOT_META.renderedText) out.renderedText = Number(content);
     else if (name === SNAPSHOT_META.readabilityTitle) out.readabilityTitle = content;
+    else if (name === SNAPSHOT_META.submittedUrl) out.submittedUrl = content;
   }
   for (const k of ['servedText', 'renderedText'] as const) if (!Number.isFinite(out[k])) delete out[k];
   return out;

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { EmbeddedPipeline, Submission } from '../pipeline/embedded';
 import type { DeadLetter } from '../queue/memory-queue';
 import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
+import { readThroughRedirect } from '../store/redirects';
 import { getJson } from '../store/store';
 import { ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
 import { HttpUrlSchema } from '../types/messages';
@@ -141,17 +142,19 @@ export async function extractAll(pipeline: EmbeddedPipeline, inputs: readonly Ex
     }
     const site = siteOf(url);
     const pageId = pageIdOf(url);
-    const article = await getJson(pipeline.store, keys.article(site, pageId), (v) => ArticleDocumentSchema.parse(v));
-    const fresh = article && article.extractedAt >= started ? article : undefined;
-    if (fresh && hasArticle(fresh)) {
-      outcomes.push({ arg: input.arg, url, article: fresh });
+    // this run's article of the URL's page: its own, or the page of another site it led to (its redirect record)
+    const fresh = (s: string, id: string) =>
+      getJson(pipeline.store, keys.article(s, id), (v) => ArticleDocumentSchema.parse(v)).then((a) => (a && a.extractedAt >= started ? a : undefined));
+    const { value: article, redirect } = await readThroughRedirect(pipeline.store, site, pageId, fresh);
+    if (article && hasArticle(article)) {
+      outcomes.push({ arg: input.arg, url, article });
       continue;
     }
-    const letter = findDeadLetter(dead, { url, site, pageId });
+    const letter = findDeadLetter(dead, { url, site, pageId }) ?? (redirect && findDeadLetter(dead, redirect.to));
     outcomes.push({
       arg: input.arg,
       url,
-      reason: letter ? `${letter.queue}: ${letter.reason}` : fresh ? NO_WORDS_REASON : 'no article was extracted',
+      reason: letter ? `${letter.queue}: ${letter.reason}` : article ? NO_WORDS_REASON : 'no article was extracted',
     });
   }
   return outcomes;

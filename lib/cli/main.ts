@@ -16,6 +16,8 @@ import { hostProblem } from '../types/messages';
 import { ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
 import { RulesDocumentSchema } from '../types/rules-document';
 import { describeBadDocument, readDocument, type BadDocument } from '../store/documents';
+import { readThroughRedirect } from '../store/redirects';
+import type { RedirectRecord } from '../types/redirect-record';
 import { createProgress, progressMode, type Progress } from './progress';
 import { formatStatus } from './status';
 import { deployedStatus } from '../aws/queue-status';
@@ -460,20 +462,27 @@ program
     const isUrl = URL.canParse(ref);
     const [site, pageId] = isUrl ? [siteOf(ref), pageIdOf(ref)] : ref.split('/');
     const readable = site && pageId && !hostProblem(site);
-    const read = (s: string, id: string) => readDocument(store, keys.article(s, id), ArticleDocumentSchema, { remove: true, onBad: reportBadFile });
-    let article: ArticleDocument | undefined = readable ? await read(site, pageId) : undefined;
+    const bad = { remove: true, onBad: reportBadFile };
+    const read = (s: string, id: string) => readDocument(store, keys.article(s, id), ArticleDocumentSchema, bad);
+    // a URL redirected to another site's page (a link shortener's) has that page's article, through its redirect record
+    let found: { value?: ArticleDocument; redirect?: RedirectRecord } = readable ? await readThroughRedirect(store, site, pageId, read, bad) : {};
     // A page's id is its URL's, query included (pageIdOf): a link shared with utm_source=… names
     // another page than the one submitted. Its article is that of the URL without them, said so.
-    const untracked = !article && isUrl ? withoutTrackingParameters(ref) : undefined;
+    const untracked = !found.value && isUrl ? withoutTrackingParameters(ref) : undefined;
     if (untracked && !hostProblem(siteOf(untracked))) {
-      article = await read(siteOf(untracked), pageIdOf(untracked));
-      if (article) process.stderr.write(`no article for ${terminalSafe(ref, true)} itself: the article of ${terminalSafe(untracked, true)}, the same URL without its tracking parameters\n`);
+      const without = await readThroughRedirect(store, siteOf(untracked), pageIdOf(untracked), read, bad);
+      if (without.value) process.stderr.write(`no article for ${terminalSafe(ref, true)} itself: the article of ${terminalSafe(untracked, true)}, the same URL without its tracking parameters\n`);
+      if (without.value || !found.redirect) found = without;
     }
+    const article = found.value;
+    if (article && found.redirect) process.stderr.write(`${terminalSafe(found.redirect.url, true)} led to another site's page: the article of ${terminalSafe(found.redirect.to.url, true)}\n`);
     if (!article) {
-      // A URL that ended as a dead letter (of this data folder, or of the deployed stack's queues, read and left there) says why.
+      // A URL that ended as a dead letter (of this data folder, or of the deployed stack's queues, read and left there) says why:
+      // its own, or that of the page of another site it led to.
       let why = '';
       try {
-        const letter = findDeadLetter(await readDeadLetters(), { url: ref, site, pageId });
+        const letters = await readDeadLetters();
+        const letter = findDeadLetter(letters, { url: ref, site, pageId }) ?? (found.redirect && findDeadLetter(letters, found.redirect.to));
         if (letter) why = `: it ended as a dead letter of the ${letter.queue} queue: ${terminalSafe(letter.reason, true)}`;
       } catch (error) {
         why = ` (its dead letters could not be read: ${terminalSafe(describeError(error), true)})`;

@@ -33,6 +33,7 @@ import { httpStatusError } from '../politeness/http-status';
 import { MAX_PATH_STEPS, MAX_SELECTOR_CHARS, READABILITY_MARK, SNAPSHOT_META, type CollectedPage, type InPageReadability } from '../types/feature-document';
 import { COLLECTOR_SKIP_TAGS } from '../html/content';
 import { META_NAMES } from '../html/meta-names';
+import { pageUrlOf } from '../store/keys';
 import { NonRetryableError } from '../util/errors';
 import { sniffEncoding } from '../text/encoding';
 import { collectPage, type CollectOptions } from './collector';
@@ -149,6 +150,12 @@ export interface RenderRequest {
 
 export interface RenderResult {
   readonly finalUrl: string;
+  /**
+   * The page's URL, as the snapshot names it (`spider:url`): the URL requested, or where the
+   * navigation ended when that is another site (lib/store/keys.ts pageUrlOf; a live page only: an
+   * archived copy is the page of its own URL).
+   */
+  readonly pageUrl: string;
   readonly status: number;
   readonly collected: CollectedPage;
   /** The rendered DOM, serialized with its doctype. */
@@ -640,14 +647,17 @@ export class Renderer {
         config.renderTimeoutMs,
         answerMs,
       )) as CollectedPage;
-      // The snapshot carries the page's URL so apply needs no second read to know it.
+      // The snapshot carries the page's URL so apply needs no second read to know it: a page that
+      // landed on another site is that site's (and the URL submitted is said beside it).
+      const pageUrl = request.archivedHtml === undefined ? pageUrlOf(request.url, where) : request.url;
       const snapshot = (await evaluateIn(
         cdp,
         world,
         `(() => {
           const head = document.head || document.documentElement;
           const metas = ${JSON.stringify([
-            [SNAPSHOT_META.url, request.url],
+            [SNAPSHOT_META.url, pageUrl],
+            ...(pageUrl !== request.url ? [[SNAPSHOT_META.submittedUrl, request.url]] : []),
             ...(servedTextLength !== undefined ? [[SERVED_TEXT_META, String(servedTextLength)]] : []),
             ...(renderedTextLength !== undefined ? [[RENDERED_TEXT_META, String(renderedTextLength)]] : []),
             ...(readability?.title ? [[READABILITY_TITLE_META, readability.title]] : []),
@@ -702,7 +712,7 @@ export class Renderer {
         throw new NonRetryableError(`rendered page is larger than ${config.maxHtmlBytes} bytes: ${request.url}`);
       }
       return {
-        finalUrl: page.url(), status, collected, snapshot,
+        finalUrl: page.url(), pageUrl, status, collected, snapshot,
         ...(servedHtml !== undefined ? { served: servedHtml } : {}),
         ...(servedTextLength !== undefined ? { servedTextLength } : {}),
         ...(readability ? { readability } : {}),

@@ -10,9 +10,10 @@ import type { StepContext } from '../step/context';
 import { getText } from '../store/store';
 import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
 import { putJson } from '../store/store';
+import { recordRedirect, type PageRef } from '../store/redirects';
 import { htmlToStore } from '../text/encoding';
 import { FEATURE_DOCUMENT_VERSION, FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
-import type { RenderMessage } from '../types/messages';
+import { HttpUrlSchema, type RenderMessage } from '../types/messages';
 import { EgressBlockedError, NonRetryableError } from '../util/errors';
 import type { Renderer } from './browser';
 import { fetchPathPage, politenessFor, retryLaterOf, routeOf } from '../step/fetch-step';
@@ -31,8 +32,13 @@ export interface RenderContext extends StepContext {
 }
 
 export interface RenderOutcome {
+  /** The page's site and id: the submitted URL's, or those of the page of another site its navigation ended on. */
   readonly site: string;
   readonly pageId: string;
+  /** The page's URL: the one submitted, or the landing page's (then `submittedUrl` is the one submitted). */
+  readonly url: string;
+  /** The URL submitted, when its navigation ended on another site's page (its redirect record names that page). */
+  readonly submittedUrl?: string;
   readonly blocks: number;
   readonly elapsedMs: number;
   /** `fetch`: fetched over HTTP, no browser (docs/fetch-path.md); `render`: rendered in Chromium. */
@@ -40,6 +46,7 @@ export interface RenderOutcome {
 }
 
 export async function renderStep(message: RenderMessage, ctx: RenderContext): Promise<RenderOutcome> {
+  // the submitted URL's place: the page's too, unless its navigation ends on another site (below)
   const url = normalizeUrl(message.url);
   const site = siteOf(url);
   const pageId = pageIdOf(url);
@@ -71,7 +78,8 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
     if (politeness && turn && route?.path === 'fetch') {
       await turn.take();
       const fetched = await fetchPathPage(url, ctx, { policy: ctx.renderer.policy, politeness });
-      if (fetched.ok) return { site, pageId, blocks: 0, elapsedMs: fetched.elapsedMs, path: 'fetch' };
+      // (a page the fetch found on another site is not fetched: it is rendered, as that site's page)
+      if (fetched.ok) return { site, pageId, url, blocks: 0, elapsedMs: fetched.elapsedMs, path: 'fetch' };
       // Rendered in the turn its fetch took (take() answers as before): a second turn could only hand
       // the message back, to be fetched and declined again.
       ctx.logger.info('fetch path: rendering instead', { url, site, pageId, reason: fetched.reason });
@@ -94,15 +102,18 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
     // 429 / 503 with Retry-After: the whole host waits, and so does this message.
     throw politeness ? await retryLaterOf(error, url, politeness, ctx) : error;
   }
-  const snapshotKey = keys.snapshot(site, pageId);
-  const servedKey = keys.served(site, pageId);
+  const landed = landingPage(url, result.pageUrl);
+  const page = landed ?? { url, site, pageId };
+  const snapshotKey = keys.snapshot(page.site, page.pageId);
+  const servedKey = keys.served(page.site, page.pageId);
   const served = result.served === undefined ? undefined : htmlToStore(result.served);
   const doc: FeatureDocument = FeatureDocumentSchema.parse({
     version: FEATURE_DOCUMENT_VERSION,
-    pageId,
-    url,
+    pageId: page.pageId,
+    url: page.url,
     finalUrl: result.finalUrl,
-    site,
+    ...(landed ? { submittedUrl: url } : {}),
+    site: page.site,
     renderedAt: new Date().toISOString(),
     viewport: { width: ctx.config.viewportWidth, height: ctx.config.viewportHeight },
     snapshotKey,
@@ -116,23 +127,41 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
   // Snapshot (and the HTML as served) first: a feature document always has its snapshot.
   if (served !== undefined) await ctx.store.put(servedKey, served, { contentType: 'text/html; charset=utf-8' });
   await ctx.store.put(snapshotKey, htmlToStore(result.snapshot), { contentType: 'text/html; charset=utf-8' });
-  await putJson(ctx.store, keys.features(site, pageId), doc);
+  await putJson(ctx.store, keys.features(page.site, page.pageId), doc);
+  // A page another site served is that site's: the submitted URL's place says where it went (the
+  // page stored first, so the record never points at nothing).
+  if (landed) await recordRedirect(ctx.store, { url, site, pageId }, landed);
   // The feeds the page links to, for learning its site's field rules; before learn is signalled, so
   // the learn this page triggers sees them. An archived copy is a replay: no network, unless the
   // archive may fetch its subresources live. Never fails the render.
   if (doc.page.feeds.length && (doc.source === 'live' || ctx.config.archiveAllowSubresources)) {
-    await refreshFeeds(site, doc.page, ctx.store, ctx.logger, {
+    await refreshFeeds(page.site, doc.page, ctx.store, ctx.logger, {
       userAgent: ctx.config.userAgent,
       ...ctx.feeds,
       // Feeds are fetched under the same egress guard as the browser (a page names them).
       fetch: ctx.feeds?.fetch ?? guardedFeedFetch(ctx.renderer.policy, ctx.config.userAgent),
     }).catch((error: unknown) =>
-      ctx.logger.warn('feed refresh failed', { site, error: String(error) }),
+      ctx.logger.warn('feed refresh failed', { site: page.site, error: String(error) }),
     );
   }
 
-  await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'rendered' });
-  await ctx.queues.learn.send({ v: 1, site, force: false }, { groupId: site, deduplicationId: `${site}:${pageId}` });
-  ctx.logger.info('rendered', { url, site, pageId, blocks: doc.blocks.length, ms: result.elapsedMs });
-  return { site, pageId, blocks: doc.blocks.length, elapsedMs: result.elapsedMs, path: 'render' };
+  await ctx.queues.apply.send({ v: 1, site: page.site, pageId: page.pageId, reason: 'rendered' });
+  await ctx.queues.learn.send({ v: 1, site: page.site, force: false }, { groupId: page.site, deduplicationId: `${page.site}:${page.pageId}` });
+  const redirect = landed ? { submittedUrl: url } : {};
+  ctx.logger.info('rendered', { url: page.url, site: page.site, pageId: page.pageId, ...redirect, blocks: doc.blocks.length, ms: result.elapsedMs });
+  return { site: page.site, pageId: page.pageId, url: page.url, ...redirect, blocks: doc.blocks.length, elapsedMs: result.elapsedMs, path: 'render' };
+}
+
+/**
+ * The page of another site a submitted URL's navigation ended on (the renderer's `pageUrl`, from
+ * lib/store/keys.ts pageUrlOf), or undefined when the page is the submitted URL's own. A landing URL
+ * spider cannot file (its host no site name, its URL too long) ends the message with the reason.
+ */
+function landingPage(submitted: string, pageUrl: string): PageRef | undefined {
+  if (pageUrl === submitted) return undefined;
+  const parsed = HttpUrlSchema.safeParse(pageUrl);
+  if (!parsed.success) {
+    throw new NonRetryableError(`redirected to another site's page spider cannot store (${parsed.error.issues[0].message}): ${pageUrl.slice(0, 200)} from ${submitted}`);
+  }
+  return { url: pageUrl, site: siteOf(pageUrl), pageId: pageIdOf(pageUrl) };
 }

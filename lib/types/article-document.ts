@@ -37,7 +37,13 @@ export type FieldSource = z.infer<typeof FieldSourceSchema>;
 export const ArticleDocumentSchema = z.object({
   version: z.literal(ARTICLE_DOCUMENT_VERSION),
   pageId: z.string(),
+  /** The page's URL, whose site and page id are `site` and `pageId`: the one submitted, or the page of another site its navigation ended on. */
   url: z.string(),
+  /**
+   * The URL submitted, when its navigation ended on another site's page (a link shortener's, a moved
+   * domain's redirect): `url` is the page's, where it landed. Absent when the page is the submitted URL's.
+   */
+  submittedUrl: z.string().optional(),
   site: z.string(),
   title: z.string().optional(),
   byline: z.string().optional(),

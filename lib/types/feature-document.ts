@@ -12,8 +12,10 @@ export const FEATURE_DOCUMENT_VERSION = 1 as const;
  * in-page Readability kept.
  */
 export const SNAPSHOT_META = {
-  /** The page's URL. */
+  /** The page's URL: the one submitted, or where its navigation ended when that is another site (lib/store/keys.ts pageUrlOf). */
   url: 'spider:url',
+  /** The URL submitted, when its navigation ended on another site (then `url` is the landing page's). */
+  submittedUrl: 'spider:submitted-url',
   /** Text length of the HTML as served (lib/render/served.ts counts both alike). */
   servedText: 'spider:served-text',
   /** Text length of the rendered document. */
@@ -142,8 +144,11 @@ export type Served = z.infer<typeof ServedSchema>;
 export const FeatureDocumentSchema = z.object({
   version: z.literal(FEATURE_DOCUMENT_VERSION),
   pageId: z.string(),
+  /** The page's URL (its site and page id are the document's): the one submitted, or the page of another site its navigation ended on. */
   url: z.string(),
   finalUrl: z.string(),
+  /** The URL submitted, when its navigation ended on another site's page (then `url` is that page's). */
+  submittedUrl: z.string().optional(),
   site: z.string(),
   renderedAt: z.string(),
   viewport: z.object({ width: z.number(), height: z.number() }),

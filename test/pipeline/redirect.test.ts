@@ -1,0 +1,114 @@
+/**
+ * A submitted URL whose navigation ends on another site (a link shortener's 301, a moved domain's) is
+ * a page of the site that served it: stored, learned and extracted as that site's page, with that
+ * site's rules, and found by the URL submitted through its redirect record. Real parts: a generated
+ * site and a "shortener" served on 127.0.0.1 under two *.localhost names, real Chromium, real HTTP on
+ * the fetch path, the embedded store on disk read back by the `spider` command.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../lib/config/config';
+import { articlesOf, generateSite, serveSite, type ServedSite } from '../../lib/demo/index';
+import { EmbeddedPipeline } from '../../lib/pipeline/embedded';
+import { keys, pageIdOf } from '../../lib/store/keys';
+import { readRedirect, readThroughRedirect } from '../../lib/store/redirects';
+import { getJson, putJson } from '../../lib/store/store';
+import { ArticleDocumentSchema } from '../../lib/types/article-document';
+import { FeatureDocumentSchema } from '../../lib/types/feature-document';
+import { RulesDocumentSchema } from '../../lib/types/rules-document';
+import { fetchPathRules } from '../helpers/fetch-path-rules';
+import { serveRoutes, type TestServer } from '../helpers/http-server';
+import { runSpider } from '../helpers/spider-cli';
+
+const site = generateSite({ seed: 'redirect-test', pagesPerTemplate: 10, templates: 1 });
+const NEWS = 'news.localhost';
+const SHORT = 'short.localhost';
+/** A learned site whose rules work on the HTML as served (its pages take the fetch path), one of whose URLs moved to NEWS. */
+const OLD = 'old.localhost';
+let served: ServedSite;
+let shortener: TestServer;
+let pipeline: EmbeddedPipeline;
+let dataDir: string;
+
+const pages = articlesOf(site);
+const newsUrl = (p: string) => `http://${NEWS}:${served.port}${p}`;
+const shortUrl = (p: string) => `http://${SHORT}:${new URL(shortener.origin).port}${p}`;
+const oldUrl = (p: string) => `http://${OLD}:${new URL(shortener.origin).port}${p}`;
+const readArticle = (s: string, id: string) => getJson(pipeline.store, keys.article(s, id), (v) => ArticleDocumentSchema.parse(v));
+
+beforeAll(async () => {
+  served = await serveSite(site, { hostname: NEWS });
+  const to = (p: string) => ({ status: 301, type: 'text/plain', body: '', headers: { location: newsUrl(p) } });
+  // Two short links to one article, and a moved page of another site (the shortener's server answers every name)
+  shortener = await serveRoutes({ '/abc': to(pages[6].path), '/xyz': to(pages[6].path), '/moved': to(pages[7].path) });
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-redirect-'));
+  // renderSampleRate 0: a page of a site whose rules work on the HTML as served is fetched, never rendered by lot
+  const config = loadConfig({ dataDir, relearnAfter: 1000, retryBaseMs: 10, renderSampleRate: 0 });
+  pipeline = await new EmbeddedPipeline(config, { ephemeralQueues: true }).open();
+});
+afterAll(async () => {
+  await pipeline?.close();
+  await shortener?.close();
+  await served?.close();
+});
+
+describe('a submitted URL that redirects to another site', () => {
+  it("is that site's page: extracted with its rules, recording both URLs, found by the URL submitted; the shortener gets no pages and no rules", { timeout: 240_000 }, async () => {
+    await pipeline.submit(pages.slice(0, 5).map((p) => ({ url: newsUrl(p.path) })));
+    await pipeline.run();
+    const rules = await getJson(pipeline.store, keys.rules(NEWS), (v) => RulesDocumentSchema.parse(v));
+    expect(rules, 'the landing site learned from 5 pages').toBeDefined();
+    // the moved page's site: learned, its rules work on the HTML as served
+    await putJson(pipeline.store, keys.rules(OLD), fetchPathRules(OLD));
+
+    const given = [shortUrl('/abc'), oldUrl('/moved'), shortUrl('/xyz')];
+    await pipeline.submit(given.map((url) => ({ url })));
+    await pipeline.run();
+    expect(pipeline.deadLetters()).toEqual([]);
+
+    // The short links' page: the landing site's, extracted with its rules, recording where it landed and what was submitted.
+    const landing = newsUrl(pages[6].path);
+    const article = await readArticle(NEWS, pageIdOf(landing));
+    expect(article).toMatchObject({ url: landing, site: NEWS, pageId: pageIdOf(landing), method: 'rules', rulesVersion: rules!.rulesVersion, path: 'render', title: pages[6].title });
+    expect([shortUrl('/abc'), shortUrl('/xyz')]).toContain(article!.submittedUrl);
+    const features = await getJson(pipeline.store, keys.features(NEWS, pageIdOf(landing)), (v) => FeatureDocumentSchema.parse(v));
+    expect(features).toMatchObject({ url: landing, finalUrl: landing, site: NEWS, submittedUrl: article!.submittedUrl });
+
+    // The moved page of a fetch-path site: not fetched as OLD's page with OLD's rules, rendered as NEWS's.
+    const moved = newsUrl(pages[7].path);
+    expect(await readArticle(NEWS, pageIdOf(moved))).toMatchObject({ url: moved, submittedUrl: oldUrl('/moved'), method: 'rules', rulesVersion: rules!.rulesVersion, path: 'render' });
+
+    // The submitting sites hold no page and no article, and learn nothing: the shortener has no rules.
+    for (const s of [SHORT, OLD]) {
+      expect(await pipeline.store.list(keys.pagePrefix(s)), s).toEqual([]);
+      expect(await pipeline.store.list(keys.articlePrefix(s)), s).toEqual([]);
+    }
+    expect(await pipeline.store.get(keys.rules(SHORT))).toBeUndefined();
+
+    // Each submitted URL's place points at the page it landed on; reading through it gives the article.
+    for (const [url, to] of [[given[0], landing], [given[1], moved], [given[2], landing]]) {
+      const record = await readRedirect(pipeline.store, new URL(url).hostname, pageIdOf(url));
+      expect(record, url).toMatchObject({ version: 1, url, to: { url: to, site: NEWS, pageId: pageIdOf(to) } });
+      const { value } = await readThroughRedirect(pipeline.store, new URL(url).hostname, pageIdOf(url), readArticle);
+      expect(value?.url, url).toBe(to);
+    }
+
+    // A relearn of the landing site leaves the pointer pointing: read through it, the article is the landing page's as stored now.
+    await pipeline.relearn(NEWS);
+    await pipeline.run();
+    const relearned = await getJson(pipeline.store, keys.rules(NEWS), (v) => RulesDocumentSchema.parse(v));
+    expect(relearned!.rulesVersion).toBeGreaterThan(rules!.rulesVersion);
+    const through = await readThroughRedirect(pipeline.store, SHORT, pageIdOf(given[0]), readArticle);
+    expect(through.value).toEqual(await readArticle(NEWS, pageIdOf(landing)));
+
+    // The user finds the article by the URL submitted.
+    const shown = await runSpider(dataDir, ['article', given[0]]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(pages[6].title);
+    expect(shown.stderr).toContain(`${given[0]} led to another site's page: the article of ${landing}`);
+    const json = await runSpider(dataDir, ['article', given[1], '--format', 'json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ url: moved, submittedUrl: given[1], site: NEWS });
+  });
+});
