@@ -26,9 +26,11 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * is "AT&T"), a surname particle before a one-word name stays ("de Souza"), and a byline element's
  * name ends at a line break ("By Jane Doe<br>April 17, 2009") (2026-11-27). 7: the rules' text takes
  * the not-an-article test too: a login page or a tag listing of the site's layout is flagged
- * `notArticle`, its title, byline and date the page's metadata's (2026-11-28).
+ * `notArticle`, its title, byline and date the page's metadata's (2026-11-28). 8: the not-an-article
+ * test counts words as a reader counts them in any script, where a Japanese or Chinese article of a
+ * few paragraphs was flagged `notArticle`, 'almost no text' (2026-11-28).
  */
-export const EXTRACTION_VERSION = 7;
+export const EXTRACTION_VERSION = 8;
 
 /** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);
