@@ -219,9 +219,14 @@ function learnContent(
   };
 }
 
-/** The site's repeated texts (repeated-texts.ts), absent when its pages share none. */
+/** The texts the pages repeat (repeated-texts.ts), as the rules document keeps them (`content.boilerplate`). */
+export function repeatedTextsOf(docs: readonly FeatureDocument[]): string[] {
+  return new PageTexts(docs).repeatedTexts(BOILERPLATE_TEXTS_MAX, BOILERPLATE_TEXT_MAX_LENGTH);
+}
+
+/** The site's repeated texts, absent when its pages share none. */
 function boilerplateOf(docs: readonly FeatureDocument[]): { boilerplate?: string[] } {
-  const texts = new PageTexts(docs).repeatedTexts(BOILERPLATE_TEXTS_MAX, BOILERPLATE_TEXT_MAX_LENGTH);
+  const texts = repeatedTextsOf(docs);
   return texts.length ? { boilerplate: texts } : {};
 }
 

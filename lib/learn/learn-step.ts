@@ -23,7 +23,7 @@ import {
   type RulesDocument,
 } from '../types/rules-document';
 import { learnSiteFields } from '../fields/learn-fields';
-import { DEFAULT_LEARN_OPTIONS, learnRules } from './learn-rules';
+import { DEFAULT_LEARN_OPTIONS, learnRules, repeatedTextsOf } from './learn-rules';
 import { isClusteredBlock } from './vectorize';
 import { fetchRecordOf } from '../types/fetch-record';
 import { fetchPathVerdict, type VerdictPage } from '../html/fetch-verdict';
@@ -110,21 +110,26 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     return { learned: false, site, reason: `${pages.length - wordless} of the ${config.learnMinPages} pages needed to learn (${wordless} without words)` };
   }
 
-  const learned = learnRules(docs, { eps: config.dbscanEps, minPts: config.dbscanMinPts }, await pageLabels(docs, store));
-  if (learned.content.selectors.length === 0) {
-    logger.warn('learned no content selectors; keeping the current rules', { site, pages: docs.length });
+  const labels = await pageLabels(docs, store);
+  // A page that is not an article teaches nothing about where the site's articles are.
+  const { training, notArticles, keptAll } = articlePages(docs, labels);
+  if (keptAll) logger.warn('the not-an-article test flags every training page; learning from them all', { site, pages: docs.length });
+  const learnedRules = learnRules(training, { eps: config.dbscanEps, minPts: config.dbscanMinPts }, new Map([...labels].map(([pageId, l]) => [pageId, l.text])));
+  if (learnedRules.content.selectors.length === 0) {
+    logger.warn('learned no content selectors; keeping the current rules', { site, pages: training.length });
     return { learned: false, site, reason: 'no content cluster found' };
   }
+  const learned = notArticles ? { ...learnedRules, params: { ...learnedRules.params, [keptAll ? 'notArticlesKept' : 'notArticlesLeftOut']: notArticles } } : learnedRules;
 
   // Where the title, byline and date are, supervised by the site's feeds and its pages' metadata.
   // Content rules do not wait on them: a failure here leaves the fields to the pages' metadata.
-  const fields = await learnSiteFields(site, docs, store, { logger }).catch((error: unknown) => {
+  const fields = await learnSiteFields(site, training, store, { logger }).catch((error: unknown) => {
     logger.error('field learning failed; rules without fields', { site, error: String(error) });
     return undefined;
   });
 
   // Whether these rules give the same article on the HTML as served: pages may then skip the browser.
-  const fetchPath = await checkFetchPath(learned, docs, store, config.fetchPathMinF1);
+  const fetchPath = await checkFetchPath(learned, training, store, config.fetchPathMinF1);
 
   const draft = { ...learned, ...(fields ? { fields } : {}) };
   const rulesVersion = (current?.rulesVersion ?? 0) + 1;
@@ -184,7 +189,8 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     site,
     rulesVersion: rules.rulesVersion,
     sameExtractionSince: rules.sameExtractionSince,
-    pages: docs.length,
+    pages: training.length,
+    ...(notArticles && !keptAll ? { notArticlesLeftOut: notArticles } : {}),
     selectors: rules.content.selectors.length,
     reapplied: fanOut.reextract.length,
     unchanged: fanOut.unchanged,
@@ -372,17 +378,41 @@ async function checkFetchPath(rules: Pick<RulesDocument, 'content' | 'templates'
   return fetchPathVerdict(rules, pages, minF1, new Date());
 }
 
+/** What the single-page extractor makes of a training page: its text (the page's weak labels) and the not-an-article test's verdict. */
+interface PageLabel {
+  readonly text: string;
+  readonly notArticle: boolean;
+}
+
 /**
  * The weak labels of the training pages (weak-labels.ts): the text the single-page extractor
- * (lib/fallback's combination, with the shipped model) keeps on each page's snapshot. A page
- * without a snapshot has none.
+ * (lib/fallback's combination, with the shipped model) keeps on each page's snapshot, and whether
+ * the not-an-article test (lib/html/not-article.ts) flags the page. It runs as apply runs it on a
+ * learned site's pages, the texts the pages repeat left out (`content.boilerplate`): on a login
+ * page it would take the footer's paragraph about the site. A page without a snapshot has none.
  */
-async function pageLabels(docs: readonly FeatureDocument[], store: Store): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
+async function pageLabels(docs: readonly FeatureDocument[], store: Store): Promise<Map<string, PageLabel>> {
+  const out = new Map<string, PageLabel>();
+  const boilerplate = new Set(repeatedTextsOf(docs));
   for (const d of docs) {
     const obj = await store.get(d.snapshotKey);
     if (!obj) continue;
-    out.set(d.pageId, extractCombined(parseHtml(obj.body)).text);
+    const { text, notArticle } = extractCombined(parseHtml(obj.body), { boilerplate });
+    out.set(d.pageId, { text, notArticle });
   }
   return out;
+}
+
+/**
+ * The pages to learn from: those the not-an-article test does not flag (a home page, a section
+ * front, a tag listing, a login page submitted with the site's articles: their teasers and labels
+ * would join the articles' clusters), on the single-page extractor's verdict the labels carry. A
+ * page without a label (no snapshot) is learned from. When the test flags every page, all of them
+ * (`keptAll`): a site whose every page looks like no article (photo posts of a caption each) has no
+ * better evidence, and a site of listings gets rules that take their text, which apply flags.
+ */
+function articlePages(docs: readonly FeatureDocument[], labels: ReadonlyMap<string, PageLabel>): { training: FeatureDocument[]; notArticles: number; keptAll: boolean } {
+  const training = docs.filter((d) => !labels.get(d.pageId)?.notArticle);
+  const notArticles = docs.length - training.length;
+  return training.length ? { training, notArticles, keptAll: false } : { training: [...docs], notArticles, keptAll: true };
 }

@@ -167,6 +167,39 @@ describe('learnStep', () => {
     expect(await learn(context(onlyEmpty).ctx, true)).toMatchObject({ learned: false, reason: 'no pages with words (1 without)' });
   });
 
+  it('leaves out a page the not-an-article test flags (its snapshot a login form, a listing), and learns from every page when it flags them all', async () => {
+    const paragraph = (i: number) => `<p>Paragraph ${i} of the story says what the council decided on Tuesday evening, who spoke against it, and what the plan will cost the town's residents over the next ten years.</p>`;
+    const article = `<html><head><title>Council votes</title></head><body><article><h1>Council votes</h1>${[1, 2, 3, 4, 5].map(paragraph).join('')}</article></body></html>`;
+    const login = '<html><head><title>Sign in</title></head><body><form><p><label>Email</label> <input type="email"></p><p><label>Password</label> <input type="password"></p><p><a href="/forgot">Forgot your password?</a></p></form></body></html>';
+    const listing = `<html><head><title>Housing</title></head><body>${[1, 2, 3, 4, 5, 6].map((i) => `<h2><a href="/s${i}">Story number ${i} about housing</a></h2><p>A teaser of story ${i}.</p>`).join('')}</body></html>`;
+    const site = async (snapshots: string[]) => {
+      const store = new MemoryStore();
+      const docs: FeatureDocument[] = [];
+      for (const [i, html] of snapshots.entries()) {
+        const doc = await addPage(store, i);
+        await store.put(doc.snapshotKey, html);
+        docs.push(doc);
+        await tick();
+      }
+      const warnings: string[] = [];
+      const { ctx } = context(store, { learnPages: 10 });
+      const outcome = await learnStep({ v: 1, site: 'example.com', force: false }, { ...ctx, logger: { ...quiet, warn: (message) => warnings.push(message) } });
+      expect(outcome.learned).toBe(true);
+      return { docs, rules: await rulesOf(store), warnings };
+    };
+    const mixed = await site([article, login, article, listing, article, article, article]);
+    expect(mixed.rules.learnedFrom).toHaveLength(5);
+    expect(mixed.rules.learnedFrom).not.toContain(mixed.docs[1].pageId);
+    expect(mixed.rules.learnedFrom).not.toContain(mixed.docs[3].pageId);
+    expect(mixed.rules.params).toMatchObject({ pages: 5, notArticlesLeftOut: 2 });
+    expect(mixed.warnings).toEqual([]);
+
+    const none = await site([login, listing, login, listing, login]);
+    expect(none.rules.learnedFrom).toHaveLength(5);
+    expect(none.rules.params).toMatchObject({ pages: 5, notArticlesKept: 5 });
+    expect(none.warnings).toEqual(['the not-an-article test flags every training page; learning from them all']);
+  });
+
   it('copies a schema-invalid rules document to quarantine/, names the field, and learns the site afresh', async () => {
     const store = new MemoryStore();
     for (let i = 0; i < 5; i++) await addPage(store, i);

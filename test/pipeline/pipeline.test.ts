@@ -14,7 +14,7 @@ import { keys, pageIdOf } from '../../lib/store/keys';
 import { getJson, putJson } from '../../lib/store/store';
 import type { ConsumerEvent } from '../../lib/queue/worker';
 import { ArticleDocumentSchema } from '../../lib/types/article-document';
-import { RulesDocumentSchema } from '../../lib/types/rules-document';
+import { RulesDocumentSchema, type RulesDocument } from '../../lib/types/rules-document';
 
 const site = generateSite({ seed: 'pipeline-test', pagesPerTemplate: 25, templates: 4 });
 let served: ServedSite;
@@ -36,6 +36,31 @@ afterAll(async () => {
 
 /** Each template served as a site of its own: <template>.localhost (Chromium resolves *.localhost to 127.0.0.1). */
 const urlFor = (template: string, p: string) => `http://${template}.localhost:${served.port}${p}`;
+
+/** The classic template's first 5 articles served under `host`, rendered and learned from. */
+async function learnClassic(host: string): Promise<{ origin: string; pages: ReturnType<typeof articlesOf> }> {
+  const origin = `http://${host}:${served.port}`;
+  const pages = articlesOf(site, 'classic');
+  await pipeline.submit(pages.slice(0, 5).map((p) => ({ url: origin + p.path })));
+  await pipeline.run();
+  return { origin, pages };
+}
+
+/**
+ * An unseen article's page of the classic template (its 7th) with its story replaced by `body` under
+ * the headline `title` (and `dek`): the site's header, sidebar and footer stay, and the story's
+ * related links and readers' comments when `comments`.
+ */
+function storyReplaced(origin: string, title: string, body: string, options: { dek?: string; comments?: boolean } = {}): string {
+  const shell = pageHtml(site, articlesOf(site, 'classic')[6].path, origin);
+  const start = shell.indexOf('<article class="story">');
+  const end = options.comments ? shell.indexOf('</article>', start) + '</article>'.length : shell.indexOf('</main>', start);
+  return (
+    shell.slice(0, start).replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`) +
+    `<article class="story"><header class="story-header"><h1 class="headline">${title}</h1>${options.dek ?? ''}</header><div class="story-body">${body}</div></article>` +
+    shell.slice(end)
+  );
+}
 
 describe.each(TEMPLATE_IDS as readonly TemplateId[])('template %s', (template) => {
   const pages = articlesOf(site, template);
@@ -120,20 +145,11 @@ describe('a site without rules', () => {
 describe("pages of a learned site's layout that are no article", () => {
   it('flags a login page and a tag listing the rules take text from as not an article, not a short article, and counts none as drift', async () => {
     const host = 'members.localhost';
-    const origin = `http://${host}:${served.port}`;
-    const pages = articlesOf(site, 'classic');
-    await pipeline.submit(pages.slice(0, 5).map((p) => ({ url: origin + p.path })));
-    await pipeline.run();
+    const { origin, pages } = await learnClassic(host);
     expect(await pipeline.store.get(keys.rules(host)), 'rules learned').toBeDefined();
 
     // An unseen article's page with its story replaced: the site's header, sidebar, comments and footer stay.
-    const shell = pageHtml(site, pages[6].path, origin);
-    const start = shell.indexOf('<article class="story">');
-    const end = shell.indexOf('</article>', start) + '</article>'.length;
-    const page = (title: string, body: string, dek = '') =>
-      shell.slice(0, start).replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`) +
-      `<article class="story"><header class="story-header"><h1 class="headline">${title}</h1>${dek}</header><div class="story-body">${body}</div></article>` +
-      shell.slice(end);
+    const page = (title: string, body: string, dek = '') => storyReplaced(origin, title, body, { dek, comments: true });
     const login = page('Sign in', '<p><label for="email">Email</label> <input id="email" type="email"></p><p><label for="password">Password</label> <input id="password" type="password"></p><p><button type="submit">Sign in</button></p><p><a href="/login/forgot/">Forgot your password?</a></p>');
     const teasers = pages.slice(8, 20).map((p) => `<h2><a href="${origin}${p.path}">${p.title}</a></h2>\n<p>${p.description}</p>`);
     const tag = page('Stories tagged: Housing', teasers.join('\n'));
@@ -169,6 +185,55 @@ describe("pages of a learned site's layout that are no article", () => {
     expect(briefArticle!.text).toContain('Parking on Elm Street is free');
     // none of them says the rules are stale
     expect(await pipeline.store.list(keys.driftPrefix(host))).toEqual([]);
+  }, SITE_TIMEOUT_MS);
+});
+
+describe("a site's pages that are no article among its training pages", () => {
+  it('are left out of learning: the relearn from the articles and them extracts what the articles alone taught', async () => {
+    const host = 'fronts.localhost';
+    const { origin, pages } = await learnClassic(host);
+    const first = await getJson(pipeline.store, keys.rules(host), (v) => RulesDocumentSchema.parse(v));
+    expect(first?.learnedFrom, 'learned from the 5 articles').toHaveLength(5);
+
+    // the site's home page, and a login page, a tag listing and a section front in the site's layout,
+    // in the story's place (the related stories and comments of an article's page left out)
+    const page = (title: string, body: string) => storyReplaced(origin, title, body);
+    const teasers = (from: number, tag: string) => pages.slice(from, from + 10).map((p) => `<${tag}><a href="${origin}${p.path}">${p.title}</a></${tag}>\n<p>${p.description}</p>`).join('\n');
+    const others = [
+      { url: `${origin}/` },
+      { url: `${origin}/login/`, html: page('Sign in', '<p><label for="email">Email</label> <input id="email" type="email"></p><p><label for="password">Password</label> <input id="password" type="password"></p><p><button type="submit">Sign in</button></p><p><a href="/login/forgot/">Forgot your password?</a></p>') },
+      { url: `${origin}/tag/housing/`, html: page('Stories tagged: Housing', teasers(8, 'h2')) },
+      { url: `${origin}/section/local/`, html: page('Local', teasers(12, 'h3')) },
+    ];
+    await pipeline.submit(others);
+    await pipeline.run();
+    await pipeline.relearn(host);
+    await pipeline.run();
+    const rules = await getJson(pipeline.store, keys.rules(host), (v) => RulesDocumentSchema.parse(v));
+    expect(rules?.rulesVersion).toBeGreaterThan(1);
+    // the old learner took the home page's teasers (9 selectors more: div.teaser > h3, p.teaser-dek…)
+    // and, the listings' linked h3 headlines in the story's body left out, no more generalized the
+    // story's subheads to h3 (the article below lost its h3); its date rules took '#content div' too
+    const extracting = (r: RulesDocument) => ({ ...r.content, boilerplate: undefined, templates: r.templates });
+    expect(extracting(rules!)).toEqual(extracting(first!));
+    expect(rules!.sameExtractionSince).toBe(1);
+    expect(rules!.fields).toEqual(first!.fields);
+    expect(rules!.params.notArticlesLeftOut).toBe(4);
+    expect(rules!.learnedFrom).toEqual(first!.learnedFrom);
+    // each still gets its article at apply, flagged
+    for (const { url } of others) {
+      const article = await getJson(pipeline.store, keys.article(host, pageIdOf(url)), (v) => ArticleDocumentSchema.parse(v));
+      expect(article?.notArticle, url).toBe(true);
+    }
+    // an article whose story has an h3 subhead keeps it
+    const story = pageHtml(site, pages[7].path, origin);
+    const firstParagraph = story.indexOf('</p>', story.indexOf('<div class="story-body">')) + '</p>'.length;
+    const url = origin + pages[7].path;
+    await pipeline.submit([{ url, html: `${story.slice(0, firstParagraph)}\n<h3>What the vote means for renters</h3>${story.slice(firstParagraph)}` }]);
+    await pipeline.run();
+    const article = await getJson(pipeline.store, keys.article(host, pageIdOf(url)), (v) => ArticleDocumentSchema.parse(v));
+    expect(article).toMatchObject({ method: 'rules', rulesVersion: rules!.rulesVersion });
+    expect(article!.text).toContain('What the vote means for renters');
   }, SITE_TIMEOUT_MS);
 });
 
