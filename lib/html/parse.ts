@@ -3,18 +3,105 @@
  * built (`document.documentElement.outerHTML` after a doctype), so it is well-formed and a fast
  * non-spec tokenizer (htmlparser2) rebuilds the same tree the browser had; no html5 tree builder needed.
  */
-import { Parser, type Options } from 'htmlparser2';
+import { Parser, Tokenizer, type Options } from 'htmlparser2';
 import { DomHandler, Element, ProcessingInstruction, Text, type AnyNode, type Document, type ParentNode } from 'domhandler';
 
 export type { Document, Element, AnyNode } from 'domhandler';
 
 /** Tags and attribute names lowercased, entities decoded, `<x/>` an open tag (as in HTML). */
-const OPTIONS: Options = {
+const BASE_OPTIONS: Options = {
   lowerCaseTags: true,
   lowerCaseAttributeNames: true,
   decodeEntities: true,
   recognizeSelfClosing: false,
 };
+
+/** What the skipping tokenizer reads of htmlparser2's Tokenizer: its own state (not in its typings). */
+interface TokenizerState {
+  buffer: string;
+  index: number;
+  offset: number;
+  decodeEntities: boolean;
+  stateText(c: number): void;
+  stateInAttributeValueDoubleQuotes(c: number): void;
+}
+
+const LT = 0x3c; // <
+const AMP = 0x26; // &
+const QUOTE = 0x22; // "
+
+/**
+ * htmlparser2's tokenizer (the parser's `Tokenizer` option) reading text and double-quoted
+ * attribute values in runs. Decoding entities, it hands every character of them to its state
+ * machine one at a time, though only `<` and `&` (in a value, `"` and `&`) do anything there: a
+ * third of a snapshot's parse. This one moves the index to the next such character at once, and
+ * leaves that character, and every other state, to htmlparser2; the tree is the same
+ * (test/html/parse.test.ts).
+ */
+export class SkippingTokenizer extends Tokenizer {}
+{
+  const base = Tokenizer.prototype as unknown as TokenizerState;
+  const own = SkippingTokenizer.prototype as unknown as TokenizerState;
+  /** The tokenizer's index moved to just before the next of two characters (the state loop then steps onto it), or to the end of the piece. */
+  const skipTo = (t: TokenizerState, a: number, b: number) => {
+    const buffer = t.buffer;
+    let i = t.index - t.offset + 1;
+    while (i < buffer.length) {
+      const c = buffer.charCodeAt(i);
+      if (c === a || c === b) break;
+      i++;
+    }
+    t.index = i + t.offset - 1;
+  };
+  own.stateText = function (this: TokenizerState, c: number) {
+    if (c === LT || c === AMP || !this.decodeEntities) base.stateText.call(this, c);
+    else skipTo(this, LT, AMP);
+  };
+  own.stateInAttributeValueDoubleQuotes = function (this: TokenizerState, c: number) {
+    if (c === QUOTE || c === AMP || !this.decodeEntities) base.stateInAttributeValueDoubleQuotes.call(this, c);
+    else skipTo(this, QUOTE, AMP);
+  };
+}
+
+/** Every event a parse of `html` gives, in order, as text (the skipping tokenizer's check). */
+function parseEvents(html: string, tokenizer: typeof Tokenizer): string {
+  const events: unknown[] = [];
+  const parser = new Parser(
+    {
+      onopentag: (name, attribs) => events.push(['open', name, attribs]),
+      onclosetag: (name) => events.push(['close', name]),
+      ontext: (text) => events.push(['text', text]),
+      oncomment: (text) => events.push(['comment', text]),
+    },
+    { ...BASE_OPTIONS, Tokenizer: tokenizer },
+  );
+  // in pieces, so that runs end at a piece's edge too
+  for (let i = 0; i < html.length; i += 7) parser.write(html.slice(i, i + 7));
+  parser.end();
+  return JSON.stringify(events);
+}
+
+const PROBE =
+  '<!DOCTYPE html><html><head><title>A &amp; B</title><script>if (a<b && c) x("&amp;")</script></head><body>' +
+  '<p class="a b" title="x &amp; y &quot;z&quot; &notit; &#38;">One &lt; two &amp three &nbsp;four<br>five</p>' +
+  "<a href='/q?a=1&b=2' data-x=plain>link</a><!-- note --><textarea>&lt;kept&gt;</textarea>&</body></html>";
+
+/**
+ * Whether the skipping tokenizer gives htmlparser2's own events on a probe page, once per process:
+ * a version of htmlparser2 whose tokenizer is built otherwise gets its own tokenizer back.
+ */
+function skippingWorks(): boolean {
+  try {
+    return typeof (Tokenizer.prototype as unknown as Partial<TokenizerState>).stateText === 'function' && parseEvents(PROBE, SkippingTokenizer) === parseEvents(PROBE, Tokenizer);
+  } catch {
+    return false;
+  }
+}
+
+/** True when parseHtml reads with the skipping tokenizer (test/html/parse.test.ts pins it, so an upgrade that loses it is seen). */
+export const SKIPPING_TOKENIZER = skippingWorks();
+
+const OPTIONS: Options = SKIPPING_TOKENIZER ? { ...BASE_OPTIONS, Tokenizer: SkippingTokenizer } : BASE_OPTIONS;
 
 /**
  * Bytes are decoded this many at a time, each piece parsed as it comes. A page decoded whole

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Element, Text, type AnyNode } from 'domhandler';
-import { DECODE_CHUNK_BYTES, headAndBody, parseHtml, textContent } from '../../lib/html/parse';
+import { DomHandler, Element, Text, type AnyNode } from 'domhandler';
+import { Parser, Tokenizer } from 'htmlparser2';
+import { DECODE_CHUNK_BYTES, headAndBody, parseHtml, SKIPPING_TOKENIZER, SkippingTokenizer, textContent } from '../../lib/html/parse';
 
 /** A parsed tree as plain data: elements with their attributes, text, and nothing else of domhandler's. */
 function tree(node: AnyNode): unknown {
@@ -72,5 +73,33 @@ describe('parseHtml', () => {
     // bytes that are not UTF-8 are replaced as Buffer#toString replaces them
     const bad = Buffer.concat([Buffer.from('<p>a'), Buffer.from([0xc3, 0x28, 0xff, 0xe2, 0x82]), Buffer.from('b</p>')]);
     expect(tree(parseHtml(bad))).toEqual(tree(parseHtml(bad.toString('utf8'))));
+  });
+
+  it('reads text and attribute values in runs, into the tree htmlparser2\'s own tokenizer builds, wherever the pieces end', () => {
+    // an htmlparser2 whose tokenizer is built otherwise would get its own back: seen here first
+    expect(SKIPPING_TOKENIZER).toBe(true);
+    const options = { lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true, recognizeSelfClosing: false };
+    const parse = (html: string, tokenizer: typeof Tokenizer, piece: number) => {
+      const handler = new DomHandler();
+      const parser = new Parser(handler, { ...options, Tokenizer: tokenizer });
+      for (let i = 0; i < html.length; i += piece) parser.write(html.slice(i, i + piece));
+      parser.end();
+      return tree(handler.root);
+    };
+    const pages = [
+      // character references in text, complete, without their semicolon, unknown, cut at the end
+      '<p>One &lt; two &amp three &nbsp;four &notit; &#38;&#x26; &amp</p>Tail &',
+      // in attribute values: double-quoted (read in runs), single-quoted and bare (as htmlparser2 reads them)
+      '<p class="a b" title="x &amp; y &quot;z&quot; &notit=1 &#38;" data-e="">t</p><a href=\'/q?a=1&b=2&amp;c\' data-x=a&ampb>l</a>',
+      // text htmlparser2 reads otherwise: RCDATA (references decoded), script and style (not), comments, CDATA, foreign content
+      '<title>A &amp; B</title><textarea>&lt;x&gt;</textarea><script>if (a<b && c) x("&amp;")</script><style>a>b{content:"&amp;"}</style>',
+      '<!-- a &amp; <b> --><svg><style>&amp;</style><![CDATA[ & < ]]></svg><math><mi>&pi;</mi></math>',
+      // a quote or a < where a run ends, unclosed values and tags
+      '<p title="a<b>c">x</p><p title="&">&<</p><div title="never closed>text &amp; more',
+    ];
+    for (const page of pages) {
+      const html = `<!DOCTYPE html><html><head></head><body>${page}</body></html>`;
+      for (const piece of [1, 2, 3, 5, 7, html.length]) expect(parse(html, SkippingTokenizer, piece)).toEqual(parse(html, Tokenizer, piece));
+    }
   });
 });
