@@ -12,7 +12,8 @@
  * what `--json <file>` writes. It counts the URLs given: a fetched page that apply sends back to
  * render (docs/fetch-path.md) is one URL, done when it was fetched; a URL that is the same page as an
  * earlier one of the input (./same-page.ts) is done at once, not submitted, counted apart
- * (`duplicates`); a page of an earlier run that a relearn extracts again is no article of this run,
+ * (`duplicates`), and so is one whose render gave the page an earlier URL gave (a redirect to another
+ * site's page: lib/store/keys.ts pageUrlOf); a page of an earlier run that a relearn extracts again is no article of this run,
  * counted apart (`olderExtracted`). So the URLs given are the articles, the pages flagged not an
  * article, the pages with no words, the dead letters and the duplicates.
  */
@@ -44,7 +45,7 @@ export interface Tally {
   retried: number;
   /** URLs refused at submission (each also a dead letter of the render queue). */
   rejected: number;
-  /** URLs given that are the same page as an earlier URL of the input: not submitted. */
+  /** URLs given that are the same page as an earlier URL of the input: not submitted, or (a redirect) rendered to the page an earlier URL gave. */
   duplicates: { url: string; sameAs: string }[];
   dead: number;
   /** Dead letters per queue. */
@@ -53,6 +54,9 @@ export interface Tally {
 
 export interface FinalTally {
   /**
+   * 5: `duplicates` also counts a URL whose render gave the page an earlier URL of the input gave (a
+   * redirect to another site's page: a link shortener's to an article also given, or two short links
+   * to one article), after its render; the sum is the same.
    * 4: `duplicates`, the URLs given that are the same page as an earlier one of the input (not
    * submitted again), counted in `urls`: the URLs given are articles + notArticles + noWords +
    * deadLetters + duplicates.
@@ -61,7 +65,7 @@ export interface FinalTally {
    * this run's pages only, the older pages a relearn extracted again being `olderExtracted`.
    * 2: `articles` leaves out pages flagged not an article and pages with no words; rejected URLs are dead letters.
    */
-  readonly version: 4;
+  readonly version: 5;
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly wallSeconds: number;
@@ -86,7 +90,11 @@ export interface FinalTally {
     readonly noWords: number;
     /** Those pages' URLs (the first 20). */
     readonly noWordsUrls: string[];
-    /** URLs given that are the same page as an earlier URL of the input (a repeat, a `#fragment`, the host in capitals): not submitted again. */
+    /**
+     * URLs given that are the same page as an earlier URL of the input: a repeat, a `#fragment`, the host
+     * in capitals (not submitted again), or a URL redirected to the page an earlier one gave (found so
+     * once rendered).
+     */
     readonly duplicates: number;
     /** Those URLs (the first 20), each with the earlier URL of its page. */
     readonly duplicateUrls: { readonly url: string; readonly sameAs: string }[];
@@ -146,6 +154,10 @@ export function createProgress(options: ProgressOptions) {
   const reasons = new Map<FailureKind, { count: number; examples: string[] }>();
   /** Pages rendered here because apply sent them back from the fetch path (`path: 'render'`): not URLs of their own. */
   const renderedAgain = new Set<string>();
+  /** Of the duplicates, those skipped at submission (the others were found after their render). */
+  let skipped = 0;
+  /** The URL of this run whose render or fetch gave each page first. */
+  const firstUrlOf = new Map<string, string>();
   const live = options.mode === 'live' ? createLogUpdate(out as NodeJS.WriteStream) : undefined;
   // the steps' warnings go above the live status line, not through it
   if (live) printLogLinesWith((line) => print(line));
@@ -214,6 +226,7 @@ export function createProgress(options: ProgressOptions) {
 
   /** A URL not submitted: the same page as an earlier URL of the input (its line was printed by whoever submitted them). */
   const duplicate = (url: string, sameAs: string) => {
+    skipped++;
     tally.duplicates.push({ url, sameAs });
     tally.urlsDone++;
   };
@@ -242,17 +255,30 @@ export function createProgress(options: ProgressOptions) {
     const r = event.result as Record<string, unknown> | undefined;
     if (event.queue === 'render') {
       urlEnded(m);
+      // the page's: the URL's own, or the page of another site it was redirected to (a link shortener's)
       const page = r?.site && r?.pageId ? `${r.site}/${r.pageId}` : typeof m?.url === 'string' && URL.canParse(m.url) ? `${siteOf(m.url)}/${pageIdOf(m.url)}` : undefined;
+      const landed = typeof r?.submittedUrl === 'string' && typeof r.url === 'string' ? ` → ${shownText(r.url)}` : '';
       // a fetched page apply sent back to render is a page of this run only if its fetch was (as its URL is)
       if (page && m?.path === 'render') renderedAgain.add(page);
-      else if (page) tally.pagesOfRun.add(page);
+      else if (page) {
+        // Two URLs of the input that gave one page (one redirected to the other's, or both to a third):
+        // one article, and the later URL counted as the same page as the earlier, so the outcomes
+        // still add up to the URLs given.
+        const earlier = firstUrlOf.get(page);
+        if (earlier === undefined) firstUrlOf.set(page, whole);
+        else if (earlier !== whole) {
+          tally.duplicates.push({ url: whole, sameAs: earlier });
+          if (options.mode !== 'quiet') print(`same page: ${subject} and ${shownText(earlier)} are one page${typeof r?.url === 'string' ? `, ${shownText(r.url)}` : ''}: one article`);
+        }
+        tally.pagesOfRun.add(page);
+      }
       // the fetch path's pages had no browser (docs/fetch-path.md)
       if (r?.path === 'fetch') {
         tally.fetched++;
         say(`fetched   ${subject} (${r?.elapsedMs} ms)`);
       } else {
         tally.rendered++;
-        say(`rendered  ${subject} (${plural(Number(r?.blocks), 'block')}, ${r?.elapsedMs} ms)`);
+        say(`rendered  ${subject}${landed} (${plural(Number(r?.blocks), 'block')}, ${r?.elapsedMs} ms)`);
       }
     } else if (event.queue === 'learn') {
       if (r?.learned) {
@@ -279,7 +305,7 @@ export function createProgress(options: ProgressOptions) {
     const done = tally.urlsDone;
     const ours = runArticles();
     return {
-      version: 4,
+      version: 5,
       startedAt: new Date(started).toISOString(),
       finishedAt: new Date(finished).toISOString(),
       wallSeconds: Math.round(wallSeconds * 1000) / 1000,
@@ -323,7 +349,7 @@ export function createProgress(options: ProgressOptions) {
     const apart = [
       o.notArticles ? `${o.notArticles} not an article (home page or listing)` : '',
       o.noWords ? `${o.noWords} with no words (no article)` : '',
-      o.duplicates ? `${plural(o.duplicates, 'URL')} the same page as an earlier one (not fetched again)` : '',
+      o.duplicates ? `${plural(o.duplicates, 'URL')} the same page as an earlier one (${skipped === o.duplicates ? 'not fetched again' : `${skipped} not fetched again, ${o.duplicates - skipped} found so after a redirect`})` : '',
       o.olderExtracted ? `${plural(o.olderExtracted, 'older article')} extracted again` : '',
     ].filter(Boolean);
     const noWordsLines = runArticles().filter((a) => a.outcome === 'no-words').map((a) => `✗ apply ${shownText(a.url)}: ${NO_WORDS_REASON}\n`).join('');

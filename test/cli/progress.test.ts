@@ -73,7 +73,7 @@ describe('spider run without a terminal', () => {
 
     const tally = JSON.parse(await readFile(tallyFile, 'utf8'));
     expect(tally).toMatchObject({
-      version: 4,
+      version: 5,
       urls: { done: urls.length + 1, total: urls.length + 1 },
       outcomes: { rendered: urls.length, deadLetters: 1, deadLettersByQueue: { render: 1 } },
       deadLetterReasons: [{ kind: 'http-status', count: 1, examples: [expect.stringMatching(/HTTP 404/)] }],
@@ -131,7 +131,7 @@ describe('a run whose input names a page more than once', () => {
       expect(ran.stderr.split('\n').filter((l) => l.startsWith('skipped '))).toEqual(given.slice(2).map((url) => `skipped ${url}: the same page as ${a}, given before`));
       expect(ran.stderr).toMatch(/^done: 2 rendered, .*2 articles .*, 3 URLs the same page as an earlier one \(not fetched again\), /m);
       const tally = JSON.parse(await readFile(tallyFile, 'utf8'));
-      expect(tally).toMatchObject({ version: 4, urls: { done: 5, total: 5 }, outcomes: { articles: 2, duplicates: 3, deadLetters: 0 } });
+      expect(tally).toMatchObject({ version: 5, urls: { done: 5, total: 5 }, outcomes: { articles: 2, duplicates: 3, deadLetters: 0 } });
       expect(tally.outcomes.duplicateUrls).toEqual(given.slice(2).map((url) => ({ url, sameAs: a })));
       const o = tally.outcomes;
       expect(o.articles + o.notArticles + o.noWords + o.deadLetters + o.duplicates).toBe(given.length);
@@ -181,7 +181,7 @@ describe('a run on the fetch path', () => {
       expect(second.stderr).toContain(`rendered  ${server.url(redesigned)} (`);
       expect(second.stderr).toMatch(/^done: 1 rendered, 4 fetched, 0 learns, 4 articles /m);
       const tally = JSON.parse(await readFile(tallyFile, 'utf8'));
-      expect(tally).toMatchObject({ version: 4, urls: { done: 4, total: 4 }, outcomes: { rendered: 1, fetched: 4, articles: 4, olderExtracted: 0 } });
+      expect(tally).toMatchObject({ version: 5, urls: { done: 4, total: 4 }, outcomes: { rendered: 1, fetched: 4, articles: 4, olderExtracted: 0 } });
 
       // A relearn extracts again the pages of earlier runs: none is an article of this one.
       const relearned = await spider(env, 'relearn', 'fetched.localhost');

@@ -170,7 +170,7 @@ describe('spider run and submit, URLs', () => {
     expect(result.stderr).toContain('rejected "not a url": invalid message: url: not a valid absolute URL');
     expect(result.stderr).toMatch(/^done: 0 rendered, .*2 dead letters \(2 invalid-message\) of which 2 rejected at submission in /m);
     const tally = JSON.parse(await readFile(tallyFile, 'utf8'));
-    expect(tally).toMatchObject({ version: 4, urls: { done: 2, total: 2 }, outcomes: { deadLetters: 2, rejected: 2, deadLettersByQueue: { render: 2 } } });
+    expect(tally).toMatchObject({ version: 5, urls: { done: 2, total: 2 }, outcomes: { deadLetters: 2, rejected: 2, deadLettersByQueue: { render: 2 } } });
 
     // `spider dead-letters` lists the same two.
     const dead = await spider(['dead-letters']);

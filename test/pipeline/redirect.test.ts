@@ -8,7 +8,9 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProgress } from '../../lib/cli/progress';
 import { loadConfig } from '../../lib/config/config';
 import { articlesOf, generateSite, serveSite, type ServedSite } from '../../lib/demo/index';
 import { EmbeddedPipeline } from '../../lib/pipeline/embedded';
@@ -64,8 +66,9 @@ describe('a submitted URL that redirects to another site', () => {
     await putJson(pipeline.store, keys.rules(OLD), fetchPathRules(OLD));
 
     const given = [shortUrl('/abc'), oldUrl('/moved'), shortUrl('/xyz')];
+    const progress = createProgress({ mode: 'quiet', out: new Writable({ write: (_c, _e, done) => done() }) });
     await pipeline.submit(given.map((url) => ({ url })));
-    await pipeline.run();
+    await pipeline.run({ onEvent: progress.onEvent });
     expect(pipeline.deadLetters()).toEqual([]);
 
     // The short links' page: the landing site's, extracted with its rules, recording where it landed and what was submitted.
@@ -94,6 +97,14 @@ describe('a submitted URL that redirects to another site', () => {
       const { value } = await readThroughRedirect(pipeline.store, new URL(url).hostname, pageIdOf(url), readArticle);
       expect(value?.url, url).toBe(to);
     }
+
+    // The run's tally: each URL given ended, two articles by the rules, the second short link the same page as the first.
+    const tally = progress.final();
+    expect(tally).toMatchObject({ version: 5, urls: { done: 3, total: 3 }, outcomes: { articles: 2, articlesByMethod: { rules: 2 }, duplicates: 1, deadLetters: 0 } });
+    expect(tally.outcomes.duplicateUrls).toHaveLength(1);
+    expect([given[0], given[2]]).toContain(tally.outcomes.duplicateUrls[0].url);
+    const o = tally.outcomes;
+    expect(o.articles + o.notArticles + o.noWords + o.deadLetters + o.duplicates).toBe(given.length);
 
     // A relearn of the landing site leaves the pointer pointing: read through it, the article is the landing page's as stored now.
     await pipeline.relearn(NEWS);
