@@ -55,9 +55,9 @@ export const ACCESS: Readonly<Record<Step, StepAccess>> = {
   // the key to see its age, never reads it), read by learn for the field rules (lib/fields/learn-fields.ts).
   // politeness/: per-host rate-limit slots shared by the render containers (lib/politeness/host-limiter.ts).
   // pages/ of any site: a submitted URL that lands on another site is that site's page. redirects/: the
-  // submitted URL's record of where it landed; what an earlier version filed at its place (its pages,
-  // its article) is listed and deleted, so readers find the record (lib/store/redirects.ts).
-  render: { reads: [K.archive, K.politeness], writes: [K.pages, K.feeds, K.politeness, K.redirects], deletes: [K.pages, K.articles], sendsTo: ['apply', 'learn'] },
+  // submitted URL's record of where it landed; readers take it over an older article at its place
+  // (lib/store/redirects.ts). Render, which runs Chromium on untrusted pages, deletes nothing.
+  render: { reads: [K.archive, K.politeness], writes: [K.pages, K.feeds, K.politeness, K.redirects], deletes: [], sendsTo: ['apply', 'learn'] },
   // drift/: markers apply leaves where a site's rules selected nothing; learn counts them and deletes
   // those of older rules versions (lib/learn/learn-step.ts).
   // quarantine/: a bad feature or rules document's bytes, kept aside before learn removes or replaces

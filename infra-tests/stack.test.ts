@@ -399,8 +399,8 @@ describe('IAM: least privilege', () => {
     // fetch: the site's rules (routing); a fetched page's HTML as served (led by its record), not the prefix; per-host politeness slots shared with render.
     expect(ACCESS.fetch).toEqual({ reads: ['rules/', 'politeness/'], writes: ['pages/*/*/served.html', 'politeness/'], deletes: [], sendsTo: ['render', 'apply'] });
     // render: pages, the feeds they link to (it only lists a feed's key to see its age), per-host politeness slots,
-    // a submitted URL's redirect record when it landed on another site (what an earlier version filed at its place deleted).
-    expect(ACCESS.render).toEqual({ reads: ['archive/', 'politeness/'], writes: ['pages/', 'feeds/', 'politeness/', 'redirects/'], deletes: ['pages/', 'articles/'], sendsTo: ['apply', 'learn'] });
+    // a submitted URL's redirect record when it landed on another site; it deletes nothing (it runs Chromium on untrusted pages).
+    expect(ACCESS.render).toEqual({ reads: ['archive/', 'politeness/'], writes: ['pages/', 'feeds/', 'politeness/', 'redirects/'], deletes: [], sendsTo: ['apply', 'learn'] });
     // learn: pages, its rules, the feeds (field rules), the drift markers (counted; older ones deleted).
     expect(ACCESS.learn).toEqual({ reads: ['pages/', 'rules/', 'feeds/', 'drift/'], writes: ['rules/', 'quarantine/'], deletes: ['drift/', 'pages/'], sendsTo: ['apply'] });
     // apply: the snapshot, the rules, the drift markers (counted) and the retrained fallback model (one key, not models/*); articles and drift markers.

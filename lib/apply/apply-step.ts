@@ -207,6 +207,8 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
     ...(rules ? { rulesVersionRead: rules.rulesVersion } : {}),
     ...(notArticle ? { notArticle: true } : {}),
     extractedAt: new Date().toISOString(),
+    // when the page was stored (render's snapshot, fetch's HTML as served): against a redirect record at its place (lib/store/redirects.ts)
+    pageStoredAt: snapshot.lastModified.toISOString(),
     elapsedMs: Math.round(elapsedMs * 100) / 100,
     ...(Object.keys(fields.sources).length || body || textSource
       ? { sources: { ...fields.sources, ...(body ? { body } : {}), ...(textSource ? { text: textSource } : {}) } }

@@ -129,7 +129,8 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
   await ctx.store.put(snapshotKey, htmlToStore(result.snapshot), { contentType: 'text/html; charset=utf-8' });
   await putJson(ctx.store, keys.features(page.site, page.pageId), doc);
   // A page another site served is that site's: the submitted URL's place says where it went (the
-  // page stored first, so the record never points at nothing).
+  // page stored first, so the record never points at nothing). Nothing there is deleted: what an
+  // earlier version filed at that place is older than the record, and readers take the newer.
   if (landed) await recordRedirect(ctx.store, { url, site, pageId }, landed);
   // The feeds the page links to, for learning its site's field rules; before learn is signalled, so
   // the learn this page triggers sees them. An archived copy is a replay: no network, unless the

@@ -4,6 +4,7 @@
  * says where it went. Render writes it; every reader of a URL's article reads through it. Documented
  * in docs/storage-layout.md ("Redirects").
  */
+import type { ArticleDocument } from '../types/article-document';
 import { RedirectRecordSchema, REDIRECT_RECORD_VERSION, type RedirectRecord } from '../types/redirect-record';
 import { readDocument, type ReadDocumentOptions } from './documents';
 import { keys } from './keys';
@@ -16,19 +17,14 @@ export interface PageRef {
 }
 
 /**
- * Records that `from` (the submitted URL) landed on `to`, another site's page, and removes what an
- * earlier version filed at the submitted URL's place (its pages and article, made under the
- * submitted site: a shortener's "page"), so that place holds the pointer alone and the submitted
- * site learns nothing from a page it did not serve. What is there is listed first: nothing is
- * deleted that is not there (a delete of a missing key leaves a delete marker on a versioned bucket).
+ * Records that `from` (the submitted URL) landed on `to`, another site's page. It deletes nothing:
+ * render, which runs Chromium on untrusted pages, holds no delete rights. What an earlier version
+ * filed at the submitted URL's place (its pages and article, made under the submitted site) stays;
+ * the record, written later than that page was stored, is what readers take (readThroughRedirect).
  */
 export async function recordRedirect(store: Store, from: PageRef, to: PageRef): Promise<RedirectRecord> {
   const record: RedirectRecord = { version: REDIRECT_RECORD_VERSION, url: from.url, to: { url: to.url, site: to.site, pageId: to.pageId }, at: new Date().toISOString() };
   await putJson(store, keys.redirect(from.site, from.pageId), record);
-  // listed, not read: the writer needs no read access to articles
-  const article = keys.article(from.site, from.pageId);
-  const listed = [...(await store.list(keys.pageFolder(from.site, from.pageId))), ...(await store.list(article)).filter((o) => o.key === article)];
-  for (const { key } of listed) await store.delete(key);
   return record;
 }
 
@@ -37,22 +33,36 @@ export function readRedirect(store: Store, site: string, pageId: string, options
   return readDocument(store, keys.redirect(site, pageId), RedirectRecordSchema, options);
 }
 
+/** What an article says of when its page was read: when that page was stored, else (an article written before `pageStoredAt`) when it was extracted. */
+export type PageTimed = Pick<ArticleDocument, 'pageStoredAt' | 'extractedAt'>;
+
 /**
- * What `read` finds for a URL's page (its site and page id): at its own place, else, when the URL
- * was redirected to another site's page, at that page's, with the redirect record that led there.
- * A page of its own wins over a redirect record: a URL that no longer redirects has its own page
- * again, and its record, from before, is left as it was.
+ * Whether a URL's redirect record is newer than the article at the URL's own place: the record's `at`
+ * (when render followed the redirect) later than the article's page (`pageStoredAt`, else
+ * `extractedAt`). The page's time, not the extraction's: a relearn that extracts an old page at the
+ * URL's place again (render deletes nothing there) does not make it newer than the record.
  */
-export async function readThroughRedirect<T>(
+export function redirectIsNewer(redirect: Pick<RedirectRecord, 'at'>, own: PageTimed): boolean {
+  return Date.parse(redirect.at) > Date.parse(own.pageStoredAt ?? own.extractedAt);
+}
+
+/**
+ * What `read` finds for a URL's article (its site and page id): at its own place, or, when the URL
+ * was redirected to another site's page, at that page's, with the redirect record that led there.
+ * When both are there the newer wins (redirectIsNewer): a URL that started redirecting has a record
+ * newer than its old page's article; one that stopped gets its own page again, stored after its
+ * record. A newer record whose landing page has no article yet gives the record alone, never the
+ * older article. Every reader of a URL's article reads through this.
+ */
+export async function readThroughRedirect<T extends PageTimed>(
   store: Store,
   site: string,
   pageId: string,
   read: (site: string, pageId: string) => Promise<T | undefined>,
   options: ReadDocumentOptions = {},
 ): Promise<{ readonly value?: T; readonly redirect?: RedirectRecord }> {
-  const own = await read(site, pageId);
-  if (own !== undefined) return { value: own };
-  const redirect = await readRedirect(store, site, pageId, options);
+  const [own, redirect] = await Promise.all([read(site, pageId), readRedirect(store, site, pageId, options)]);
+  if (own !== undefined && !(redirect && redirectIsNewer(redirect, own))) return { value: own };
   if (!redirect) return {};
   const value = await read(redirect.to.site, redirect.to.pageId);
   return value === undefined ? { redirect } : { value, redirect };

@@ -85,6 +85,13 @@ export const ArticleDocumentSchema = z.object({
   /** True when the page does not look like an article (home page, listing). */
   notArticle: z.boolean().optional(),
   extractedAt: z.string(),
+  /**
+   * When the page it was extracted from was stored (ISO 8601): its snapshot by render, or on the fetch
+   * path its HTML as served by fetch; the store's last-modified time, so a relearn extracting the same
+   * page again keeps it. A URL's own article and its redirect record: the later one is the URL's
+   * (lib/store/redirects.ts). Absent in documents written before it (2026-11-28): `extractedAt` stands in.
+   */
+  pageStoredAt: z.string().optional(),
   /** Milliseconds apply took, parse included. */
   elapsedMs: z.number().nonnegative(),
   /**

@@ -12,7 +12,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgress } from '../../lib/cli/progress';
 import { loadConfig } from '../../lib/config/config';
-import { articlesOf, generateSite, serveSite, type ServedSite } from '../../lib/demo/index';
+import { articlesOf, generateSite, pageHtml, serveSite, type ServedSite } from '../../lib/demo/index';
 import { EmbeddedPipeline } from '../../lib/pipeline/embedded';
 import { keys, pageIdOf } from '../../lib/store/keys';
 import { readRedirect, readThroughRedirect } from '../../lib/store/redirects';
@@ -29,6 +29,9 @@ const NEWS = 'news.localhost';
 const SHORT = 'short.localhost';
 /** A learned site whose rules work on the HTML as served (its pages take the fetch path), one of whose URLs moved to NEWS. */
 const OLD = 'old.localhost';
+/** A site with one page of its own that starts redirecting to NEWS, then stops (its route reads flipTo). */
+const FLIP = 'flip.localhost';
+let flipTo: string | undefined;
 let served: ServedSite;
 let shortener: TestServer;
 let pipeline: EmbeddedPipeline;
@@ -38,13 +41,21 @@ const pages = articlesOf(site);
 const newsUrl = (p: string) => `http://${NEWS}:${served.port}${p}`;
 const shortUrl = (p: string) => `http://${SHORT}:${new URL(shortener.origin).port}${p}`;
 const oldUrl = (p: string) => `http://${OLD}:${new URL(shortener.origin).port}${p}`;
+const flipUrl = () => `http://${FLIP}:${new URL(shortener.origin).port}/flip`;
 const readArticle = (s: string, id: string) => getJson(pipeline.store, keys.article(s, id), (v) => ArticleDocumentSchema.parse(v));
 
 beforeAll(async () => {
   served = await serveSite(site, { hostname: NEWS });
   const to = (p: string) => ({ status: 301, type: 'text/plain', body: '', headers: { location: newsUrl(p) } });
   // Two short links to one article, and a moved page of another site (the shortener's server answers every name)
-  shortener = await serveRoutes({ '/abc': to(pages[6].path), '/xyz': to(pages[6].path), '/moved': to(pages[7].path) });
+  shortener = await serveRoutes({
+    '/abc': to(pages[6].path),
+    '/xyz': to(pages[6].path),
+    '/moved': to(pages[7].path),
+    // an article of its own (another story than the one it redirects to), or a 302 to NEWS (a 301 the
+    // browser would keep in its cache, and follow again once the route stopped redirecting)
+    '/flip': () => (flipTo ? { ...to(flipTo), status: 302 } : { body: pageHtml(site, pages[8].path, new URL(flipUrl()).origin) }),
+  });
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-redirect-'));
   // renderSampleRate 0: a page of a site whose rules work on the HTML as served is fetched, never rendered by lot
   const config = loadConfig({ dataDir, relearnAfter: 1000, retryBaseMs: 10, renderSampleRate: 0 });
@@ -121,5 +132,55 @@ describe('a submitted URL that redirects to another site', () => {
     expect(shown.stderr).toContain(`${given[0]} led to another site's page: the article of ${landing}`);
     const json = await runSpider(dataDir, ['article', given[1], '--format', 'json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ url: moved, submittedUrl: given[1], site: NEWS });
+  });
+
+  it("a URL that started redirecting reads as its landing page's article, its old page left where it was (render deletes nothing), extracted again or not; one that stopped reads as its own again", { timeout: 240_000 }, async () => {
+    const url = flipUrl();
+    const pageId = pageIdOf(url);
+    const through = () => readThroughRedirect(pipeline.store, FLIP, pageId, readArticle);
+    const shown = async () => {
+      const out = await runSpider(dataDir, ['article', url]);
+      expect(out.code, out.stderr).toBe(0);
+      return out.stdout;
+    };
+
+    // Its own page: its own article.
+    flipTo = undefined;
+    await pipeline.submit([{ url }]);
+    await pipeline.run();
+    const own = await readArticle(FLIP, pageId);
+    expect(own).toMatchObject({ url, site: FLIP, title: pages[8].title });
+    expect(own!.pageStoredAt).toBeDefined();
+    expect(await through()).toEqual({ value: own });
+
+    // It starts redirecting: a record newer than its page; the old page and article stay.
+    flipTo = pages[9].path;
+    await pipeline.submit([{ url }]);
+    await pipeline.run();
+    expect(pipeline.deadLetters()).toEqual([]);
+    const record = await readRedirect(pipeline.store, FLIP, pageId);
+    const landing = newsUrl(pages[9].path);
+    expect(record).toMatchObject({ url, to: { url: landing, site: NEWS } });
+    for (const key of [keys.snapshot(FLIP, pageId), keys.features(FLIP, pageId), keys.article(FLIP, pageId)]) expect(await pipeline.store.get(key), key).toBeDefined();
+    expect((await through()).value).toMatchObject({ url: landing, submittedUrl: url, title: pages[9].title });
+    expect(await shown()).toContain(pages[9].title);
+
+    // Its site extracts the old page again (as a relearn does): an article extracted after the record, of a page stored before it.
+    await pipeline.queues.apply.send({ v: 1, site: FLIP, pageId, reason: 'relearned' });
+    await pipeline.run();
+    const again = await readArticle(FLIP, pageId);
+    expect(again!.extractedAt > record!.at).toBe(true);
+    expect(again!.pageStoredAt).toBe(own!.pageStoredAt);
+    expect((await through()).value).toMatchObject({ url: landing, title: pages[9].title });
+
+    // It stops redirecting: its own page again, stored after the record, whose article wins.
+    flipTo = undefined;
+    await pipeline.submit([{ url }]);
+    await pipeline.run();
+    const back = await readArticle(FLIP, pageId);
+    expect(back!.pageStoredAt! > record!.at).toBe(true);
+    expect(await through()).toEqual({ value: back });
+    expect(back).toMatchObject({ url, title: pages[8].title });
+    expect(await shown()).toContain(pages[8].title);
   });
 });
