@@ -25,6 +25,7 @@ import {
 import { learnSiteFields } from '../fields/learn-fields';
 import { DEFAULT_LEARN_OPTIONS, learnRules, repeatedTextsOf } from './learn-rules';
 import { isClusteredBlock } from './vectorize';
+import { SameArticles } from './same-article';
 import { fetchRecordOf } from '../types/fetch-record';
 import { fetchPathVerdict, type VerdictPage } from '../html/fetch-verdict';
 
@@ -92,8 +93,16 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
   // A page without a block of words (an empty page, a picture alone) gives the learner no evidence:
   // it is no training page and takes no place of one (the next older page does). A bad file still
   // takes its place, as before.
+  // Nor is a page that holds the same article as a newer page read (same-article.ts: one article
+  // submitted under two URLs), whose text would all be taken for the template's. It keeps its place:
+  // reading on past copies would read and extract a site of one article's copies without bound.
   let places = 0;
   let wordless = 0;
+  let copies = 0;
+  const articles = new SameArticles(async (d) => {
+    const snapshot = await store.get(d.snapshotKey);
+    return snapshot ? extractCombined(parseHtml(snapshot.body)).text : undefined;
+  });
   for (const page of pages) {
     if (places >= config.learnPages) break;
     const doc = await readDocument(store, page.key, FeatureDocumentSchema, { remove: true, onBad });
@@ -102,12 +111,15 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
       continue;
     }
     places++;
-    if (doc) docs.push(doc);
+    if (doc && (await articles.copyOf(doc))) copies++;
+    else if (doc) docs.push(doc);
   }
   if (docs.length === 0) return { learned: false, site, reason: wordless ? `no pages with words (${wordless} without)` : 'no valid feature documents' };
-  // nor does it count toward the pages a first learn waits for
-  if (!message.force && !current && wordless > 0 && pages.length - wordless < config.learnMinPages) {
-    return { learned: false, site, reason: `${pages.length - wordless} of the ${config.learnMinPages} pages needed to learn (${wordless} without words)` };
+  // nor do they count toward the pages a first learn waits for
+  const noEvidence = wordless + copies;
+  if (!message.force && !current && noEvidence > 0 && pages.length - noEvidence < config.learnMinPages) {
+    const why = [wordless ? `${wordless} without words` : '', copies ? `${copies} the same article as another` : ''].filter(Boolean).join(', ');
+    return { learned: false, site, reason: `${pages.length - noEvidence} of the ${config.learnMinPages} pages needed to learn (${why})` };
   }
 
   const labels = await pageLabels(docs, store);
@@ -119,7 +131,14 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     logger.warn('learned no content selectors; keeping the current rules', { site, pages: training.length });
     return { learned: false, site, reason: 'no content cluster found' };
   }
-  const learned = notArticles ? { ...learnedRules, params: { ...learnedRules.params, [keptAll ? 'notArticlesKept' : 'notArticlesLeftOut']: notArticles } } : learnedRules;
+  const learned = {
+    ...learnedRules,
+    params: {
+      ...learnedRules.params,
+      ...(notArticles ? { [keptAll ? 'notArticlesKept' : 'notArticlesLeftOut']: notArticles } : {}),
+      ...(copies ? { duplicatesLeftOut: copies } : {}),
+    },
+  };
 
   // Where the title, byline and date are, supervised by the site's feeds and its pages' metadata.
   // Content rules do not wait on them: a failure here leaves the fields to the pages' metadata.
@@ -191,6 +210,7 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
     sameExtractionSince: rules.sameExtractionSince,
     pages: training.length,
     ...(notArticles && !keptAll ? { notArticlesLeftOut: notArticles } : {}),
+    ...(copies ? { duplicatesLeftOut: copies } : {}),
     selectors: rules.content.selectors.length,
     reapplied: fanOut.reextract.length,
     unchanged: fanOut.unchanged,

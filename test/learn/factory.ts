@@ -340,3 +340,30 @@ export function blogPage(i: number): FeatureDocument {
     }),
   };
 }
+
+/**
+ * A news page's rendered HTML, as render stores its snapshot: its nav, headline, byline, body
+ * paragraphs and subheads, comments, sidebar links and footer, each block's text where its role
+ * puts it; `footer` replaces the site's one-line footer (a long disclaimer), `sidebar` is added to
+ * the sidebar. Only the snapshot's readers see it (the single-page extractor, the fetch-path check,
+ * field learning): the learner reads the page's blocks.
+ */
+export function newsSnapshot(page: NewsPage, options: { footer?: string; sidebar?: string; canonical?: string } = {}): string {
+  const texts = (role: Role) => page.doc.blocks.filter((_, k) => page.roles[k] === role).map((b) => b.text);
+  const bodyRoles: Role[] = ['body', 'subhead', 'quote'];
+  const body = page.doc.blocks
+    .map((b, k) => ({ b, role: page.roles[k] }))
+    .filter(({ role }) => bodyRoles.includes(role))
+    .map(({ b, role }) => (role === 'subhead' ? `<h2>${b.text}</h2>` : role === 'quote' ? `<blockquote><p>${b.text}</p></blockquote>` : `<p>${b.text}</p>`))
+    .join('');
+  const [title] = texts('title');
+  return (
+    `<!DOCTYPE html><html><head><title>${page.doc.page.title}</title>${options.canonical ? `<link rel="canonical" href="${options.canonical}">` : ''}</head><body>` +
+    `<header class="site-header"><nav class="menu"><ul>${texts('nav').map((t) => `<li><a href="/${t.toLowerCase()}">${t}</a></li>`).join('')}</ul></nav></header>` +
+    `<div id="page" class="wrap"><main class="content"><article class="post"><h1 class="headline">${title}</h1>` +
+    `${texts('byline').map((t) => `<div class="byline">${t}</div>`).join('')}<div class="article-body">${body}</div></article>` +
+    `<section class="comments">${texts('comments').map((t, k) => (k === 0 ? `<h2>${t}</h2>` : `<div class="comment"><p>${t}</p></div>`)).join('')}</section></main>` +
+    `<aside class="sidebar"><div class="widget"><ul>${texts('sidebar').map((t, k) => `<li><a href="/story-${k}">${t}</a></li>`).join('')}</ul></div>${options.sidebar ?? ''}</aside></div>` +
+    `<footer class="site-footer">${options.footer ?? `<p>${texts('footer').join(' ')}</p>`}</footer></body></html>`
+  );
+}

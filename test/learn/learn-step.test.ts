@@ -12,7 +12,10 @@ import { putJson } from '../../lib/store/store';
 import type { FeatureDocument } from '../../lib/types/feature-document';
 import type { ApplyMessage } from '../../lib/types/messages';
 import { RulesDocumentSchema, type DriftMarker, type RulesDocument } from '../../lib/types/rules-document';
-import { blogPage, newsPage } from './factory';
+import { blogPage, newsPage, newsSnapshot, type NewsPage } from './factory';
+import { extractCombined } from '../../lib/fallback/extract';
+import { parseHtml } from '../../lib/html/parse';
+import { pageF1, scorePage } from '../../lib/metric/metric';
 import { serveRoutes } from '../helpers/http-server';
 import { ARTICLE_DOCUMENT_VERSION, ArticleDocumentSchema, EXTRACTION_VERSION } from '../../lib/types/article-document';
 
@@ -198,6 +201,89 @@ describe('learnStep', () => {
     expect(none.rules.learnedFrom).toHaveLength(5);
     expect(none.rules.params).toMatchObject({ pages: 5, notArticlesKept: 5 });
     expect(none.warnings).toEqual(['the not-an-article test flags every training page; learning from them all']);
+  });
+
+  it('reads a page that holds the same article as a newer page read (a ?utm_source= copy, an AMP variant naming it canonical) as that page: no training page, not counted toward a first learn', async () => {
+    // pages 0..n-1 of the site, each with its snapshot; `copies`: then a copy of page 2 under its URL with
+    // tracking parameters and an AMP variant of page 3 (another title, naming page 3 canonical), the newest
+    const site = async (n: number, copies: boolean) => {
+      const store = new MemoryStore();
+      const docs: FeatureDocument[] = [];
+      for (let i = 0; i < n; i++) {
+        const doc = await addPage(store, i);
+        await store.put(doc.snapshotKey, newsSnapshot(newsPage(i)));
+        docs.push(doc);
+        await tick();
+      }
+      const copy = async (i: number, url: string, page: Partial<FeatureDocument['page']>) => {
+        const pageId = pageIdOf(url);
+        const doc = { ...docs[i], pageId, url, finalUrl: url, snapshotKey: keys.snapshot('example.com', pageId), renderedAt: new Date().toISOString(), page: { ...docs[i].page, ...page } };
+        await putJson(store, keys.features('example.com', pageId), doc);
+        await store.put(doc.snapshotKey, newsSnapshot({ ...newsPage(i), doc }, page.canonical ? { canonical: page.canonical } : {}));
+        await tick();
+        return doc;
+      };
+      const copied = copies
+        ? [await copy(2, `${docs[2].url}?utm_source=feed&utm_medium=rss`, {}), await copy(3, `${docs[3].url}/amp/`, { title: `${docs[3].page.title} (AMP)`, canonical: docs[3].url })]
+        : [];
+      return { store, docs, copied };
+    };
+    const alone = await site(5, false);
+    const beside = await site(5, true);
+    expect((await learn(context(alone.store, { learnPages: 10 }).ctx)).learned).toBe(true);
+    expect((await learn(context(beside.store, { learnPages: 10 }).ctx)).learned).toBe(true);
+    const [a, b] = [await rulesOf(alone.store), await rulesOf(beside.store)];
+    // the newest of each pair learned from
+    const [utm, amp] = beside.copied;
+    expect([...b.learnedFrom].sort()).toEqual([amp.pageId, utm.pageId, ...[0, 1, 4].map((i) => beside.docs[i].pageId)].sort());
+    expect(b.params.duplicatesLeftOut).toBe(2);
+    expect(a.params.duplicatesLeftOut).toBeUndefined();
+    // what was learned is what the 5 articles teach (the old learner read pages 2 and 3 twice: the
+    // not-an-article test flagged all four, their text all the site's repeated text, and it learned
+    // from 3 pages other field rules and repeated texts)
+    expect(extractsDifferently(a, b)).toBe(false);
+    expect([...(b.content.boilerplate ?? [])].sort()).toEqual([...(a.content.boilerplate ?? [])].sort());
+    expect(b.fields).toEqual(a.fields);
+    // a copy keeps its place among the pages read (learnPages): reading on would read a site of copies without bound
+    expect((await learn(context(beside.store, { learnPages: 5 }).ctx, true)).learned).toBe(true);
+    expect((await rulesOf(beside.store)).learnedFrom).toEqual([amp.pageId, utm.pageId, beside.docs[4].pageId]);
+
+    // a copy is no page a first learn waits for
+    const few = await site(4, false);
+    const url = `${few.docs[2].url}?utm_source=feed`;
+    await putJson(few.store, keys.features('example.com', pageIdOf(url)), { ...few.docs[2], pageId: pageIdOf(url), url, finalUrl: url });
+    expect(await learn(context(few.store).ctx)).toMatchObject({ learned: false, reason: '4 of the 5 pages needed to learn (1 the same article as another)' });
+  });
+
+  it('does not read two articles of a site that share its long blocks (a disclaimer, a sidebar) as one', async () => {
+    // a disclaimer of 700 words in the footer and a paragraph about the site in the sidebar, on every page
+    const prose = (i: number) => { const p = newsPage(i); return p.doc.blocks.filter((_, k) => p.roles[k] === 'body').map((b) => `<p>${b.text}</p>`).join(''); };
+    const shared = { footer: prose(8) + prose(9), sidebar: `<div class="about">${prose(10).split('</p>')[0]}</p></div>` };
+    const site = async (pages: NewsPage[], canonical?: string) => {
+      const store = new MemoryStore();
+      for (const page of pages) {
+        const doc = { ...page.doc, site: 'example.com', page: { ...page.doc.page, ...(canonical ? { canonical } : {}) } };
+        await putJson(store, keys.features('example.com', doc.pageId), doc);
+        await store.put(doc.snapshotKey, newsSnapshot(page, { ...shared, canonical }));
+        await tick();
+      }
+      expect((await learn(context(store, { learnPages: 10 }).ctx, true)).learned).toBe(true);
+      return rulesOf(store);
+    };
+    // briefs of a paragraph: the single-page extractor takes the disclaimer for their article, the same
+    // on both (the text alone would make them one article); their titles tell them apart
+    const briefs = [0, 1].map((i) => newsPage(i, { paragraphs: 1, comments: 0 }));
+    const [t0, t1] = briefs.map((p) => extractCombined(parseHtml(newsSnapshot(p, shared))).text);
+    expect(pageF1(scorePage(t0, t1))).toBeGreaterThanOrEqual(0.9);
+    const short = await site([...briefs, ...[2, 3, 4].map((i) => newsPage(i))]);
+    expect(short.learnedFrom).toHaveLength(5);
+    expect(short.params.duplicatesLeftOut).toBeUndefined();
+    // articles whose every page has the site's name for its title and its home page for its canonical
+    // URL: their texts tell them apart
+    const named = [0, 1, 2, 3, 4].map((i) => { const p = newsPage(i); return { ...p, doc: { ...p.doc, page: { ...p.doc.page, title: 'Example News' } } }; });
+    const same = await site(named, 'https://news.example/');
+    expect(same.learnedFrom).toHaveLength(5);
+    expect(same.params.duplicatesLeftOut).toBeUndefined();
   });
 
   it('copies a schema-invalid rules document to quarantine/, names the field, and learns the site afresh', async () => {

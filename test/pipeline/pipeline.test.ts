@@ -237,6 +237,34 @@ describe("a site's pages that are no article among its training pages", () => {
   }, SITE_TIMEOUT_MS);
 });
 
+describe('one article submitted under two URLs among a site\'s training pages', () => {
+  it('is learned from once: the site learns from its 5 articles and a ?utm_source= copy of one what the 5 taught, and the copy gets its article', async () => {
+    const originals = await learnClassic('originals.localhost');
+    const origin = `http://copies.localhost:${served.port}`;
+    const urls = originals.pages.slice(0, 5).map((p) => origin + p.path);
+    const copy = `${urls[0]}?utm_source=feed&utm_medium=rss`;
+    await pipeline.submit([...urls, copy].map((url) => ({ url })));
+    await pipeline.run();
+    await pipeline.relearn('copies.localhost');
+    await pipeline.run();
+    const rulesOf = (host: string) => getJson(pipeline.store, keys.rules(host), (v) => RulesDocumentSchema.parse(v));
+    const [first, rules] = [await rulesOf('originals.localhost'), await rulesOf('copies.localhost')];
+    // the old learner read the article twice: both pages flagged not an article (their text all the
+    // site's repeated text), it learned from 4 pages: other repeated texts (content.boilerplate) and field rules
+    const learned = (r: RulesDocument) => ({ content: r.content, templates: r.templates, fields: r.fields });
+    expect(learned(rules!)).toEqual(learned(first!));
+    expect(rules!.params.duplicatesLeftOut).toBe(1);
+    // one of the two learned from (the one rendered last)
+    expect(rules!.learnedFrom.filter((id) => id === pageIdOf(urls[0]) || id === pageIdOf(copy))).toHaveLength(1);
+    expect(rules!.learnedFrom).toEqual(expect.arrayContaining(urls.slice(1).map(pageIdOf)));
+    // both keep their article at apply
+    const read = (u: string) => getJson(pipeline.store, keys.article('copies.localhost', pageIdOf(u)), (v) => ArticleDocumentSchema.parse(v));
+    const [article, original] = [await read(copy), await read(urls[0])];
+    expect(original?.method).toBe('rules');
+    expect(article).toMatchObject({ method: 'rules', text: original!.text });
+  }, SITE_TIMEOUT_MS);
+});
+
 describe('a page with no words among a site\'s pages', () => {
   it('is no training page: the rules are learned from the pages with words', async () => {
     const host = 'wordless.localhost';
