@@ -8,7 +8,7 @@
  */
 import { Element, type Document, type ParentNode } from 'domhandler';
 import { compileSelector, cssEscape, safeMatch } from '../html/selector';
-import { elements, headAndBody } from '../html/parse';
+import { elementRange, elements, headAndBody } from '../html/parse';
 
 export type RuleKind = 'path' | 'class' | 'id' | 'selector';
 
@@ -45,6 +45,14 @@ export class FieldPage {
     }
   }
 
+  /** The first element of the body, in document order, that `test` takes. */
+  private firstWith(test: (el: Element) => boolean): Element | undefined {
+    if (!this.body) return undefined;
+    const { order, from, to } = elementRange(this.body);
+    for (let i = from; i < to; i++) if (test(order.elements[i])) return order.elements[i];
+    return undefined;
+  }
+
   private order?: Map<Element, number>;
 
   /** The element's position in document order (0 for the first element of the page). */
@@ -57,24 +65,45 @@ export class FieldPage {
     return this.order.get(el) ?? Number.MAX_SAFE_INTEGER;
   }
 
+  /** Id and class lookups answered so far by walking the body; past INDEX_AFTER of them, the index answers. */
+  private walked = 0;
+
+  /**
+   * Whether an id or class lookup walks the body to its element (apply asks a few: one or two per
+   * field), or reads the index of every id and class, built once (learning asks hundreds).
+   */
+  private walk(): boolean {
+    if (this.byIdMap || this.walked >= INDEX_AFTER) return false;
+    this.walked++;
+    return true;
+  }
+
   /** The element a rule designates: the one at the path, or the first (document order) with the id / all the classes. */
   select(rule: RuleRef): Element | undefined {
     switch (rule.kind) {
       case 'path':
         return resolvePath(this.doc, rule.value);
       case 'id':
+        if (this.walk()) return this.firstWith((el) => el.attribs.id !== undefined && el.attribs.id.trim() === rule.value && rule.value !== '');
         this.index();
         return this.byIdMap!.get(rule.value);
       case 'selector': {
         const match = compileSelector(rule.value);
-        if (!match || !this.body) return undefined;
-        for (const el of elements(this.body)) if (safeMatch(match, el)) return el;
-        return undefined;
+        if (!match) return undefined;
+        return this.firstWith((el) => safeMatch(match, el));
       }
       case 'class': {
-        this.index();
         const [firstClass, ...rest] = rule.value.split(' ').filter(Boolean);
         if (!firstClass) return undefined;
+        if (this.walk()) {
+          return this.firstWith((el) => {
+            const raw = el.attribs.class;
+            if (raw === undefined || !raw.includes(firstClass)) return false;
+            const cs = classesOf(el);
+            return cs.includes(firstClass) && rest.every((c) => cs.includes(c));
+          });
+        }
+        this.index();
         const list = this.byClassMap!.get(firstClass);
         if (!list) return undefined;
         if (rest.length === 0) return list[0];
@@ -86,6 +115,9 @@ export class FieldPage {
     }
   }
 }
+
+/** Id and class lookups a page answers by walking its body before it indexes them all (FieldPage.select). */
+const INDEX_AFTER = 4;
 
 /** The class names of an element, in attribute order, without duplicates. */
 export function classesOf(el: Element): string[] {

@@ -9,7 +9,7 @@ import { cleanAuthorValue, collapse, extractByline, plainWords, unescapeEntities
 import { titleCuts, titlePieces, withoutDecoration } from '../text/titles';
 import { elementText } from './element-text';
 import { META_NAMES } from './meta-names';
-import { textContent } from './parse';
+import { elementOrder, textContent } from './parse';
 import { ARTICLE_TYPE } from './schema-types';
 
 export interface ArticleMetadata {
@@ -53,12 +53,18 @@ const URLISH = /^(?:https?:)?\/\//i;
 
 const clean = (s: string | undefined | null): string => collapse(s ?? '');
 
+const AUTHOR_ITEMPROP = /\bauthor\b/i;
+const AUTHOR_REL = /(?:^|\s)author(?:\s|$)/i;
+const BYLINE_CLASS = /(?:^|\s)(?:byline|by-line|author-name|byline-name)(?:\s|$)/i;
+/** The shortest class attribute BYLINE_CLASS can match ("byline"). */
+const BYLINE_CLASS_MIN = 6;
+
 function collect(doc: Document): Collected {
   const c: Collected = { metas: new Map(), h1s: [], subheads: [], times: [], jsonLd: [] };
-  const stack: AnyNode[] = [...doc.children].reverse();
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (!(node instanceof Element)) continue;
+  // the page's elements in document order; `i = ends[i] - 1` steps over what the one at `i` holds
+  const { elements, ends } = elementOrder(doc);
+  for (let i = 0; i < elements.length; i++) {
+    const node = elements[i];
     const a = node.attribs;
     switch (node.name) {
       case 'html':
@@ -72,21 +78,26 @@ function collect(doc: Document): Collected {
           const v = clean(content);
           if (v) c.metas.set(key, v);
         }
-        continue; // void
+        i = ends[i] - 1; // void
+        continue;
       }
       case 'title':
         if (c.title === undefined) c.title = clean(unescapeEntities(textContent(node)));
+        i = ends[i] - 1;
         continue;
       case 'link':
         if (!c.canonical && /(?:^|\s)canonical(?:\s|$)/i.test(a.rel ?? '') && a.href) c.canonical = a.href.trim();
+        i = ends[i] - 1;
         continue;
       case 'script':
         if (/^\s*application\/ld\+json\s*$/i.test(a.type ?? '')) c.jsonLd.push(textContent(node));
+        i = ends[i] - 1;
         continue;
       case 'style':
       case 'noscript':
       case 'template':
       case 'svg':
+        i = ends[i] - 1;
         continue;
       case 'h1':
         if (c.h1s.length < 5) {
@@ -110,20 +121,21 @@ function collect(doc: Document): Collected {
       default:
         break;
     }
-    // an author element's text as field learning reads it (elementText: no scripts, blocks apart)
-    if (a.itemprop && /\bauthor\b/i.test(a.itemprop) && c.itempropAuthor === undefined && node.name !== 'meta') {
+    // an author element's text as field learning reads it (elementText: no scripts, blocks apart);
+    // the cheap tests first: each is looked for until found, and most elements have no such attribute
+    if (c.itempropAuthor === undefined && a.itemprop && AUTHOR_ITEMPROP.test(a.itemprop)) {
       const t = elementText(node, 100);
       if (t && t.length <= 100) c.itempropAuthor = t;
     }
-    if (node.name === 'a' && /(?:^|\s)author(?:\s|$)/i.test(a.rel ?? '') && c.relAuthor === undefined) {
+    if (c.relAuthor === undefined && node.name === 'a' && a.rel && AUTHOR_REL.test(a.rel)) {
       const t = elementText(node, 100);
       if (t && t.length <= 100) c.relAuthor = t;
     }
-    if (c.bylineText === undefined && /(?:^|\s)(?:byline|by-line|author-name|byline-name)(?:\s|$)/i.test(a.class ?? '')) {
+    const cls = a.class;
+    if (c.bylineText === undefined && cls !== undefined && cls.length >= BYLINE_CLASS_MIN && BYLINE_CLASS.test(cls)) {
       const t = elementText(node, 100, true);
       if (t && t.length <= 100) c.bylineText = t;
     }
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
   }
   return c;
 }
@@ -293,23 +305,26 @@ export function extractMetadata(doc: Document, options: MetadataOptions = {}): A
   const siteName = text('og:site_name', 'application-name');
 
   const out: ArticleMetadata = {};
-  const headings = [...c.h1s, ...c.subheads];
-  const pageUrl = c.metas.get('spider:url') ?? c.canonical ?? meta('og:url');
-  let host: string | undefined;
-  try {
-    host = pageUrl ? new URL(pageUrl).hostname : undefined;
-  } catch {
-    host = undefined;
-  }
   // the first title the page gives that a heading shows (an og:title may be the site's, the same on
   // every page); else the first it gives
   const given = options.title === false ? [] : [ld?.headline, text('og:title'), text('twitter:title'), c.title, text(...META_NAMES.title)].filter((v): v is string => !!v);
-  const shown = new Set(headings.map(norm));
-  let title = given.map((v) => cleanTitle(v, headings, siteName, host)).find((v) => shown.has(norm(v)));
-  if (title === undefined && given.length) {
-    // no heading shows one: weigh the parts against the page's text too (built only now, it costs)
-    const pageText = lazyPageText(doc);
-    title = cleanTitle(given[0], headings, siteName, host, pageText);
+  let title: string | undefined;
+  if (given.length) {
+    const headings = [...c.h1s, ...c.subheads];
+    const pageUrl = c.metas.get('spider:url') ?? c.canonical ?? meta('og:url');
+    let host: string | undefined;
+    try {
+      host = pageUrl ? new URL(pageUrl).hostname : undefined;
+    } catch {
+      host = undefined;
+    }
+    const shown = new Set(headings.map(norm));
+    title = given.map((v) => cleanTitle(v, headings, siteName, host)).find((v) => shown.has(norm(v)));
+    if (title === undefined) {
+      // no heading shows one: weigh the parts against the page's text too (built only now, it costs)
+      const pageText = lazyPageText(doc);
+      title = cleanTitle(given[0], headings, siteName, host, pageText);
+    }
   }
   if (options.title !== false) title ??= c.h1s[0];
   if (title) out.title = title;

@@ -4,7 +4,8 @@
  * for writing them. Rule application, field learning and field application share them.
  */
 import { compile } from 'css-select';
-import { Element, type AnyNode, type Document } from 'domhandler';
+import type { AnyNode, Document, Element } from 'domhandler';
+import { elementRange } from './parse';
 import { COLLECTOR_SKIP_TAGS, hidesSubtree } from './content';
 
 export type Matcher = (el: Element) => boolean;
@@ -129,14 +130,32 @@ export interface MatcherIndex {
   readonly size: number;
 }
 
+/** Each selector list's index and the selectors of it that do not compile, kept while the list lives (a rules document's, parsed once per stored version). */
+const indexes = new WeakMap<readonly string[], { readonly index: MatcherIndex; readonly invalid: readonly string[] }>();
+
+/**
+ * The index of a selector list, built once per list (the same array again: the same index), the
+ * selectors css-select can't compile added to `invalid` each time.
+ */
 export function indexSelectors(selectors: readonly string[], invalid?: string[]): MatcherIndex {
+  let entry = indexes.get(selectors);
+  if (!entry) {
+    const bad: string[] = [];
+    entry = { index: buildIndex(selectors, bad), invalid: bad };
+    indexes.set(selectors, entry);
+  }
+  if (invalid) for (const s of entry.invalid) invalid.push(s);
+  return entry.index;
+}
+
+function buildIndex(selectors: readonly string[], invalid: string[]): MatcherIndex {
   const byTag = new Map<string, Matcher[]>();
   const any: Matcher[] = [];
   let size = 0;
   for (const s of selectors) {
     const m = compileSelector(s);
     if (!m) {
-      invalid?.push(s);
+      invalid.push(s);
       continue;
     }
     size++;
@@ -164,27 +183,28 @@ const NOT_READ: ReadonlySet<string> = new Set(COLLECTOR_SKIP_TAGS);
 /**
  * The outermost elements under `root` that any selector of the index matches, in document order,
  * none inside an element the collector never reads (COLLECTOR_SKIP_TAGS) or one hidden with all it
- * holds (hidesSubtree); with `until`, only those before that node (the walk stops there).
+ * holds (hidesSubtree); with `until`, only those before that element (the walk stops there).
  */
-export function selectOutermost(root: Document | Element, index: MatcherIndex, until?: AnyNode): Element[] {
+export function selectOutermost(root: Document | Element, index: MatcherIndex, until?: Element): Element[] {
   const taken: Element[] = [];
   if (index.size === 0) return taken;
-  const stack: AnyNode[] = [];
-  for (let i = root.children.length - 1; i >= 0; i--) stack.push(root.children[i]);
-  while (stack.length) {
-    const node = stack.pop()!;
+  // the elements under root in document order; `i = ends[i] - 1` steps over what the one at `i` holds
+  const { order, from, to } = elementRange(root);
+  const { elements, ends } = order;
+  for (let i = from; i < to; i++) {
+    const node = elements[i];
     if (node === until) break;
-    if (!(node instanceof Element)) continue;
     // what the collector never read, or the page does not show, is never taken: a <noscript>'s, a
     // <template>'s, a hidden element's
-    if (NOT_READ.has(node.name) || hidesSubtree(node)) continue;
+    if (NOT_READ.has(node.name) || hidesSubtree(node)) {
+      i = ends[i] - 1;
+      continue;
+    }
     if (matchesAny(index, node)) {
       if (until && isAncestorOrSelf(node, until)) break; // it holds `until`: what follows comes after
       taken.push(node);
-      continue; // nested matches come with their ancestor
+      i = ends[i] - 1; // nested matches come with their ancestor
     }
-    const children = node.children;
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
   return taken;
 }

@@ -5,7 +5,8 @@ import { elements, parseHtml } from '../../lib/html/parse';
 import { applyFieldRules } from '../../lib/fields/apply-fields';
 import { truthOf, type FieldTruth } from '../../lib/fields/extract';
 import { candidateRules, generateFilters, learnFieldRules, scoreRules, type TrainingPost } from '../../lib/fields/learn';
-import { FieldPage, pathOf, resolvePath, selectorOf } from '../../lib/fields/page';
+import { FieldPage, pathOf, resolvePath, selectorOf, type RuleRef } from '../../lib/fields/page';
+import { elementText } from '../../lib/html/element-text';
 
 interface Post {
   title: string;
@@ -222,6 +223,25 @@ describe('rules on unseen pages', () => {
         expect(first, rule.selector).toBe(page.select(rule));
       }
     }
+  });
+
+  it('an id or class rule picks the same element whether the page walks to it or reads its index (after a few lookups)', () => {
+    const doc = parseHtml(
+      '<html><head><title>T</title></head><body><div><p id=" a ">one</p><p class="x  post">two</p><p id="a">three</p>' +
+        '<span class="x"><b class="post x y">four</b></span><i class="y post">five</i><u id="">six</u></div></body></html>',
+    );
+    const rules: RuleRef[] = [
+      ...['a', ' a ', 'b', ''].map((value) => ({ kind: 'id' as const, value })),
+      ...['post', 'x', 'post x', 'x post', 'y post', 'post y x', 'y', 'z', 'post z', ' '].map((value) => ({ kind: 'class' as const, value })),
+    ];
+    // each rule asked first (the walk answers), then after every other rule (the index answers)
+    const walked = rules.map((rule) => new FieldPage(doc).select(rule));
+    const page = new FieldPage(doc);
+    for (const rule of rules) page.select(rule);
+    const indexed = rules.map((rule) => page.select(rule));
+    expect(indexed).toEqual(walked);
+    const text = (el: import('domhandler').Element | undefined) => (el ? elementText(el) : undefined);
+    expect(walked.map(text)).toEqual(['one', undefined, undefined, undefined, 'two', 'two', 'two', 'two', 'four', 'four', 'four', undefined, undefined, undefined]);
   });
 
   it('paths resolve back to their element', () => {

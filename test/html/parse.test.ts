@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DomHandler, Element, Text, type AnyNode } from 'domhandler';
 import { Parser, Tokenizer } from 'htmlparser2';
-import { DECODE_CHUNK_BYTES, headAndBody, parseHtml, SKIPPING_TOKENIZER, SkippingTokenizer, textContent } from '../../lib/html/parse';
+import { DECODE_CHUNK_BYTES, elementOrder, elementRange, headAndBody, parseHtml, parseServedHtml, SKIPPING_TOKENIZER, SkippingTokenizer, textContent } from '../../lib/html/parse';
 
 /** A parsed tree as plain data: elements with their attributes, text, and nothing else of domhandler's. */
 function tree(node: AnyNode): unknown {
@@ -101,5 +101,37 @@ describe('parseHtml', () => {
       const html = `<!DOCTYPE html><html><head></head><body>${page}</body></html>`;
       for (const piece of [1, 2, 3, 5, 7, html.length]) expect(parse(html, SkippingTokenizer, piece)).toEqual(parse(html, Tokenizer, piece));
     }
+  });
+
+  it('keeps each page\'s elements in document order with the end of each one\'s subtree, as the tree is once parsed', () => {
+    const names = (list: readonly Element[]) => list.map((el) => el.name + (el.attribs.id ? `#${el.attribs.id}` : ''));
+    const walk = (root: import('domhandler').ParentNode): Element[] =>
+      root.children.flatMap((c) => (c instanceof Element ? [c, ...walk(c)] : []));
+    const pages = [
+      // a snapshot: the parser's order
+      parseHtml('<!DOCTYPE html><html><head><title>T</title><meta name="a"></head><body><div id="d"><p id="p1">a<br>b</p><ul><li>x</li></ul></div><img id="i"><p id="p2">c</p></body></html>'),
+      // implied ends, a stray end tag, a void element written as a pair
+      parseHtml('<html><body><p id="p1">a<p id="p2">b<div id="d">c</span></div><br></br><table><tr><td>1</td></tr></table></body></html>'),
+      // a raw page whose head content moves into the body, and one whose rows go into a tbody: the order is the tree's as it ends
+      parseHtml('<html><head><title>T</title><div id="moved">x</div></head><body><p id="p">y</p></body></html><p id="after">z</p>'),
+      parseServedHtml('<html><body><table id="t"><tr id="r1"><td>1</td></tr><tr id="r2"><td>2</td></tr></table></body></html>'),
+      // a fragment given its html and body
+      parseHtml('<p id="a">one</p><p id="b">two</p>'),
+    ];
+    for (const doc of pages) {
+      const order = elementOrder(doc);
+      expect(names(order.elements)).toEqual(names(walk(doc)));
+      order.elements.forEach((el, i) => expect(order.ends[i], names([el])[0]).toBe(i + 1 + walk(el).length));
+      // each element's subtree is its range of the order
+      for (const el of order.elements) {
+        const { order: o, from, to } = elementRange(el);
+        expect(o.elements.slice(from, to)).toEqual(walk(el));
+      }
+    }
+    expect(names(elementOrder(pages[2]).elements)).toEqual(['html', 'head', 'title', 'body', 'div#moved', 'p#p', 'p#after']);
+    expect(names(elementOrder(pages[3]).elements)).toEqual(['html', 'body', 'table#t', 'tbody', 'tr#r1', 'td', 'tr#r2', 'td']);
+    // a tree built apart from any document: its own order
+    const apart = new Element('div', {}, [new Element('p', { id: 'x' }, [new Text('t')])]);
+    expect(names(elementRange(apart).order.elements)).toEqual(['p#x']);
   });
 });
