@@ -101,7 +101,7 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
   let storeMs = 0;
   let content: { text: string; html: string; wordCount: number; header?: string } | undefined;
   let notArticle: boolean | undefined;
-  /** With the rules' text: why it is not an article ('' when it is one). */
+  /** Why the text served is not an article ('' when it is one): the not-article test's reason, the rules' or the fallback's. */
   let notArticleWhy: string | undefined;
   let textSource: { source: 'fallback'; reason: string } | undefined;
   let template: number | undefined;
@@ -125,6 +125,7 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
     if (guard?.replace) {
       content = guard.replace.result;
       notArticle = guard.replace.result.notArticle;
+      notArticleWhy = guard.replace.result.reason;
       textSource = { source: 'fallback', reason: guard.replace.reason };
       ctx.logger.warn('rules output failed the page guard; using the fallback extractor', { site, pageId, rulesVersion: rules.rulesVersion, reason: guard.replace.reason });
       drifted = true;
@@ -150,6 +151,7 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
     const fb = extractFallback(doc, { baseUrl, model, boilerplate, title: fallbackTitle });
     content = fb;
     notArticle = fb.notArticle;
+    notArticleWhy = fb.reason;
     // The page's own scripts may have taken the article away: the HTML as served, when the evidence says so.
     const suspicion = fetched ? undefined : servedSuspicion(evidence, doc, fb);
     if (suspicion) {
@@ -163,6 +165,7 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
           ctx.logger.info('extracted from the HTML as served', { site, pageId, suspicion, renderedWords: fb.wordCount, servedWords: fromServed.wordCount });
           content = fromServed;
           notArticle = fromServed.notArticle;
+          notArticleWhy = fromServed.reason;
           body = 'served';
           meta = extractMetadata(servedDoc, { title: !fromRules.title });
         }
@@ -227,8 +230,18 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
     });
     return { extracted: article, article: write.kept, written: false };
   }
-  if (drifted && rules) await reportDrift(site, pageId, rules, ctx);
-  if (fetched && method !== 'rules' && rules) await renderFailedFetch(message, rules, ctx);
+  if (drifted && rules) {
+    if (article.notArticle) {
+      // A page that is no article (a login page, a tag listing, a home page) says nothing about where
+      // the site's articles are: the rules are not stale, and a relearn (learn leaves such pages out)
+      // would learn what it has. No marker, no render for drift, as for a flagged page the rules took.
+      ctx.logger.info('rules gave way on a page that is not an article; no drift marker', { site, pageId, rulesVersion: rules.rulesVersion, path: article.path, notArticleReason: notArticleWhy });
+    } else {
+      await reportDrift(site, pageId, rules, ctx);
+      // the fetch path: the rules did not give this page's article on its HTML as served
+      if (fetched) await renderFailedFetch(message, rules, ctx);
+    }
+  }
   const previous = write.replaced;
   if (previous && lostMostOfIt(previous, article)) {
     ctx.logger.warn('article replaced by a much shorter one', {

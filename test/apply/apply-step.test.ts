@@ -303,6 +303,27 @@ describe('applyStep', () => {
     expect(sent).toEqual([]);
   });
 
+  it('writes no drift marker, signals no learn and renders nothing for a page that is no article the rules select nothing on; logs it at info', async () => {
+    // the site's layout with a login form or a tag listing where its stories are: the rules (div.text > p) select nothing
+    const inLayout = (main: string) => (rendered: boolean) => snapshot(rendered).replace(/<div class="article">[\s\S]*<\/footer>/, `${main}<footer>Footer text</footer>`);
+    const login = inLayout('<div class="account"><h1>Sign in</h1><form><p><label>Email</label> <input type="email"></p><p><label>Password</label> <input type="password"></p><p><a href="/forgot">Forgot your password?</a></p></form></div>');
+    const teaser = (i: number) => `<h2><a href="/news/s${i}">Council story number ${i} about housing</a></h2><p>A short teaser of story ${i}, a dozen words or so of its description.</p>`;
+    const tag = inLayout(`<section class="listing"><h1>Stories tagged: housing</h1>${[1, 2, 3, 4, 5, 6].map(teaser).join('')}</section>`);
+    for (const [name, html, path] of [['login page, rendered', login, 'render'], ['tag listing, fetched', tag, 'fetch']] as const) {
+      clearRulesCache();
+      const store = new MemoryStore();
+      // a rendered page's snapshot carries render's spider:url; a fetched page's HTML as served does not
+      await store.put(path === 'fetch' ? keys.served(site, pageId) : keys.snapshot(site, pageId), html(path === 'render'));
+      await putJson(store, keys.rules(site), rulesDoc(1, ['div.text > p']));
+      const { ctx, logs, sent } = context(store);
+      const article = await applyStep(path === 'fetch' ? { v: 1, site, pageId, reason: 'rendered', path, url } : message, ctx);
+      expect(article, name).toMatchObject({ method: 'fallback', notArticle: true, path, rulesVersionRead: 1 });
+      expect(await store.list(keys.driftPrefix(site)), name).toEqual([]);
+      expect(sent, name).toEqual([]);
+      expect(logs.find((l) => l.message === 'rules gave way on a page that is not an article; no drift marker'), name).toMatchObject({ level: 'info', extra: { site, pageId, rulesVersion: 1, path } });
+    }
+  });
+
   it("keeps the field rules' title on a short post the rules take and the not-article test flags (a photo and its caption)", async () => {
     const store = new MemoryStore();
     const photo = snapshot().replace(/<div class="text">[\s\S]*<\/footer>/, '<div class="text"><p>Fans went out on Halloween dressed as their favourite players.</p></div></div><footer>Footer text</footer>');

@@ -47,19 +47,20 @@ async function learnClassic(host: string): Promise<{ origin: string; pages: Retu
 }
 
 /**
- * An unseen article's page of the classic template (its 7th) with its story replaced by `body` under
- * the headline `title` (and `dek`): the site's header, sidebar and footer stay, and the story's
- * related links and readers' comments when `comments`.
+ * An unseen article's page of the classic template (its 7th) with its story replaced by `main`, and
+ * its title by `title`: the site's header, sidebar and footer stay, and the story's related links and
+ * readers' comments when `comments`.
  */
-function storyReplaced(origin: string, title: string, body: string, options: { dek?: string; comments?: boolean } = {}): string {
+function inShell(origin: string, title: string, main: string, options: { comments?: boolean } = {}): string {
   const shell = pageHtml(site, articlesOf(site, 'classic')[6].path, origin);
   const start = shell.indexOf('<article class="story">');
   const end = options.comments ? shell.indexOf('</article>', start) + '</article>'.length : shell.indexOf('</main>', start);
-  return (
-    shell.slice(0, start).replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`) +
-    `<article class="story"><header class="story-header"><h1 class="headline">${title}</h1>${options.dek ?? ''}</header><div class="story-body">${body}</div></article>` +
-    shell.slice(end)
-  );
+  return shell.slice(0, start).replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`) + main + shell.slice(end);
+}
+
+/** The classic template's page (inShell) whose story is `body` under the headline `title` (and `dek`). */
+function storyReplaced(origin: string, title: string, body: string, options: { dek?: string; comments?: boolean } = {}): string {
+  return inShell(origin, title, `<article class="story"><header class="story-header"><h1 class="headline">${title}</h1>${options.dek ?? ''}</header><div class="story-body">${body}</div></article>`, options);
 }
 
 describe.each(TEMPLATE_IDS as readonly TemplateId[])('template %s', (template) => {
@@ -186,6 +187,46 @@ describe("pages of a learned site's layout that are no article", () => {
     // none of them says the rules are stale
     expect(await pipeline.store.list(keys.driftPrefix(host))).toEqual([]);
   }, SITE_TIMEOUT_MS);
+
+  it('writes no drift marker and asks no relearn for a page that is no article the rules select nothing on; an article they miss still writes its marker', async () => {
+    const host = 'accounts.localhost';
+    const { origin, pages } = await learnClassic(host);
+    const rules = await getJson(pipeline.store, keys.rules(host), (v) => RulesDocumentSchema.parse(v));
+    expect(rules?.rulesVersion, 'rules learned').toBe(1);
+
+    // The site's layout with something else than a story in the story's place: the rules select nothing there.
+    const teasers = (from: number, tag: string) => pages.slice(from, from + 10).map((p) => `<${tag}><a href="${origin}${p.path}">${p.title}</a></${tag}>\n<p>${p.description}</p>`).join('\n');
+    const notArticles = [
+      { url: `${origin}/login/`, html: inShell(origin, 'Sign in', '<div class="account"><h1>Sign in</h1><form><p><label for="email">Email</label> <input id="email" type="email"></p><p><label for="password">Password</label> <input id="password" type="password"></p><p><button type="submit">Sign in</button></p><p><a href="/login/forgot/">Forgot your password?</a></p></form></div>') },
+      { url: `${origin}/tag/housing/`, html: inShell(origin, 'Stories tagged: Housing', `<section class="listing"><h1>Stories tagged: Housing</h1>${teasers(8, 'h2')}</section>`) },
+      { url: `${origin}/section/local/`, html: inShell(origin, 'Local', `<section class="listing"><h1>Local</h1>${teasers(12, 'h3')}</section>`) },
+    ];
+    // an article in a layout the rules never saw (a feature's): an article they miss
+    const feature = pages[9];
+    const missed = { url: origin + feature.path, html: inShell(origin, feature.title, `<div class="feature"><h1>${feature.title}</h1><div class="feature-text">${feature.bodyText.split('\n').map((t) => `<p>${t}</p>`).join('\n')}</div></div>`) };
+    // and the site's home page, live: the site's rules work on the HTML as served, so it is fetched
+    const home = `${origin}/`;
+    await pipeline.submit([...notArticles, missed, { url: home }]);
+    await pipeline.run();
+    expect(pipeline.deadLetters()).toEqual([]);
+    // one marker, under SPIDER_DRIFT_RELEARN_AFTER (3): no relearn (the old code's five markers relearned the site)
+    expect((await getJson(pipeline.store, keys.rules(host), (v) => RulesDocumentSchema.parse(v)))?.rulesVersion, 'not relearned').toBe(1);
+
+    const articleOf = (url: string) => getJson(pipeline.store, keys.article(host, pageIdOf(url)), (v) => ArticleDocumentSchema.parse(v));
+    for (const { url } of notArticles) {
+      expect(await articleOf(url), url).toMatchObject({ method: 'fallback', notArticle: true, rulesVersionRead: 1 });
+      expect(await pipeline.store.get(keys.drift(host, pageIdOf(url))), url).toBeUndefined();
+    }
+    // the fetched home page: flagged, no marker, not sent to render (no feature document)
+    expect(await articleOf(home)).toMatchObject({ method: 'fallback', notArticle: true, path: 'fetch', rulesVersionRead: 1 });
+    expect(await pipeline.store.get(keys.drift(host, pageIdOf(home)))).toBeUndefined();
+    expect(await pipeline.store.get(keys.features(host, pageIdOf(home))), 'not rendered').toBeUndefined();
+    const missedArticle = await articleOf(missed.url);
+    expect(missedArticle).toMatchObject({ method: 'fallback', rulesVersionRead: 1 });
+    expect(missedArticle!.notArticle).toBeUndefined();
+    expect(missedArticle!.text).toContain(feature.bodyText.split('\n')[0]);
+    expect((await pipeline.store.list(keys.driftPrefix(host))).map((o) => o.key)).toEqual([keys.drift(host, pageIdOf(missed.url))]);
+  }, SITE_TIMEOUT_MS);
 });
 
 describe("a site's pages that are no article among its training pages", () => {
@@ -200,7 +241,9 @@ describe("a site's pages that are no article among its training pages", () => {
     const page = (title: string, body: string) => storyReplaced(origin, title, body);
     const teasers = (from: number, tag: string) => pages.slice(from, from + 10).map((p) => `<${tag}><a href="${origin}${p.path}">${p.title}</a></${tag}>\n<p>${p.description}</p>`).join('\n');
     const others = [
-      { url: `${origin}/` },
+      // (its HTML given, so it is rendered: the site's rules work on the HTML as served, and a fetched
+      // home page, flagged not an article, is neither marked nor sent to render, so never learned from)
+      { url: `${origin}/`, html: pageHtml(site, '/', origin) },
       { url: `${origin}/login/`, html: page('Sign in', '<p><label for="email">Email</label> <input id="email" type="email"></p><p><label for="password">Password</label> <input id="password" type="password"></p><p><button type="submit">Sign in</button></p><p><a href="/login/forgot/">Forgot your password?</a></p>') },
       { url: `${origin}/tag/housing/`, html: page('Stories tagged: Housing', teasers(8, 'h2')) },
       { url: `${origin}/section/local/`, html: page('Local', teasers(12, 'h3')) },
