@@ -234,13 +234,17 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
     if (article.notArticle) {
       // A page that is no article (a login page, a tag listing, a home page) says nothing about where
       // the site's articles are: the rules are not stale, and a relearn (learn leaves such pages out)
-      // would learn what it has. No marker, no render for drift, as for a flagged page the rules took.
+      // would learn what it has. No marker, as for a flagged page the rules took.
       ctx.logger.info('rules gave way on a page that is not an article; no drift marker', { site, pageId, rulesVersion: rules.rulesVersion, path: article.path, notArticleReason: notArticleWhy });
     } else {
       await reportDrift(site, pageId, rules, ctx);
-      // the fetch path: the rules did not give this page's article on its HTML as served
-      if (fetched) await renderFailedFetch(message, rules, ctx);
     }
+    // The fetch path: the rules did not give this page's article on its HTML as served. Flagged there,
+    // it is rendered all the same (within the budget): a page flagged off its HTML as served is not
+    // flagged off the page (a shell its scripts fill in, a challenge page served to a client that is
+    // not a browser, read as almost no text). Its render's apply decides, and writes no marker either
+    // if the rendered page is flagged too.
+    if (fetched) await renderFailedFetch(message, rules, ctx);
   }
   const previous = write.replaced;
   if (previous && lostMostOfIt(previous, article)) {
@@ -276,7 +280,8 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
 async function renderFailedFetch(message: ApplyMessage, rules: RulesDocument, ctx: StepContext): Promise<void> {
   const { site, pageId } = message;
   // The rules did not give this page's article on its HTML as served: the fallback's article stands.
-  // The relearn its drift marker (written just before) counts toward learns from rendered pages, so the
+  // The relearn its drift marker (written just before, unless its article is flagged not an article)
+  // counts toward learns from rendered pages, so the
   // first SPIDER_DRIFT_RELEARN_AFTER such pages under these rules are rendered (their render's
   // article replaces this one); the others are not, as their render would teach the relearn nothing
   // more: it extracts them again from their HTML as served (a fallback's article always is,

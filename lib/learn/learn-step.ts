@@ -290,22 +290,21 @@ export interface FanOut {
 export async function relearnFanOut(site: string, pages: readonly { pageId: string }[], rules: RulesDocument, ctx: StepContext, limit = Infinity): Promise<FanOut> {
   const since = sameExtractionSince(rules);
   const driftedUnder = new Map<string, number>();
-  for (const obj of await ctx.store.list(keys.driftPrefix(site))) {
-    const marker = await readDrift(obj.key, ctx);
-    if (marker) driftedUnder.set(marker.pageId, Math.max(marker.rulesVersion, driftedUnder.get(marker.pageId) ?? 0));
-  }
+  for (const marker of await driftMarkers(site, ctx)) driftedUnder.set(marker.pageId, Math.max(marker.rulesVersion, driftedUnder.get(marker.pageId) ?? 0));
   const reextract: string[] = [];
   const fallbackMade: string[] = [];
   const rulesMade: string[] = [];
   let unchanged = 0;
   for (const { pageId } of pages) {
     const made = await madeWith(site, pageId, ctx);
-    // made by the current extraction code, and by these rules' extraction (or the fallback, where they select nothing)
+    // made by the current extraction code, and by these rules' extraction (or the fallback, where they
+    // select nothing: its marker says under which rules; a page flagged not an article writes none, its
+    // article's rulesVersionRead says it)
     const current =
       made !== undefined &&
       made.extraction >= EXTRACTION_VERSION &&
       ((made.method === 'rules' && made.rulesVersion !== undefined && made.rulesVersion >= since) ||
-        (made.method === 'fallback' && (driftedUnder.get(pageId) ?? 0) >= since));
+        (made.method === 'fallback' && ((driftedUnder.get(pageId) ?? 0) >= since || (made.notArticle && (made.rulesVersionRead ?? 0) >= since))));
     if (current) unchanged++;
     else if (made === undefined) reextract.push(pageId);
     else (made.method === 'rules' ? rulesMade : fallbackMade).push(pageId);
@@ -316,15 +315,29 @@ export async function relearnFanOut(site: string, pages: readonly { pageId: stri
   return { reextract, unchanged, keptOlder: Math.max(0, bounded.length - limit) };
 }
 
-/** How the page's stored article was made (its method, rules version and extraction version), or undefined when it has none or it is unreadable. */
-async function madeWith(site: string, pageId: string, ctx: StepContext): Promise<{ method: string; rulesVersion?: number; extraction: number } | undefined> {
+/**
+ * How the page's stored article was made (its method, the rules version that made it and the one its
+ * apply read, its extraction version, whether it is flagged not an article), or undefined when it has
+ * none or it is unreadable.
+ */
+async function madeWith(
+  site: string,
+  pageId: string,
+  ctx: StepContext,
+): Promise<{ method: string; rulesVersion?: number; rulesVersionRead?: number; extraction: number; notArticle: boolean } | undefined> {
   const obj = await ctx.store.get(keys.article(site, pageId));
   if (!obj) return undefined;
   try {
-    const doc = JSON.parse(obj.body.toString('utf8')) as { method?: unknown; rulesVersion?: unknown; extraction?: unknown };
+    const doc = JSON.parse(obj.body.toString('utf8')) as { method?: unknown; rulesVersion?: unknown; rulesVersionRead?: unknown; extraction?: unknown; notArticle?: unknown };
     if (typeof doc.method !== 'string') return undefined;
     const extraction = typeof doc.extraction === 'number' ? doc.extraction : 1;
-    return { method: doc.method, extraction, ...(typeof doc.rulesVersion === 'number' ? { rulesVersion: doc.rulesVersion } : {}) };
+    return {
+      method: doc.method,
+      extraction,
+      notArticle: doc.notArticle === true,
+      ...(typeof doc.rulesVersion === 'number' ? { rulesVersion: doc.rulesVersion } : {}),
+      ...(typeof doc.rulesVersionRead === 'number' ? { rulesVersionRead: doc.rulesVersionRead } : {}),
+    };
   } catch {
     return undefined;
   }
@@ -344,12 +357,23 @@ async function fetchedUrl(site: string, pageId: string, store: Store): Promise<s
 
 /** Pages the site's rules of this version selected nothing on (apply's drift markers). */
 async function driftedPages(site: string, rulesVersion: number, ctx: StepContext): Promise<Set<string>> {
-  const pageIds = new Set<string>();
-  for (const obj of await ctx.store.list(keys.driftPrefix(site))) {
+  return new Set((await driftMarkers(site, ctx)).filter((m) => m.rulesVersion === rulesVersion).map((m) => m.pageId));
+}
+
+/**
+ * The site's drift markers, `drift/<site>/<pageId>.json`; not the render requests beside them
+ * (`drift/<site>/render/<v>/…`, apply's budget): a fetched page flagged not an article is sent to
+ * render with no marker, and says nothing about the rules.
+ */
+async function driftMarkers(site: string, ctx: StepContext): Promise<DriftMarker[]> {
+  const prefix = keys.driftPrefix(site);
+  const markers: DriftMarker[] = [];
+  for (const obj of await ctx.store.list(prefix)) {
+    if (obj.key.slice(prefix.length).includes('/')) continue;
     const marker = await readDrift(obj.key, ctx);
-    if (marker?.rulesVersion === rulesVersion) pageIds.add(marker.pageId);
+    if (marker) markers.push(marker);
   }
-  return pageIds;
+  return markers;
 }
 
 /** Drop the markers of older rules versions: they said nothing about the new rules. */

@@ -303,7 +303,7 @@ describe('applyStep', () => {
     expect(sent).toEqual([]);
   });
 
-  it('writes no drift marker, signals no learn and renders nothing for a page that is no article the rules select nothing on; logs it at info', async () => {
+  it('writes no drift marker and signals no learn for a page that is no article the rules select nothing on, logged at info; fetched, it still goes to render, within the budget', async () => {
     // the site's layout with a login form or a tag listing where its stories are: the rules (div.text > p) select nothing
     const inLayout = (main: string) => (rendered: boolean) => snapshot(rendered).replace(/<div class="article">[\s\S]*<\/footer>/, `${main}<footer>Footer text</footer>`);
     const login = inLayout('<div class="account"><h1>Sign in</h1><form><p><label>Email</label> <input type="email"></p><p><label>Password</label> <input type="password"></p><p><a href="/forgot">Forgot your password?</a></p></form></div>');
@@ -318,9 +318,24 @@ describe('applyStep', () => {
       const { ctx, logs, sent } = context(store);
       const article = await applyStep(path === 'fetch' ? { v: 1, site, pageId, reason: 'rendered', path, url } : message, ctx);
       expect(article, name).toMatchObject({ method: 'fallback', notArticle: true, path, rulesVersionRead: 1 });
-      expect(await store.list(keys.driftPrefix(site)), name).toEqual([]);
-      expect(sent, name).toEqual([]);
+      expect(await store.get(keys.drift(site, pageId)), name).toBeUndefined();
       expect(logs.find((l) => l.message === 'rules gave way on a page that is not an article; no drift marker'), name).toMatchObject({ level: 'info', extra: { site, pageId, rulesVersion: 1, path } });
+      if (path === 'render') {
+        expect(await store.list(keys.driftPrefix(site)), name).toEqual([]);
+        expect(sent, name).toEqual([]);
+        continue;
+      }
+      // flagged off its HTML as served, which may not hold what a browser shows (a shell its scripts
+      // fill in, a challenge page): rendered, its render's apply decides; the request counts in the budget
+      expect(sent, name).toEqual([expect.objectContaining({ url, path: 'render' })]);
+      expect((await store.list(keys.driftPrefix(site))).map((o) => o.key), name).toEqual([keys.driftRender(site, 1, pageId)]);
+      // past the budget (SPIDER_DRIFT_RELEARN_AFTER, 3, pages sent under these rules): not rendered
+      for (const other of ['r1', 'r2']) await putJson(store, keys.driftRender(site, 1, other), { version: 1, site, pageId: other, rulesVersion: 1, at: new Date().toISOString() });
+      await store.put(keys.served(site, 'late'), html(false));
+      sent.length = 0;
+      expect(await applyStep({ v: 1, site, pageId: 'late', reason: 'rendered', path, url: `${url}?late` }, ctx), name).toMatchObject({ notArticle: true });
+      expect(sent, name).toEqual([]);
+      expect(await store.get(keys.drift(site, 'late')), name).toBeUndefined();
     }
   });
 

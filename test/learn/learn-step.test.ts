@@ -48,7 +48,11 @@ async function addPage(store: MemoryStore, i: number): Promise<FeatureDocument> 
 }
 
 /** An article as apply stores it (it passes the article schema), made as `made` says: all learn reads of it. */
-async function putArticle(store: MemoryStore, pageId: string, made: { method: 'rules' | 'fallback'; rulesVersion?: number; extraction?: number }): Promise<void> {
+async function putArticle(
+  store: MemoryStore,
+  pageId: string,
+  made: { method: 'rules' | 'fallback'; rulesVersion?: number; rulesVersionRead?: number; extraction?: number; notArticle?: true },
+): Promise<void> {
   const article = ArticleDocumentSchema.parse({
     version: ARTICLE_DOCUMENT_VERSION,
     pageId,
@@ -457,6 +461,49 @@ describe('learnStep', () => {
     const pages = ['page-05', 'page-04', 'page-03', 'page-02', 'page-01', 'page-00'].map((pageId) => ({ pageId }));
     const fanOut = await relearnFanOut('example.com', pages, next, ctx, 2);
     expect(fanOut).toEqual({ reextract: ['page-02', 'page-01'], unchanged: 0, keptOlder: 4 });
+  });
+
+  it("a relearn leaves the fallback's article flagged not an article (no drift marker) that rules extracting the same read; a render request is no marker", async () => {
+    const store = new MemoryStore();
+    for (let i = 0; i < 6; i++) {
+      await addPage(store, i);
+      await tick();
+    }
+    const { ctx } = context(store, { learnPages: 50 });
+    await learn(ctx);
+    const current = await rulesOf(store);
+    // v3 extracts as v2 did (sameExtractionSince 2), not as v1
+    const next = { ...current, rulesVersion: 3, sameExtractionSince: 2, content: { ...current.content, selectors: [...current.content.selectors, 'aside.extra'] } };
+    const request = (pageId: string, rulesVersion: number): DriftMarker => ({ version: 1, site: 'example.com', pageId, rulesVersion, at: new Date().toISOString() });
+    // page-00, page-01: flagged, the rules (v2, v3) selected nothing: no marker, nothing a relearn can change
+    await putArticle(store, 'page-00', { method: 'fallback', rulesVersionRead: 2, notArticle: true, extraction: EXTRACTION_VERSION });
+    await putArticle(store, 'page-01', { method: 'fallback', rulesVersionRead: 3, notArticle: true, extraction: EXTRACTION_VERSION });
+    // page-02: flagged under v1, which extracts otherwise; page-03: flagged by an older extraction code
+    await putArticle(store, 'page-02', { method: 'fallback', rulesVersionRead: 1, notArticle: true, extraction: EXTRACTION_VERSION });
+    await putArticle(store, 'page-03', { method: 'fallback', rulesVersionRead: 3, notArticle: true, extraction: EXTRACTION_VERSION - 1 });
+    // page-04: the fallback's article under v2, unflagged and with no marker, but a render request of v2
+    // (a fetched page sent to render): no marker, so extracted again
+    await putArticle(store, 'page-04', { method: 'fallback', rulesVersionRead: 2, extraction: EXTRACTION_VERSION });
+    await putJson(store, keys.driftRender('example.com', 2, 'page-04'), request('page-04', 2));
+    // page-05: rules v3's article
+    await putArticle(store, 'page-05', { method: 'rules', rulesVersion: 3, rulesVersionRead: 3, extraction: EXTRACTION_VERSION });
+    const pages = ['page-05', 'page-04', 'page-03', 'page-02', 'page-01', 'page-00'].map((pageId) => ({ pageId }));
+    const fanOut = await relearnFanOut('example.com', pages, next, ctx, 20);
+    expect(fanOut).toEqual({ reextract: ['page-04', 'page-03', 'page-02'], unchanged: 3, keptOlder: 0 });
+  });
+
+  it("does not count the render requests of fetched pages flagged not an article as drift: they write no marker", async () => {
+    const store = new MemoryStore();
+    for (let i = 0; i < 5; i++) await addPage(store, i);
+    const { ctx } = context(store);
+    await learn(ctx);
+    const request = (pageId: string): DriftMarker => ({ version: 1, site: 'example.com', pageId, rulesVersion: 1, at: new Date().toISOString() });
+    // two fetched pages (driftRelearnAfter 2) flagged off their HTML as served, sent to render; one rendered since
+    for (const pageId of ['page-00', 'page-05']) await putJson(store, keys.driftRender('example.com', 1, pageId), request(pageId));
+    await tick();
+    await addPage(store, 5);
+    expect(await learn(ctx)).toMatchObject({ learned: false, reason: expect.stringContaining('0 they selected nothing on') });
+    expect((await rulesOf(store)).rulesVersion).toBe(1);
   });
 
   it('learns a site of two layouts as two templates, each its own, stored valid', async () => {
