@@ -23,9 +23,9 @@
  * What the page "plainly holds" is counted from the parsed snapshot apply has anyway; any other
  * page-level measure can replace `pageWords`.
  */
-import type { AnyNode, Document, Element } from 'domhandler';
+import type { Document, Element } from 'domhandler';
 import { isHidden, SKIP_TAGS } from '../html/content';
-import { elements, isElement, isText } from '../html/parse';
+import { elementOrder, isText } from '../html/parse';
 import { isProse, PROSE_MAX_LINK_SHARE, PROSE_MIN_WORDS, wordsOf } from '../html/prose';
 import { scorePage } from '../metric/metric';
 import { countWords, wordsAtLeast } from '../text/words';
@@ -99,22 +99,19 @@ export function pageWords(doc: Document, options: GuardOptions = DEFAULT_GUARD_O
     if (isProse(counts, options.minParagraphWords, options.maxParagraphLinkShare)) prose += counts.words;
   };
   // Readability's marked text is not looked for inside script, style and the like. Their paragraphs
-  // (an <object>'s or a <noscript>'s fallback content) count as prose, as they always have: they are
-  // looked for after the walk.
-  const unseen: Element[] = [];
-  const stack: AnyNode[] = [...doc.children];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (isText(node)) {
-      const parent = node.parent;
-      if (parent && isElement(parent) && parent.attribs[READABILITY_MARK] !== undefined) readability += countWords(node.data);
-    } else if (isElement(node)) {
-      paragraph(node);
-      if (SKIP_TAGS.has(node.name)) unseen.push(node);
-      else for (const child of node.children) stack.push(child);
+  // (an <object>'s or a <noscript>'s fallback content) count as prose, as they always have. The
+  // page's elements in document order (elementOrder): `ends[i]` is past what the one at `i` holds.
+  const { elements, ends } = elementOrder(doc);
+  for (let i = 0; i < elements.length; i++) {
+    const el = elements[i];
+    paragraph(el);
+    if (SKIP_TAGS.has(el.name)) {
+      for (let j = i + 1; j < ends[i]; j++) paragraph(elements[j]);
+      i = ends[i] - 1;
+    } else if (el.attribs[READABILITY_MARK] !== undefined) {
+      for (const child of el.children) if (isText(child)) readability += countWords(child.data);
     }
   }
-  for (const root of unseen) for (const el of elements(root)) paragraph(el);
   return { prose, readability };
 }
 
