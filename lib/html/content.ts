@@ -106,6 +106,9 @@ export function isHidden(el: Element): boolean {
 }
 
 const NEEDS_ESCAPE = /[&<>"]/;
+/** White space other than a single space: what collapsing (WHITE_SPACE_RUN to one space) changes. */
+const COLLAPSIBLE = /[^\S ]| {2}/;
+const WHITE_SPACE_RUN = /\s+/g;
 
 export function escapeText(s: string): string {
   if (!NEEDS_ESCAPE.test(s)) return s;
@@ -288,7 +291,8 @@ export function renderContent(roots: readonly ContentRoot[], options: ContentOpt
       htmlSpace = /\s$/.test(data);
       return;
     }
-    const collapsed = data.replace(/\s+/g, ' ');
+    // white space collapsed: a text whose only white space is single spaces is already
+    const collapsed = COLLAPSIBLE.test(data) ? data.replace(WHITE_SPACE_RUN, ' ') : data;
     line += collapsed;
     if (collapsed === ' ' || collapsed === '') {
       if (!htmlSpace && inlineAllowed()) {
