@@ -61,7 +61,7 @@ interface EndState {
  */
 function stable(key: string, body: string): unknown {
   if (!key.endsWith('.json')) return body;
-  const drop = new Set(['extractedAt', 'elapsedMs', 'renderedAt', 'learnedAt', 'checkedAt', 'sample']);
+  const drop = new Set(['extractedAt', 'pageStoredAt', 'elapsedMs', 'renderedAt', 'learnedAt', 'checkedAt', 'sample']);
   return JSON.parse(body, (k, v) => (drop.has(k) ? undefined : k === 'learnedFrom' && Array.isArray(v) ? [...v].sort() : v));
 }
 
