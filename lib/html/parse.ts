@@ -116,12 +116,19 @@ export interface ElementOrder {
   readonly ends: readonly number[];
 }
 
+/** An order, and where its last element-rooted lookup found its root (the next one looks on from there). */
+interface OrderState extends ElementOrder {
+  hint: number;
+}
+
 /**
- * Each parsed page's order, as the parser built the tree (OrderingHandler), or as a walk found it.
- * A parsed tree is not changed after parseHtml (nothing in lib/ changes one; parse.ts itself drops
- * the order where it moves nodes).
+ * Where a parsed page keeps its order, as the parser built the tree (OrderingHandler) or as a walk
+ * found it: on the document itself, so that it lives and dies with the tree (a WeakMap's entry kept
+ * every page's tree alive until a full collection). A parsed tree is not changed after parseHtml
+ * (nothing in lib/ changes one; parse.ts itself drops the order where it moves nodes).
  */
-const orders = new WeakMap<Document, ElementOrder>();
+const ORDER = Symbol('element order');
+type Ordered = Document & { [ORDER]?: OrderState };
 
 /** domhandler's tree builder, noting each element as it opens and where its subtree ends as it closes. */
 class OrderingHandler extends DomHandler {
@@ -145,7 +152,7 @@ class OrderingHandler extends DomHandler {
 }
 
 /** The order of a tree's elements under `root`, found by walking it. */
-function walkOrder(root: ParentNode): ElementOrder {
+function walkOrder(root: ParentNode): OrderState {
   const elements: Element[] = [];
   const ends: number[] = [];
   const visit = (node: ParentNode) => {
@@ -159,24 +166,22 @@ function walkOrder(root: ParentNode): ElementOrder {
     }
   };
   visit(root);
-  return { elements, ends };
+  return { elements, ends, hint: 0 };
 }
 
 /** The elements of a page in document order (ElementOrder): the parser's, or a walk's for a tree built otherwise. */
 export function elementOrder(doc: Document): ElementOrder {
-  let order = orders.get(doc);
-  if (!order) orders.set(doc, (order = walkOrder(doc)));
-  return order;
+  return orderState(doc);
 }
 
-/** Where each order's last element-rooted lookup found its root: the next one looks on from there. */
-const lastFound = new WeakMap<ElementOrder, number>();
+function orderState(doc: Document): OrderState {
+  return ((doc as Ordered)[ORDER] ??= walkOrder(doc));
+}
 
 /** The index of `el` in the order, or -1: an array scan, no node read. */
-function positionOf(order: ElementOrder, el: Element): number {
-  const hint = lastFound.get(order) ?? 0;
-  const at = order.elements.indexOf(el, hint);
-  return at >= 0 ? at : order.elements.lastIndexOf(el, hint);
+function positionOf(order: OrderState, el: Element): number {
+  const at = order.elements.indexOf(el, order.hint);
+  return at >= 0 ? at : order.elements.lastIndexOf(el, order.hint);
 }
 
 /**
@@ -186,14 +191,14 @@ function positionOf(order: ElementOrder, el: Element): number {
 export function elementRange(root: ParentNode): { readonly order: ElementOrder; readonly from: number; readonly to: number } {
   let top: ParentNode = root;
   while (top.parent) top = top.parent;
-  const order = top instanceof DocumentNode ? elementOrder(top) : undefined;
+  const order = top instanceof DocumentNode ? orderState(top) : undefined;
   if (order && root === top) return { order, from: 0, to: order.elements.length };
   const at = order && root instanceof Element ? positionOf(order, root) : -1;
   if (!order || at < 0) {
     const own = walkOrder(root);
     return { order: own, from: 0, to: own.elements.length };
   }
-  lastFound.set(order, at);
+  order.hint = at;
   return { order, from: at + 1, to: order.ends[at] };
 }
 
@@ -236,7 +241,7 @@ export function parseHtml(html: string | Uint8Array): Document {
   }
   const doc = handler.root;
   // moved nodes change the order: a walk finds it when it is asked for
-  if (!normaliseBody(doc)) orders.set(doc, { elements: handler.elements, ends: handler.ends });
+  if (!normaliseBody(doc)) (doc as Ordered)[ORDER] = { elements: handler.elements, ends: handler.ends, hint: 0 };
   return doc;
 }
 
@@ -384,7 +389,7 @@ export function parseServedHtml(html: string | Uint8Array): Document {
   walk(doc);
   let moved = false;
   for (const table of tables) if (wrapRows(table)) moved = true;
-  if (moved) orders.delete(doc);
+  if (moved) (doc as Ordered)[ORDER] = undefined;
   return doc;
 }
 
