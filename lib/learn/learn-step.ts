@@ -125,7 +125,7 @@ export async function learnStep(message: LearnMessage, ctx: StepContext): Promis
   const labels = await pageLabels(docs, store);
   // A page that is not an article teaches nothing about where the site's articles are.
   const { training, notArticles, keptAll } = articlePages(docs, labels);
-  if (keptAll) logger.warn('the not-an-article test flags every training page; learning from them all', { site, pages: docs.length });
+  if (keptAll) logger.warn(`the not-an-article test flags ${notArticles} of the ${docs.length} training pages; learning from them all`, { site, pages: docs.length });
   const learnedRules = learnRules(training, { eps: config.dbscanEps, minPts: config.dbscanMinPts }, new Map([...labels].map(([pageId, l]) => [pageId, l.text])));
   if (learnedRules.content.selectors.length === 0) {
     logger.warn('learned no content selectors; keeping the current rules', { site, pages: training.length });
@@ -451,12 +451,17 @@ async function pageLabels(docs: readonly FeatureDocument[], store: Store): Promi
  * The pages to learn from: those the not-an-article test does not flag (a home page, a section
  * front, a tag listing, a login page submitted with the site's articles: their teasers and labels
  * would join the articles' clusters), on the single-page extractor's verdict the labels carry. A
- * page without a label (no snapshot) is learned from. When the test flags every page, all of them
- * (`keptAll`): a site whose every page looks like no article (photo posts of a caption each) has no
- * better evidence, and a site of listings gets rules that take their text, which apply flags.
+ * page without a label (no snapshot) is learned from. When fewer than `MIN_ARTICLE_PAGES` pages
+ * are left, all of them (`keptAll`): the learner's evidence is what repeats across pages, and one
+ * page repeats nothing, so its sidebar and footer would be taken for the site's content. A site
+ * whose pages mostly look like no article (photo posts of a caption each) has no better evidence,
+ * and a site of listings gets rules that take their text, which apply flags.
  */
+/** Fewer article pages than this, and the flagged pages are learned from too. */
+const MIN_ARTICLE_PAGES = 2;
+
 function articlePages(docs: readonly FeatureDocument[], labels: ReadonlyMap<string, PageLabel>): { training: FeatureDocument[]; notArticles: number; keptAll: boolean } {
   const training = docs.filter((d) => !labels.get(d.pageId)?.notArticle);
   const notArticles = docs.length - training.length;
-  return training.length ? { training, notArticles, keptAll: false } : { training: [...docs], notArticles, keptAll: true };
+  return training.length >= Math.min(MIN_ARTICLE_PAGES, docs.length) ? { training, notArticles, keptAll: false } : { training: [...docs], notArticles, keptAll: true };
 }

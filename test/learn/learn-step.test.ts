@@ -174,7 +174,7 @@ describe('learnStep', () => {
     expect(await learn(context(onlyEmpty).ctx, true)).toMatchObject({ learned: false, reason: 'no pages with words (1 without)' });
   });
 
-  it('leaves out a page the not-an-article test flags (its snapshot a login form, a listing), and learns from every page when it flags them all', async () => {
+  it('leaves out a page the not-an-article test flags (its snapshot a login form, a listing), and learns from every page when it would leave fewer than two', async () => {
     const paragraph = (i: number) => `<p>Paragraph ${i} of the story says what the council decided on Tuesday evening, who spoke against it, and what the plan will cost the town's residents over the next ten years.</p>`;
     const article = `<html><head><title>Council votes</title></head><body><article><h1>Council votes</h1>${[1, 2, 3, 4, 5].map(paragraph).join('')}</article></body></html>`;
     const login = '<html><head><title>Sign in</title></head><body><form><p><label>Email</label> <input type="email"></p><p><label>Password</label> <input type="password"></p><p><a href="/forgot">Forgot your password?</a></p></form></body></html>';
@@ -204,7 +204,16 @@ describe('learnStep', () => {
     const none = await site([login, listing, login, listing, login]);
     expect(none.rules.learnedFrom).toHaveLength(5);
     expect(none.rules.params).toMatchObject({ pages: 5, notArticlesKept: 5 });
-    expect(none.warnings).toEqual(['the not-an-article test flags every training page; learning from them all']);
+    expect(none.warnings).toEqual(['the not-an-article test flags 5 of the 5 training pages; learning from them all']);
+
+    // one article left: nothing on one page repeats, so the flagged pages stay as the template's evidence
+    const one = await site([login, article, listing, login, listing]);
+    expect(one.rules.learnedFrom).toHaveLength(5);
+    expect(one.rules.params).toMatchObject({ pages: 5, notArticlesKept: 4 });
+    expect(one.warnings).toEqual(['the not-an-article test flags 4 of the 5 training pages; learning from them all']);
+    const two = await site([login, article, listing, article, login]);
+    expect([...two.rules.learnedFrom].sort()).toEqual([two.docs[1].pageId, two.docs[3].pageId].sort());
+    expect(two.rules.params).toMatchObject({ pages: 2, notArticlesLeftOut: 3 });
   });
 
   it('reads a page that holds the same article as a newer page read (a ?utm_source= copy, an AMP variant naming it canonical) as that page: no training page, not counted toward a first learn', async () => {
