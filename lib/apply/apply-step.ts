@@ -245,6 +245,8 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
     // not a browser, read as almost no text). Its render's apply decides, and writes no marker either
     // if the rendered page is flagged too.
     if (fetched) await renderFailedFetch(message, rules, ctx);
+  } else if (rules?.fetchPath?.works && !fetched && method === 'rules' && !article.notArticle) {
+    await renderedWhatFetchMissed(site, pageId, rules, ctx);
   }
   const previous = write.replaced;
   if (previous && lostMostOfIt(previous, article)) {
@@ -307,6 +309,22 @@ async function renderFailedFetch(message: ApplyMessage, rules: RulesDocument, ct
       ctx.logger.info('fetch path: the rules failed on the HTML as served; the page goes to render', { site, pageId });
     }
   }
+}
+
+/**
+ * The render of a page the fetch path sent to render (its request under these rules stands), whose
+ * rules gave its article: the HTML as served lacked what the browser shows. Flagged there (a shell
+ * its scripts fill in, read as almost no text), the fetched page wrote no drift marker; this is it.
+ * Without it, a site that moved its articles into the browser would go on being fetched, its pages
+ * past the render budget kept as their shells' flagged articles, until the relearn its new rendered
+ * pages bring (SPIDER_RELEARN_AFTER); with it, the budget's renders bring the relearn that checks the
+ * fetch path again, as when the rules fail there. A fetched page the rules failed on wrote its
+ * marker already: written again, it is the same marker and the same learn signal.
+ */
+async function renderedWhatFetchMissed(site: string, pageId: string, rules: RulesDocument, ctx: StepContext): Promise<void> {
+  if (!(await ctx.store.get(keys.driftRender(site, rules.rulesVersion, pageId)))) return;
+  ctx.logger.info('fetch path: the render of a page its HTML as served failed on gives the article; drift marker', { site, pageId, rulesVersion: rules.rulesVersion });
+  await reportDrift(site, pageId, rules, ctx);
 }
 
 /** Attempts at the article's compare-and-swap before the apply fails (and the queue redelivers it). */

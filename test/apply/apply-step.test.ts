@@ -339,6 +339,36 @@ describe('applyStep', () => {
     }
   });
 
+  it('writes the drift marker on the render of a fetched page flagged off its shell whose rules give the article there (the site moved its articles into the browser); only for a page the fetch path sent', async () => {
+    const fetchPath = { works: true, pages: 5, minF1: 1, threshold: 0.9, checkedAt: '2024-05-06T00:00:00.000Z' };
+    const store = new MemoryStore();
+    await putJson(store, keys.rules(site), { ...rulesDoc(1, ['div.text > p']), fetchPath });
+    // the HTML as served: the layout, its story filled in by scripts
+    const shell = snapshot(false).replace(/<div class="text">[\s\S]*<\/footer>/, '<div class="text"></div></div><footer>Footer text</footer>');
+    await store.put(keys.served(site, pageId), shell);
+    const { ctx, sent } = context(store);
+    const fetchedArticle = await applyStep({ v: 1, site, pageId, reason: 'rendered', path: 'fetch', url }, ctx);
+    expect(fetchedArticle).toMatchObject({ method: 'fallback', notArticle: true, path: 'fetch' });
+    expect(await store.get(keys.drift(site, pageId))).toBeUndefined();
+    expect(sent).toEqual([expect.objectContaining({ url, path: 'render' })]);
+
+    // its render: the rules give the story
+    sent.length = 0;
+    await store.put(keys.snapshot(site, pageId), snapshot());
+    const rendered = await applyStep(message, ctx);
+    expect(rendered).toMatchObject({ method: 'rules', path: 'render' });
+    expect(rendered.notArticle).toBeUndefined();
+    expect(JSON.parse((await store.get(keys.drift(site, pageId)))!.body.toString('utf8'))).toMatchObject({ site, pageId, rulesVersion: 1 });
+    expect(sent).toEqual([{ v: 1, site, force: false }]);
+
+    // a page of the render sample (no request of the fetch path's): no marker
+    sent.length = 0;
+    await store.put(keys.snapshot(site, 'sampled'), snapshot());
+    expect(await applyStep({ ...message, pageId: 'sampled' }, ctx)).toMatchObject({ method: 'rules' });
+    expect(await store.get(keys.drift(site, 'sampled'))).toBeUndefined();
+    expect(sent).toEqual([]);
+  });
+
   it("keeps the field rules' title on a short post the rules take and the not-article test flags (a photo and its caption)", async () => {
     const store = new MemoryStore();
     const photo = snapshot().replace(/<div class="text">[\s\S]*<\/footer>/, '<div class="text"><p>Fans went out on Halloween dressed as their favourite players.</p></div></div><footer>Footer text</footer>');
