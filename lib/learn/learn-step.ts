@@ -244,7 +244,8 @@ export function sameExtractionSince(rules: RulesDocument): number {
  * choice, locale and UTC offset. Content, dek, header and clean selectors are sets: apply takes their
  * matches in document order (lib/html/extract-with-rules.ts), so their order changes nothing.
  * `content.boilerplate` is left out: it moves with every relearn's pages, only the fallback reads it,
- * and the fallback's articles are the first a relearn extracts again (relearnFanOut).
+ * and the fallback's articles are the first a relearn extracts again (relearnFanOut), but for those
+ * flagged not an article under the same extraction: a changed boilerplate list does not reach them.
  */
 function extractionPart(r: Pick<RulesDocument, 'content' | 'templates' | 'fields'>): string {
   const field = (f: FieldRules | undefined) =>

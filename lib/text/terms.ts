@@ -28,7 +28,7 @@ const NO_SPACE_CHAR = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}\
 const NO_SPACE_CHARS = new RegExp(NO_SPACE_CHAR.source, 'gu');
 const NON_ASCII = /[^\x00-\x7f]/;
 
-/** The letters of scripts written without spaces (Chinese, Japanese, Thai…) a text holds: their count, and the text without them. */
+/** The characters of scripts written without spaces (Chinese, Japanese, Thai…) a text holds, their punctuation with their letters (Script_Extensions): their count, and the text without them. */
 export function unspacedLetters(text: string): { readonly count: number; readonly rest: string } {
   if (!NON_ASCII.test(text)) return { count: 0, rest: text };
   let count = 0;

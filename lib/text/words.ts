@@ -77,7 +77,10 @@ export function countWords(text: string): number {
  * In a script written without spaces between words (Chinese, Japanese, Thai…), this many letters
  * count as one word: the TF-IDF terms' character pairs (lib/text/terms.ts). A dictionary segmenter
  * (Intl.Segmenter, granularity 'word') finds about as many words in Japanese and Chinese news prose
- * (1,080 and 840 where this counts 990 and 700) at seven to eight times the cost.
+ * (1,080 and 840 where this counts 990 and 700) at seven to eight times the cost. The script's own
+ * punctuation (、。「」，) counts with its letters (`unspacedLetters`): about one character in
+ * twenty of such prose, so the count stays a little under the segmenter's (the four paragraphs of
+ * test/html/not-article.test.ts: 131 and 101 where it finds 161 and 120; letters alone, 124 and 98).
  */
 export const UNSPACED_LETTERS_PER_WORD = 2;
 
