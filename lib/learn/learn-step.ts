@@ -448,6 +448,9 @@ async function pageLabels(docs: readonly FeatureDocument[], store: Store): Promi
   return out;
 }
 
+/** Fewer article pages than this, and the flagged pages are learned from too. */
+const MIN_ARTICLE_PAGES = 2;
+
 /**
  * The pages to learn from: those the not-an-article test does not flag (a home page, a section
  * front, a tag listing, a login page submitted with the site's articles: their teasers and labels
@@ -458,9 +461,6 @@ async function pageLabels(docs: readonly FeatureDocument[], store: Store): Promi
  * whose pages mostly look like no article (photo posts of a caption each) has no better evidence,
  * and a site of listings gets rules that take their text, which apply flags.
  */
-/** Fewer article pages than this, and the flagged pages are learned from too. */
-const MIN_ARTICLE_PAGES = 2;
-
 function articlePages(docs: readonly FeatureDocument[], labels: ReadonlyMap<string, PageLabel>): { training: FeatureDocument[]; notArticles: number; keptAll: boolean } {
   const training = docs.filter((d) => !labels.get(d.pageId)?.notArticle);
   const notArticles = docs.length - training.length;
