@@ -72,6 +72,32 @@ describe('S3Store', () => {
     expect(listed.map((o) => o.key)).toEqual(keys);
   });
 
+  it('lists at most `max` keys, the first in key order, in one ListObjectsV2 request (MaxKeys)', async () => {
+    const store = new S3Store({ bucket: BUCKET, client: emu.s3 });
+    const keys = Array.from({ length: 1002 }, (_, i) => `limited/${String(i).padStart(4, '0')}.json`);
+    for (let i = 0; i < keys.length; i += 100) await Promise.all(keys.slice(i, i + 100).map((k) => store.put(k, '{}')));
+    const lists: (number | undefined)[] = [];
+    emu.s3.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'ListObjectsV2Command') lists.push((args.input as { MaxKeys?: number }).MaxKeys);
+        return next(args);
+      },
+      { step: 'initialize', name: 'countLists' },
+    );
+    try {
+      expect((await store.list('limited/', { max: 1 })).map((o) => o.key)).toEqual(['limited/0000.json']);
+      expect(lists).toEqual([1]);
+      expect((await store.list('limited/', { max: 3 })).map((o) => o.key)).toEqual(keys.slice(0, 3));
+      expect(await store.list('nothing-here/', { max: 1 })).toEqual([]);
+      lists.length = 0;
+      // more than one page of S3's (1,000 keys): a second request for the rest, no more
+      expect((await store.list('limited/', { max: 1001 })).map((o) => o.key)).toEqual(keys.slice(0, 1001));
+      expect(lists).toEqual([1000, 1000]);
+    } finally {
+      emu.s3.middlewareStack.remove('countLists');
+    }
+  });
+
   it('stores JSON with its content type and reads it back', async () => {
     const store = new S3Store({ bucket: BUCKET, client: emu.s3 });
     await putJson(store, 'rules/json.com.json', { site: 'json.com', n: 1 });

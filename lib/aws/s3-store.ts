@@ -6,7 +6,8 @@
  * - put: S3 writes are atomic. Conditional writes use S3's If-Match / If-None-Match; a lost race
  *   (412 Precondition Failed; 409 ConditionalRequestConflict when two conditional writes overlap;
  *   404 NoSuchKey for If-Match on a missing key) becomes PreconditionFailedError, as in the fs store.
- * - list: every key under the prefix, all pages, in key order (S3 lists in UTF-8 binary order).
+ * - list: every key under the prefix, all pages, in key order (S3 lists in UTF-8 binary order); with
+ *   `max`, the first `max` keys, in pages of at most that many (`max` up to 1,000: one request).
  * Etags are S3's ETag without its quotes; pass them back as `ifMatch` unchanged.
  */
 import {
@@ -18,7 +19,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { s3Client } from './clients';
-import { PreconditionFailedError, type ListedObject, type PutOptions, type Store, type StoredObject } from '../store/store';
+import { PreconditionFailedError, type ListedObject, type ListOptions, type PutOptions, type Store, type StoredObject } from '../store/store';
 
 export interface S3StoreOptions {
   readonly bucket: string;
@@ -77,12 +78,16 @@ export class S3Store implements Store {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
   }
 
-  async list(prefix: string): Promise<ListedObject[]> {
+  async list(prefix: string, options: ListOptions = {}): Promise<ListedObject[]> {
+    const max = options.max ?? Infinity;
     const out: ListedObject[] = [];
-    const pages = paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: this.objectKey(prefix, true) });
+    if (max <= 0) return out;
+    // With a limit, S3 is asked for no more keys than are wanted (MaxKeys), and no further page once they are in.
+    const pageSize = max === Infinity ? undefined : Math.min(max, 1000);
+    const pages = paginateListObjectsV2({ client: this.client, ...(pageSize ? { pageSize } : {}) }, { Bucket: this.bucket, Prefix: this.objectKey(prefix, true) });
     for await (const page of pages) {
       for (const obj of page.Contents ?? []) {
-        if (!obj.Key) continue;
+        if (!obj.Key || out.length >= max) continue;
         out.push({
           key: obj.Key.slice(this.prefix.length),
           etag: unquote(obj.ETag),
@@ -90,6 +95,7 @@ export class S3Store implements Store {
           size: obj.Size ?? 0,
         });
       }
+      if (out.length >= max) break;
     }
     // S3 already lists in binary key order; sort anyway so emulators and S3 agree with the fs store.
     return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { makeDirectory } from '../util/make-directory';
-import { PreconditionFailedError, type ListedObject, type PutOptions, type Store, type StoredObject } from './store';
+import { PreconditionFailedError, type ListedObject, type ListOptions, type PutOptions, type Store, type StoredObject } from './store';
 
 export function etagOf(body: Buffer): string {
   return createHash('md5').update(body).digest('hex');
@@ -63,11 +63,12 @@ export class FsStore implements Store {
     await rm(this.file(key), { force: true });
   }
 
-  async list(prefix: string): Promise<ListedObject[]> {
+  async list(prefix: string, options: ListOptions = {}): Promise<ListedObject[]> {
     // Walk only the folder the prefix names, then filter by the full prefix.
     const slash = prefix.lastIndexOf('/');
     const dirKey = slash >= 0 ? prefix.slice(0, slash) : '';
     const start = dirKey ? path.join(this.root, ...dirKey.split('/')) : this.root;
+    const max = options.max ?? Infinity;
     const out: ListedObject[] = [];
     const walk = async (dir: string, keyPrefix: string): Promise<void> => {
       let entries;
@@ -77,7 +78,13 @@ export class FsStore implements Store {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
         throw error;
       }
+      // In key order, so that a walk stopped at `max` has the first keys: a folder's keys are its
+      // name and '/' onwards, and no name holds a '/', so comparing `name/` with a file's name orders
+      // all of the folder's keys against that file.
+      const named = (e: (typeof entries)[number]) => (e.isDirectory() ? `${e.name}/` : e.name);
+      if (max !== Infinity) entries.sort((a, b) => (named(a) < named(b) ? -1 : named(a) > named(b) ? 1 : 0));
       for (const entry of entries) {
+        if (out.length >= max) return;
         const key = keyPrefix ? `${keyPrefix}/${entry.name}` : entry.name;
         if (entry.isDirectory()) {
           if (key.startsWith(prefix) || prefix.startsWith(key + '/')) await walk(path.join(dir, entry.name), key);

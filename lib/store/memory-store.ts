@@ -1,6 +1,6 @@
 /** An in-memory store with the same semantics as the others; for unit tests and benchmarks. */
 import { etagOf } from './fs-store';
-import { PreconditionFailedError, type ListedObject, type PutOptions, type Store, type StoredObject } from './store';
+import { PreconditionFailedError, type ListedObject, type ListOptions, type PutOptions, type Store, type StoredObject } from './store';
 
 export class MemoryStore implements Store {
   private readonly objects = new Map<string, StoredObject>();
@@ -23,10 +23,11 @@ export class MemoryStore implements Store {
     this.objects.delete(key);
   }
 
-  async list(prefix: string): Promise<ListedObject[]> {
+  async list(prefix: string, options: ListOptions = {}): Promise<ListedObject[]> {
     return [...this.objects.entries()]
       .filter(([key]) => key.startsWith(prefix))
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .slice(0, options.max)
       .map(([key, o]) => ({ key, etag: o.etag, lastModified: o.lastModified, size: o.body.length }));
   }
 }

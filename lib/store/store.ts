@@ -24,6 +24,14 @@ export interface PutOptions {
   readonly ifNoneMatch?: '*';
 }
 
+export interface ListOptions {
+  /**
+   * At most this many objects, the first in key order: a cheap "is there any?" (S3: one
+   * ListObjectsV2 request with MaxKeys; on disk, the walk stops there). Absent: every object.
+   */
+  readonly max?: number;
+}
+
 /** Raised when a conditional put loses (defined with the other error classes; every Store throws it). */
 export { PreconditionFailedError } from '../util/errors';
 
@@ -33,8 +41,8 @@ export interface Store {
   /** Atomic: readers see the old object or the new one, never a torn file. Returns the new etag. */
   put(key: string, body: Buffer | string, options?: PutOptions): Promise<string>;
   delete(key: string): Promise<void>;
-  /** Every object whose key starts with the prefix, in key order. */
-  list(prefix: string): Promise<ListedObject[]>;
+  /** Every object whose key starts with the prefix, in key order (at most `options.max`: the first ones). */
+  list(prefix: string, options?: ListOptions): Promise<ListedObject[]>;
 }
 
 export async function getText(store: Store, key: string): Promise<string | undefined> {

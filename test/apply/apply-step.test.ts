@@ -166,7 +166,7 @@ describe('applyStep', () => {
       },
       put: (k, b, o) => real.put(k, b, o),
       delete: (k) => real.delete(k),
-      list: (p) => real.list(p),
+      list: (p, o) => real.list(p, o),
     };
     const { ctx } = context(store);
 

@@ -79,7 +79,7 @@ function heldAt(store: Store, method: 'get' | 'put') {
     get: async (key) => (await hold(key, 'get'), store.get(key)),
     put: async (key, body, options) => (await hold(key, 'put'), store.put(key, body, options)),
     delete: (key) => store.delete(key),
-    list: (prefix) => store.list(prefix),
+    list: (prefix, options) => store.list(prefix, options),
   };
   return { view, reached, release };
 }

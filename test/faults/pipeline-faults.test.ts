@@ -13,7 +13,7 @@ import { EmbeddedPipeline } from '../../lib/pipeline/embedded';
 import type { ConsumerEvent } from '../../lib/queue/worker';
 import { FsStore } from '../../lib/store/fs-store';
 import { keys, pageIdOf, siteOf } from '../../lib/store/keys';
-import type { PutOptions, Store } from '../../lib/store/store';
+import type { ListOptions, PutOptions, Store } from '../../lib/store/store';
 import { serveRoutes, type TestServer } from '../helpers/http-server';
 
 const page = (title: string) =>
@@ -26,7 +26,7 @@ class FlakyStore implements Store {
   constructor(private readonly inner: Store, private readonly failEvery: number) {}
   get = (key: string) => this.inner.get(key);
   delete = (key: string) => this.inner.delete(key);
-  list = (prefix: string) => this.inner.list(prefix);
+  list = (prefix: string, options?: ListOptions) => this.inner.list(prefix, options);
   async put(key: string, body: Buffer | string, options?: PutOptions): Promise<string> {
     if (++this.puts % this.failEvery === 0) {
       this.failed++;

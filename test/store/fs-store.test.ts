@@ -25,6 +25,19 @@ describe.each(stores)('%s', (_name, make) => {
     expect((await store.list('pages/a.com/')).map((o) => o.key)).toEqual(['pages/a.com/2/features.json']);
   });
 
+  it('lists at most `max` objects, the first in key order (a folder\'s keys after a file whose name sorts before its "/")', async () => {
+    const store = await make();
+    for (const key of ['redirects/s.com/2.json', 'redirects/s.com/1.json', 'redirects/s.com/3.json', 'redirects/t.com/1.json', 'p/a/x.json', 'p/a.json', 'p/b.json']) await store.put(key, '{}');
+    expect((await store.list('redirects/s.com/', { max: 1 })).map((o) => o.key)).toEqual(['redirects/s.com/1.json']);
+    expect((await store.list('redirects/s.com/', { max: 2 })).map((o) => o.key)).toEqual(['redirects/s.com/1.json', 'redirects/s.com/2.json']);
+    expect((await store.list('redirects/s.com/', { max: 10 })).map((o) => o.key)).toEqual(['redirects/s.com/1.json', 'redirects/s.com/2.json', 'redirects/s.com/3.json']);
+    expect(await store.list('redirects/u.com/', { max: 1 })).toEqual([]);
+    // '.' sorts before '/': p/a.json, then the folder p/a/'s keys
+    expect((await store.list('p/', { max: 1 })).map((o) => o.key)).toEqual(['p/a.json']);
+    expect((await store.list('p/', { max: 2 })).map((o) => o.key)).toEqual(['p/a.json', 'p/a/x.json']);
+    expect((await store.list('p/')).map((o) => o.key)).toEqual(['p/a.json', 'p/a/x.json', 'p/b.json']);
+  });
+
   it('conditional writes: ifNoneMatch and ifMatch lose to a concurrent writer', async () => {
     const store = await make();
     const etag = await store.put('rules/a.com.json', 'v1', { ifNoneMatch: '*' });
