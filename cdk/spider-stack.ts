@@ -50,7 +50,10 @@ export const ACCESS: Readonly<Record<Step, StepAccess>> = {
   // pages/: of a fetched page, its HTML as served (led by its fetch record, its URL for a relearn),
   // which apply reads; not the feature documents and snapshots learn and apply trust render for.
   // politeness/: the per-host rate-limit slots, shared with the render containers.
-  fetch: { reads: [K.rules, K.politeness], writes: [P.served, K.politeness], deletes: [], sendsTo: ['render', 'apply'] },
+  // redirects/: a link shortener's URL whose redirect it asked and whose landing page it fetched: the
+  // submitted URL's record of where it landed, as render writes it (lib/step/fetch-step.ts
+  // fetchThroughRedirect; whether a site holds one is a LIST, which s3:ListBucket allows).
+  fetch: { reads: [K.rules, K.politeness], writes: [P.served, K.politeness, K.redirects], deletes: [], sendsTo: ['render', 'apply'] },
   // feeds/: the feeds a site's pages link to, fetched by render (lib/fields/feed-refresh.ts: it lists
   // the key to see its age, never reads it), read by learn for the field rules (lib/fields/learn-fields.ts).
   // politeness/: per-host rate-limit slots shared by the render containers (lib/politeness/host-limiter.ts).

@@ -396,8 +396,9 @@ describe('IAM: least privilege', () => {
   });
 
   it('the expected prefixes per step', () => {
-    // fetch: the site's rules (routing); a fetched page's HTML as served (led by its record), not the prefix; per-host politeness slots shared with render.
-    expect(ACCESS.fetch).toEqual({ reads: ['rules/', 'politeness/'], writes: ['pages/*/*/served.html', 'politeness/'], deletes: [], sendsTo: ['render', 'apply'] });
+    // fetch: the site's rules (routing); a fetched page's HTML as served (led by its record), not the prefix; per-host politeness slots shared with render;
+    // a link shortener's URL's redirect record, when it fetched the page the URL led to.
+    expect(ACCESS.fetch).toEqual({ reads: ['rules/', 'politeness/'], writes: ['pages/*/*/served.html', 'politeness/', 'redirects/'], deletes: [], sendsTo: ['render', 'apply'] });
     // render: pages, the feeds they link to (it only lists a feed's key to see its age), per-host politeness slots,
     // a submitted URL's redirect record when it landed on another site; it deletes nothing (it runs Chromium on untrusted pages).
     expect(ACCESS.render).toEqual({ reads: ['archive/', 'politeness/'], writes: ['pages/', 'feeds/', 'politeness/', 'redirects/'], deletes: [], sendsTo: ['apply', 'learn'] });
@@ -407,10 +408,10 @@ describe('IAM: least privilege', () => {
     expect(ACCESS.apply).toEqual({ reads: ['pages/', 'rules/', 'drift/', 'models/fallback.json'], writes: ['articles/', 'drift/'], deletes: [], sendsTo: ['learn', 'render'] });
   });
 
-  it("fetch writes a fetched page's HTML as served, and the hosts' rate-limit slots: not the feature documents and snapshots of pages/, nor anything else", () => {
+  it("fetch writes a fetched page's HTML as served, the hosts' rate-limit slots and a short link's redirect record: not the feature documents and snapshots of pages/, nor anything else", () => {
     // every key the fetch step writes (test/step/fetch-step.test.ts)
     const may = writable('Fetch');
-    for (const key of [keys.served('a.com', 'p1'), keys.served('news.example.co.uk', 'p2'), keys.hostState('www.a.com:8080')]) {
+    for (const key of [keys.served('a.com', 'p1'), keys.served('news.example.co.uk', 'p2'), keys.hostState('www.a.com:8080'), keys.redirect('short.example', 'p1')]) {
       expect(may(key), key).toBe(true);
     }
     for (const key of [
@@ -422,7 +423,6 @@ describe('IAM: least privilege', () => {
     // render still writes every file of a rendered page, and a redirect record
     expect(writable('Render')(keys.features('a.com', 'p1'))).toBe(true);
     expect(writable('Render')(keys.redirect('short.example', 'p1'))).toBe(true);
-    expect(writable('Fetch')(keys.redirect('short.example', 'p1'))).toBe(false);
   });
 
   it.each(STEPS)('%s: consumes only its queue (fetch and render also put deferred messages back on it), sends only to the queues it feeds and its own DLQ, logs only to its log group', (step) => {

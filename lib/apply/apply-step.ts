@@ -10,6 +10,7 @@ import { keys } from '../store/keys';
 import { PreconditionFailedError, putJson, storedUrl } from '../store/store';
 import { parseDocument } from '../store/documents';
 import { ARTICLE_DOCUMENT_VERSION, ArticleDocumentSchema, EXTRACTION_VERSION, rulesVersionReadOf, type ArticleDocument } from '../types/article-document';
+import { fetchRecordOf } from '../types/fetch-record';
 import type { ApplyMessage } from '../types/messages';
 import type { DriftMarker, RulesDocument } from '../types/rules-document';
 import { clearRulesCache, loadRules } from '../step/rules';
@@ -146,7 +147,9 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
       drifted = true;
     }
   }
-  const evidence: SnapshotEvidence = fetched ? {} : snapshotEvidence(doc);
+  // a page a URL of another site was redirected to (a link shortener's): the URL submitted, from
+  // render's snapshot, or on the fetch path from the message (a relearn's has none: its fetch record)
+  const evidence: SnapshotEvidence = fetched ? { submittedUrl: message.submittedUrl ?? fetchRecordOf(snapshot.body)?.submittedUrl } : snapshotEvidence(doc);
   if (!content) {
     const fb = extractFallback(doc, { baseUrl, model, boilerplate, title: fallbackTitle });
     content = fb;
@@ -193,7 +196,7 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
     version: ARTICLE_DOCUMENT_VERSION,
     pageId,
     url,
-    // a page that a URL of another site was redirected to (a link shortener's): the URL submitted too
+    // a page that a URL of another site was redirected to (a link shortener's): the URL submitted too (above)
     ...(evidence.submittedUrl ? { submittedUrl: evidence.submittedUrl } : {}),
     site,
     ...fields.values,

@@ -255,7 +255,7 @@ export function createProgress(options: ProgressOptions) {
     const r = event.result as Record<string, unknown> | undefined;
     if (event.queue === 'render') {
       urlEnded(m);
-      // the page's: the URL's own, or the page of another site it was redirected to (a link shortener's)
+      // the page's: the URL's own, or the page of another site it was redirected to (a link shortener's), rendered or fetched
       const page = r?.site && r?.pageId ? `${r.site}/${r.pageId}` : typeof m?.url === 'string' && URL.canParse(m.url) ? `${siteOf(m.url)}/${pageIdOf(m.url)}` : undefined;
       const landed = typeof r?.submittedUrl === 'string' && typeof r.url === 'string' ? ` → ${shownText(r.url)}` : '';
       // a fetched page apply sent back to render is a page of this run only if its fetch was (as its URL is)
@@ -275,7 +275,7 @@ export function createProgress(options: ProgressOptions) {
       // the fetch path's pages had no browser (docs/fetch-path.md)
       if (r?.path === 'fetch') {
         tally.fetched++;
-        say(`fetched   ${subject} (${r?.elapsedMs} ms)`);
+        say(`fetched   ${subject}${landed} (${r?.elapsedMs} ms)`);
       } else {
         tally.rendered++;
         say(`rendered  ${subject}${landed} (${plural(Number(r?.blocks), 'block')}, ${r?.elapsedMs} ms)`);

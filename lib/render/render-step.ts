@@ -16,7 +16,7 @@ import { FEATURE_DOCUMENT_VERSION, FeatureDocumentSchema, type FeatureDocument }
 import { HttpUrlSchema, type RenderMessage } from '../types/messages';
 import { EgressBlockedError, NonRetryableError } from '../util/errors';
 import type { Renderer } from './browser';
-import { fetchPathPage, politenessFor, retryLaterOf, routeOf } from '../step/fetch-step';
+import { fetchRouted, politenessFor, retryLaterOf, routeOf } from '../step/fetch-step';
 import type { PagePath } from '../step/route';
 
 export interface RenderContext extends StepContext {
@@ -37,7 +37,7 @@ export interface RenderOutcome {
   readonly pageId: string;
   /** The page's URL: the one submitted, or the landing page's (then `submittedUrl` is the one submitted). */
   readonly url: string;
-  /** The URL submitted, when its navigation ended on another site's page (its redirect record names that page). */
+  /** The URL submitted, when its navigation (or its redirect, asked first: the fetch path) ended on another site's page (its redirect record names that page). */
   readonly submittedUrl?: string;
   readonly blocks: number;
   readonly elapsedMs: number;
@@ -75,11 +75,15 @@ export async function renderStep(message: RenderMessage, ctx: RenderContext): Pr
   const turn = await politeness?.check(url);
   let result;
   try {
-    if (politeness && turn && route?.path === 'fetch') {
+    if (politeness && turn && route && route.path !== 'render') {
       await turn.take();
-      const fetched = await fetchPathPage(url, ctx, { policy: ctx.renderer.policy, politeness });
+      // the page, or (a link shortener's URL) the page of another site its redirect leads to
+      const fetched = await fetchRouted(url, route.path, ctx, { policy: ctx.renderer.policy, politeness });
       // (a page the fetch found on another site is not fetched: it is rendered, as that site's page)
-      if (fetched.ok) return { site, pageId, url, blocks: 0, elapsedMs: fetched.elapsedMs, path: 'fetch' };
+      if (fetched.ok) {
+        const { page, submittedUrl } = fetched;
+        return { site: page.site, pageId: page.pageId, url: page.url, ...(submittedUrl ? { submittedUrl } : {}), blocks: 0, elapsedMs: fetched.elapsedMs, path: 'fetch' };
+      }
       // Rendered in the turn its fetch took (take() answers as before): a second turn could only hand
       // the message back, to be fetched and declined again.
       ctx.logger.info('fetch path: rendering instead', { url, site, pageId, reason: fetched.reason });

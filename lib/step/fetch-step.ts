@@ -9,18 +9,21 @@
  *   queue, so a learned site's page never starts the Chromium function (docs/aws.md).
  *
  * Only the adapters differ (store, queues, host limiter): the routing (./route.ts), the fetch
- * (lib/politeness/page-fetch.ts) and what is stored and sent are the same.
+ * (lib/politeness/page-fetch.ts), a link shortener's redirect asked first (`fetchThroughRedirect`)
+ * and what is stored and sent are the same.
  */
 import type { EgressPolicy } from '../net/egress-policy';
 import { egressPolicyFor } from '../net/egress-policy';
 import { StoreHostLimiter } from '../politeness/host-limiter';
+import { safeFetch } from '../net/safe-fetch';
 import { fetchPage } from '../politeness/page-fetch';
 import { Politeness } from '../politeness/politeness';
 import { keys, normalizeUrl, pageIdOf, pageUrlOf, siteOf } from '../store/keys';
+import { recordRedirect, siteRedirects, type PageRef } from '../store/redirects';
 import { htmlToStore } from '../text/encoding';
 import { withFetchRecord } from '../types/fetch-record';
-import type { RenderMessage } from '../types/messages';
-import { retryAfterOf, RetryLaterError } from '../util/errors';
+import { HttpUrlSchema, type RenderMessage } from '../types/messages';
+import { deferralOf, describeError, retryAfterOf, RetryLaterError } from '../util/errors';
 import type { StepContext } from './context';
 import { routePage, type PagePath, type Route } from './route';
 import { loadRules } from './rules';
@@ -42,14 +45,20 @@ export function politenessFor(ctx: StepContext, given?: Politeness): Politeness 
   return p;
 }
 
-/** The page's way (./route.ts) from its message and its site's rules. */
+/**
+ * The page's way (./route.ts) from its message and its site's rules; for a site with no rules, whether
+ * it redirects to other sites (a redirect record under it: one LIST of one key, lib/store/redirects.ts).
+ */
 export async function routeOf(message: RenderMessage, ctx: StepContext): Promise<Route> {
   const url = normalizeUrl(message.url);
+  const site = siteOf(url);
   const enabled = ctx.config.fetchPath;
   const archived = message.archiveKey !== undefined;
   const renderAsked = message.path === 'render';
-  const rules = enabled && !archived && !renderAsked ? await loadRules(siteOf(url), ctx) : undefined;
-  return routePage({ pageId: pageIdOf(url), enabled, sampleRate: ctx.config.renderSampleRate, archived, renderAsked, rules });
+  const routed = enabled && !archived && !renderAsked;
+  const rules = routed ? await loadRules(site, ctx) : undefined;
+  const redirects = routed && !rules ? await siteRedirects(ctx.store, site) : false;
+  return routePage({ pageId: pageIdOf(url), enabled, sampleRate: ctx.config.renderSampleRate, archived, renderAsked, rules, redirects });
 }
 
 export interface FetchPathOptions {
@@ -57,6 +66,11 @@ export interface FetchPathOptions {
   readonly politeness: Politeness;
   /** Deadline of the whole fetch (ms); default config.renderTimeoutMs. */
   readonly timeoutMs?: number;
+  /**
+   * The submitted URL, of another site, whose redirect led to this page (`fetchThroughRedirect`): its
+   * redirect record is written once the page is stored, and apply gets it as `submittedUrl`.
+   */
+  readonly from?: PageRef;
 }
 
 export type FetchedPage = { readonly ok: true; readonly elapsedMs: number; readonly redirects: number } | { readonly ok: false; readonly reason: string };
@@ -85,11 +99,88 @@ export async function fetchPathPage(url: string, ctx: StepContext, options: Fetc
   // A page another site served is that site's, to be learned and extracted with its rules, which this
   // site's route did not ask about: rendered, as any submitted URL that lands on another site is.
   if (pageUrlOf(url, fetched.finalUrl) !== url) return { ok: false, reason: `redirected to another site (${fetched.finalUrl.slice(0, 200)}): rendered as that site's page` };
-  const served = withFetchRecord(fetched.html, { version: 1, url, fetchedAt: new Date().toISOString() });
+  const from = options.from;
+  const submitted = from ? { submittedUrl: from.url } : {};
+  const served = withFetchRecord(fetched.html, { version: 1, url, ...submitted, fetchedAt: new Date().toISOString() });
   await ctx.store.put(keys.served(site, pageId), htmlToStore(served), { contentType: 'text/html; charset=utf-8' });
-  await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'rendered', path: 'fetch', url });
-  ctx.logger.info('fetched', { url, site, pageId, path: 'fetch', redirects: fetched.redirects.length });
+  // as render records a redirect: the page stored first, so the record never points at nothing
+  if (from) await recordRedirect(ctx.store, from, { url, site, pageId });
+  await ctx.queues.apply.send({ v: 1, site, pageId, reason: 'rendered', path: 'fetch', url, ...submitted });
+  ctx.logger.info('fetched', { url, site, pageId, path: 'fetch', ...submitted, redirects: fetched.redirects.length });
   return { ok: true, elapsedMs: Math.round(performance.now() - started), redirects: fetched.redirects.length };
+}
+
+/** Largest answer the redirect's question reads: a redirect's body is a line or two, and any other answer is not used. */
+const REDIRECT_PROBE_MAX_BYTES = 16 * 1024;
+
+export type FetchedThroughRedirect =
+  | { readonly ok: true; readonly page: PageRef; readonly elapsedMs: number }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * A submitted URL of a site with no rules whose URLs redirect to other sites (route `resolve`: a link
+ * shortener's), its host admitted by the caller (robots.txt, its turn): one request that does not
+ * follow redirects asks where it leads. A 3xx to a page of another site (lib/store/keys.ts pageUrlOf)
+ * whose own route says fetch (its site's rules work on the HTML as served, not in its render sample)
+ * is fetched as that site's page (its host admitted in its own turn), its redirect record written, and
+ * handed to apply with the submitted URL (`fetchPathPage` with `from`). `ok: false` in every other
+ * case, with the reason: no redirect (a 200, an error, a 429), a redirect within its own site, a
+ * landing page this path does not take or could not fetch. The URL must then be rendered as before
+ * (render follows the redirect, and fails, or retries, as it always did): nothing of it was stored.
+ * Only a deferral (the landing host's turn too far away) is thrown: the message is handed back.
+ */
+export async function fetchThroughRedirect(url: string, ctx: StepContext, options: FetchPathOptions): Promise<FetchedThroughRedirect> {
+  const started = performance.now();
+  const deadline = Date.now() + (options.timeoutMs ?? ctx.config.renderTimeoutMs);
+  const remaining = () => Math.max(1, deadline - Date.now());
+  const from: PageRef = { url, site: siteOf(url), pageId: pageIdOf(url) };
+  let landing: string | undefined;
+  try {
+    const answer = await safeFetch(url, {
+      policy: options.policy,
+      userAgent: ctx.config.userAgent,
+      maxBytes: REDIRECT_PROBE_MAX_BYTES,
+      timeoutMs: remaining(),
+      maxRedirects: 0,
+      headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' },
+    });
+    const location = answer.status >= 300 && answer.status < 400 ? answer.headers.location : undefined;
+    if (!location) return { ok: false, reason: `asked where it leads, it answered ${answer.status}, no redirect` };
+    const target = URL.parse(location, url);
+    landing = target ? pageUrlOf(url, target.toString()) : url;
+    if (landing === url) return { ok: false, reason: `it redirects within its own site (${location.slice(0, 200)})` };
+    if (!HttpUrlSchema.safeParse(landing).success) return { ok: false, reason: `it redirects to a URL spider cannot store (${landing.slice(0, 200)})` };
+    const route = await routeOf({ v: 1, url: landing }, ctx);
+    if (route.path !== 'fetch') return { ok: false, reason: `it leads to ${landing.slice(0, 200)}, not fetched: ${route.reason}` };
+    await options.politeness.admit(landing);
+    const fetched = await fetchPathPage(landing, ctx, { ...options, timeoutMs: remaining(), from });
+    if (!fetched.ok) return { ok: false, reason: `it leads to ${landing.slice(0, 200)}, not fetched: ${fetched.reason}` };
+    return { ok: true, page: { url: landing, site: siteOf(landing), pageId: pageIdOf(landing) }, elapsedMs: Math.round(performance.now() - started) };
+  } catch (error) {
+    // the landing host's turn too far away: not a failure, the message comes back (and asks again)
+    if (deferralOf(error) !== undefined) throw error;
+    // Anything else (the shortener down, a robots.txt refusal, the landing page's 404): render meets it
+    // as it always did, and ends the message as it would have (retried, or a dead letter with its reason).
+    return { ok: false, reason: `${landing ? `its redirect to ${landing.slice(0, 200)}` : 'asking where it leads'} failed: ${describeError(error)}` };
+  }
+}
+
+export type FetchedRoute =
+  | { readonly ok: true; readonly page: PageRef; readonly submittedUrl?: string; readonly elapsedMs: number }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * What a route that does not render fetches, its host admitted by the caller: the submitted URL's own
+ * page (`fetch`: `fetchPathPage`), or the page of another site its redirect leads to (`resolve`:
+ * `fetchThroughRedirect`; the submitted URL is then `submittedUrl`). `ok: false`: render it.
+ */
+export async function fetchRouted(url: string, path: 'fetch' | 'resolve', ctx: StepContext, options: FetchPathOptions): Promise<FetchedRoute> {
+  if (path === 'resolve') {
+    const resolved = await fetchThroughRedirect(url, ctx, options);
+    return resolved.ok ? { ...resolved, submittedUrl: url } : resolved;
+  }
+  const fetched = await fetchPathPage(url, ctx, options);
+  return fetched.ok ? { ok: true, page: { url, site: siteOf(url), pageId: pageIdOf(url) }, elapsedMs: fetched.elapsedMs } : fetched;
 }
 
 /**
@@ -113,8 +204,11 @@ export interface FetchStepContext extends StepContext {
 }
 
 export interface FetchOutcome {
+  /** The page's site and id: the submitted URL's, or those of the page its redirect led to (`submittedUrl` set). */
   readonly site: string;
   readonly pageId: string;
+  /** The URL submitted, when its redirect was asked first and led to the page fetched. */
+  readonly submittedUrl?: string;
   /** `fetch`: fetched and handed to apply; `render`: forwarded, unchanged, to the render queue. */
   readonly path: PagePath;
   /** Why the page went that way (the route's reason, or why the fetch could not take it). */
@@ -126,8 +220,9 @@ const policies = new WeakMap<object, EgressPolicy>();
 
 /**
  * The intake on AWS (functions/fetch.ts): one submitted page (a render message). A learned site's page
- * is fetched and handed to apply; any other page, and a page the fetch cannot take, goes to the
- * render queue unchanged. Failures are render's: an HTTP 4xx or a robots.txt refusal can never
+ * is fetched and handed to apply, and so is the page a link shortener's URL leads to when that page's
+ * site is on the fetch path (`fetchThroughRedirect`); any other page, and a page the fetch cannot
+ * take, goes to the render queue unchanged. Failures are render's: an HTTP 4xx or a robots.txt refusal can never
  * succeed (NonRetryableError, a dead letter with the reason), a 5xx or a network error is retried.
  */
 export async function fetchStep(message: RenderMessage, ctx: FetchStepContext): Promise<FetchOutcome> {
@@ -136,24 +231,34 @@ export async function fetchStep(message: RenderMessage, ctx: FetchStepContext): 
   const site = siteOf(url);
   const pageId = pageIdOf(url);
   const elapsed = () => Math.round(performance.now() - started);
-  const route = await routeOf(message, ctx);
-  if (route.path === 'render') {
+  const toRender = async (reason: string, note: string): Promise<FetchOutcome> => {
     await ctx.queues.render.send(message);
-    ctx.logger.info('to render', { url, site, pageId, reason: route.reason });
-    return { site, pageId, path: 'render', reason: route.reason, elapsedMs: elapsed() };
-  }
+    ctx.logger.info(note, { url, site, pageId, reason });
+    return { site, pageId, path: 'render', reason, elapsedMs: elapsed() };
+  };
+  const route = await routeOf(message, ctx);
+  if (route.path === 'render') return toRender(route.reason, 'to render');
   const politeness = politenessFor(ctx, ctx.politeness);
   let policy = ctx.policy ?? policies.get(ctx.config);
   if (!policy) policies.set(ctx.config, (policy = egressPolicyFor(ctx.config)));
-  await politeness.admit(url);
-  let fetched: FetchedPage;
   try {
-    fetched = await fetchPathPage(url, ctx, { policy, politeness, timeoutMs: ctx.fetchTimeoutMs });
+    await politeness.admit(url);
+  } catch (error) {
+    // A link shortener's URL is asked where it leads only to spare a render: a refusal of the question
+    // (robots.txt unreachable or disallowing, the egress guard) is render's to meet, as before. A
+    // deferral (its host's turn) is not a failure: the message comes back.
+    if (route.path !== 'resolve' || deferralOf(error) !== undefined) throw error;
+    return toRender(`asking where it leads failed: ${describeError(error)}`, 'redirect not asked: to render');
+  }
+  let fetched: FetchedRoute;
+  try {
+    fetched = await fetchRouted(url, route.path, ctx, { policy, politeness, timeoutMs: ctx.fetchTimeoutMs });
   } catch (error) {
     throw await retryLaterOf(error, url, politeness, ctx);
   }
-  if (fetched.ok) return { site, pageId, path: 'fetch', reason: route.reason, elapsedMs: elapsed() };
-  await ctx.queues.render.send(message);
-  ctx.logger.info('fetch path: to render instead', { url, site, pageId, reason: fetched.reason });
-  return { site, pageId, path: 'render', reason: fetched.reason, elapsedMs: elapsed() };
+  if (fetched.ok) {
+    const { page, submittedUrl } = fetched;
+    return { site: page.site, pageId: page.pageId, ...(submittedUrl ? { submittedUrl } : {}), path: 'fetch', reason: route.reason, elapsedMs: elapsed() };
+  }
+  return toRender(fetched.reason, 'fetch path: to render instead');
 }

@@ -13,6 +13,13 @@ import type { RulesDocument } from '../types/rules-document';
 
 export type PagePath = 'fetch' | 'render';
 
+/**
+ * `resolve`: the page's site has no rules but redirects to other sites (a link shortener's): its
+ * redirect is asked first, with one request that does not follow it, and the page it leads to is
+ * fetched when that page's own route says fetch; rendered otherwise (lib/step/fetch-step.ts).
+ */
+export type RoutePath = PagePath | 'resolve';
+
 export interface RouteInput {
   readonly pageId: string;
   /** config.fetchPath */
@@ -25,10 +32,12 @@ export interface RouteInput {
   readonly renderAsked: boolean;
   /** The site's current rules, if any. */
   readonly rules: Pick<RulesDocument, 'fetchPath'> | undefined;
+  /** The site holds a redirect record: its URLs have led to other sites' pages (asked only of a site with no rules). */
+  readonly redirects?: boolean;
 }
 
 export interface Route {
-  readonly path: PagePath;
+  readonly path: RoutePath;
   readonly reason: string;
 }
 
@@ -43,6 +52,7 @@ export function routePage(input: RouteInput): Route {
   if (!input.enabled) return { path: 'render', reason: 'the fetch path is off' };
   if (input.archived) return { path: 'render', reason: 'an archived copy' };
   if (input.renderAsked) return { path: 'render', reason: "the site's rules failed on its HTML as served" };
+  if (!input.rules && input.redirects) return { path: 'resolve', reason: 'the site has no rules and its URLs redirect to other sites: where this one leads is asked first' };
   if (!input.rules) return { path: 'render', reason: 'the site has no rules' };
   if (!input.rules.fetchPath?.works) return { path: 'render', reason: "the site's rules do not work on the HTML as served" };
   if (inRenderSample(input.pageId, input.sampleRate)) return { path: 'render', reason: 'in the render sample' };

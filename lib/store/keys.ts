@@ -10,7 +10,8 @@
  *   rules/<site>.json                      the site's rules document (learn → apply)
  *   articles/<site>/<pageId>.json          article document (apply → users)
  *   redirects/<site>/<pageId>.json         a submitted URL whose navigation ended on another site: the page it
- *                                          landed on, whose pages/ and articles/ keys hold it (render → users)
+ *                                          landed on, whose pages/ and articles/ keys hold it (render, fetch → users;
+ *                                          one under a site sends its URLs' redirects to be asked first: fetch)
  *   feeds/<site>/<feedId>.xml              a feed the site's pages link to, as fetched (render → learn)
  *   drift/<site>/<pageId>.json             a page the site's rules selected nothing on (apply → learn)
  *   drift/<site>/render/<v>/<pageId>.json  such a page, fetched, that apply sent to render under rules v<v> (its budget)
@@ -96,6 +97,8 @@ export const keys = {
   article: (site: string, pageId: string) => `${P.articles}${segment(site)}/${pageId}.json`,
   /** A submitted URL that landed on another site's page: the redirect record pointing there (lib/types/redirect-record.ts). */
   redirect: (site: string, pageId: string) => `${P.redirects}${segment(site)}/${pageId}.json`,
+  /** Every redirect record of a site's URLs: one there (`list` with `max: 1`) says the site redirects to other sites (lib/store/redirects.ts). */
+  redirectPrefix: (site: string) => `${P.redirects}${segment(site)}/`,
   /** `feedId`: 20 hex digits of SHA-256 of the feed's URL (`feedIdOf`). */
   feed: (site: string, feedId: string) => `${P.feeds}${segment(site)}/${feedId}.xml`,
   feedPrefix: (site: string) => `${P.feeds}${segment(site)}/`,

@@ -25,7 +25,33 @@ export interface PageRef {
 export async function recordRedirect(store: Store, from: PageRef, to: PageRef): Promise<RedirectRecord> {
   const record: RedirectRecord = { version: REDIRECT_RECORD_VERSION, url: from.url, to: { url: to.url, site: to.site, pageId: to.pageId }, at: new Date().toISOString() };
   await putJson(store, keys.redirect(from.site, from.pageId), record);
+  redirectingSites(store).add(from.site);
   return record;
+}
+
+/** Sites this process knows to hold a redirect record, per store: the records are never deleted by the steps. */
+const knownRedirecting = new WeakMap<Store, Set<string>>();
+const MAX_KNOWN_SITES = 5000;
+
+function redirectingSites(store: Store): Set<string> {
+  let sites = knownRedirecting.get(store);
+  if (!sites) knownRedirecting.set(store, (sites = new Set()));
+  if (sites.size >= MAX_KNOWN_SITES) sites.clear();
+  return sites;
+}
+
+/**
+ * Whether a site's URLs have been redirected to other sites: the store holds at least one redirect
+ * record under it (a link shortener's site, once one of its links was rendered). One LIST of at most
+ * one key (S3: MaxKeys 1), however many records the site has; a yes is remembered by the process (a
+ * site does not stop being one: the records stay), a no is asked again, as a record may come any time.
+ */
+export async function siteRedirects(store: Store, site: string): Promise<boolean> {
+  const sites = redirectingSites(store);
+  if (sites.has(site)) return true;
+  const found = (await store.list(keys.redirectPrefix(site), { max: 1 })).length > 0;
+  if (found) sites.add(site);
+  return found;
 }
 
 /** The redirect record at a submitted URL's place (its site and page id), if there is one (a bad one is quarantined, as `options` say, and read as none). */

@@ -4,6 +4,8 @@
  *
  *   <!-- spider:fetched {"version":1,"url":"https://example.com/story","fetchedAt":"2026-11-27T14:00:00.000Z"} -->
  *
+ * and, when a submitted URL of another site (a link shortener's) led to it, that URL as `submittedUrl`
+ * (optional, so version 1 still: a reader before it ignores it), which a relearn's extraction keeps.
  * Such a page has no feature document, and its article comes after its first apply, which may have
  * read the site's older rules: a relearn that lists the page before that article is written reads the
  * URL here to send the page back to apply. In the file the fetch step writes anyway, not a file of
@@ -18,6 +20,8 @@ export const FetchRecordSchema = z.object({
   version: z.literal(1),
   /** The page's normalised URL, the one its apply message carries. */
   url: z.string().url(),
+  /** The URL submitted, of another site, whose redirect led to this page (a link shortener's); absent otherwise. */
+  submittedUrl: z.string().url().optional(),
   fetchedAt: z.string(),
 });
 export type FetchRecord = z.infer<typeof FetchRecordSchema>;

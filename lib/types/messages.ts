@@ -68,6 +68,11 @@ export const ApplyMessageSchema = z.object({
   path: z.enum(['render', 'fetch']).optional(),
   /** The page's URL (fetch path: there is no feature document to read it from). */
   url: HttpUrlSchema.optional(),
+  /**
+   * Fetch path: the URL submitted, of another site, whose redirect led to this page (a link
+   * shortener's: lib/step/fetch-step.ts fetchThroughRedirect); the article's `submittedUrl`.
+   */
+  submittedUrl: HttpUrlSchema.optional(),
 });
 export type ApplyMessage = z.infer<typeof ApplyMessageSchema>;
 

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgress } from '../../lib/cli/progress';
+import type { ConsumerEvent } from '../../lib/queue/worker';
 import { loadConfig } from '../../lib/config/config';
 import { articlesOf, generateSite, pageHtml, serveSite, type ServedSite } from '../../lib/demo/index';
 import { EmbeddedPipeline } from '../../lib/pipeline/embedded';
@@ -42,6 +43,9 @@ const newsUrl = (p: string) => `http://${NEWS}:${served.port}${p}`;
 const shortUrl = (p: string) => `http://${SHORT}:${new URL(shortener.origin).port}${p}`;
 const oldUrl = (p: string) => `http://${OLD}:${new URL(shortener.origin).port}${p}`;
 const flipUrl = () => `http://${FLIP}:${new URL(shortener.origin).port}/flip`;
+/** A site never learned: a short link to it is rendered, whatever the shortener. */
+const PLAIN = 'plain.localhost';
+const plainUrl = () => `http://${PLAIN}:${new URL(shortener.origin).port}/plain-story`;
 const readArticle = (s: string, id: string) => getJson(pipeline.store, keys.article(s, id), (v) => ArticleDocumentSchema.parse(v));
 
 beforeAll(async () => {
@@ -55,6 +59,12 @@ beforeAll(async () => {
     // an article of its own (another story than the one it redirects to), or a 302 to NEWS (a 301 the
     // browser would keep in its cache, and follow again once the route stopped redirecting)
     '/flip': () => (flipTo ? { ...to(flipTo), status: 302 } : { body: pageHtml(site, pages[8].path, new URL(flipUrl()).origin) }),
+    // once the shortener is known to redirect: a link to a story of NEWS none of its URLs led to yet,
+    // one to an unlearned site's page (served here too), and one whose first answer is an error
+    '/new': to(pages[5].path),
+    '/to-plain': () => ({ status: 301, type: 'text/plain', body: '', headers: { location: plainUrl() } }),
+    '/plain-story': () => ({ body: pageHtml(site, pages[3].path, new URL(plainUrl()).origin) }),
+    '/flaky': () => (shortener.hits.get('/flaky') === 1 ? { status: 500, type: 'text/plain', body: 'try again' } : to(pages[6].path)),
   });
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-redirect-'));
   // renderSampleRate 0: a page of a site whose rules work on the HTML as served is fetched, never rendered by lot
@@ -182,5 +192,84 @@ describe('a submitted URL that redirects to another site', () => {
     expect(await through()).toEqual({ value: back });
     expect(back).toMatchObject({ url, title: pages[8].title });
     expect(await shown()).toContain(pages[8].title);
+  });
+
+  describe('a short link of a shortener known to redirect (a redirect record under its site, from an earlier short link)', () => {
+    /** Runs the given URLs with a tally of their own, and the render queue's results. */
+    const runUrls = async (urls: string[]) => {
+      const progress = createProgress({ mode: 'quiet', out: new Writable({ write: (_c, _e, done) => done() }) });
+      const rendered: ConsumerEvent[] = [];
+      await pipeline.submit(urls.map((url) => ({ url })));
+      await pipeline.run({
+        onEvent: (event) => {
+          if (event.queue === 'render') rendered.push(event);
+          progress.onEvent(event);
+        },
+      });
+      expect(pipeline.deadLetters()).toEqual([]);
+      return { tally: progress.final(), rendered };
+    };
+
+    it("to a new story of a learned site on the fetch path: fetched, not rendered, as that site's page; the article has both URLs and is found by the short link", { timeout: 120_000 }, async () => {
+      const rules = await getJson(pipeline.store, keys.rules(NEWS), (v) => RulesDocumentSchema.parse(v));
+      expect(rules?.fetchPath?.works, "the landing site's rules work on its HTML as served").toBe(true);
+      expect(await readRedirect(pipeline.store, SHORT, pageIdOf(shortUrl('/abc'))), 'the shortener redirected before').toBeDefined();
+      const url = shortUrl('/new');
+      const landing = newsUrl(pages[5].path);
+      const asked = { link: shortener.hits.get('/new') ?? 0, story: served.requestsByPath.get(pages[5].path) ?? 0 };
+
+      const { tally, rendered } = await runUrls([url]);
+
+      // no browser: the render consumer fetched it, and named the landing page, the URL submitted with it
+      expect(rendered.map((e) => e.result)).toEqual([expect.objectContaining({ path: 'fetch', site: NEWS, pageId: pageIdOf(landing), url: landing, submittedUrl: url })]);
+      expect(tally).toMatchObject({ urls: { done: 1, total: 1 }, outcomes: { rendered: 0, fetched: 1, articles: 1, articlesByMethod: { rules: 1 }, duplicates: 0, deadLetters: 0 } });
+      // one request to the short link (not followed) and one to the story: no render's
+      expect({ link: shortener.hits.get('/new')! - asked.link, story: served.requestsByPath.get(pages[5].path)! - asked.story }).toEqual({ link: 1, story: 1 });
+      expect(await pipeline.store.get(keys.snapshot(NEWS, pageIdOf(landing)))).toBeUndefined();
+      expect(await pipeline.store.get(keys.features(NEWS, pageIdOf(landing)))).toBeUndefined();
+
+      const article = await readArticle(NEWS, pageIdOf(landing));
+      expect(article).toMatchObject({ url: landing, submittedUrl: url, site: NEWS, path: 'fetch', method: 'rules', title: pages[5].title });
+      expect(await readRedirect(pipeline.store, SHORT, pageIdOf(url))).toMatchObject({ version: 1, url, to: { url: landing, site: NEWS, pageId: pageIdOf(landing) } });
+      expect(await pipeline.store.list(keys.pagePrefix(SHORT))).toEqual([]);
+      expect((await readThroughRedirect(pipeline.store, SHORT, pageIdOf(url), readArticle)).value).toEqual(article);
+
+      const shown = await runSpider(dataDir, ['article', url]);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toContain(pages[5].title);
+      expect(shown.stderr).toContain(`${url} led to another site's page: the article of ${landing}`);
+
+      // A relearn of the landing site extracting the page again (its message, as lib/learn sends it for a
+      // fetched page: no submittedUrl) keeps the URL submitted: the page's fetch record names it.
+      await pipeline.queues.apply.send({ v: 1, site: NEWS, pageId: pageIdOf(landing), reason: 'relearned', path: 'fetch', url: landing });
+      await pipeline.run();
+      const again = await readArticle(NEWS, pageIdOf(landing));
+      expect(again!.extractedAt > article!.extractedAt).toBe(true);
+      expect(again).toMatchObject({ url: landing, submittedUrl: url, path: 'fetch' });
+    });
+
+    it('to an unlearned site, or asked and failing (an error first): rendered as before, in the same attempt', { timeout: 120_000 }, async () => {
+      const toPlain = shortUrl('/to-plain');
+      const flaky = shortUrl('/flaky');
+      const asked = { plain: shortener.hits.get('/to-plain') ?? 0, flaky: shortener.hits.get('/flaky') ?? 0 };
+      expect(asked.flaky).toBe(0);
+
+      const { tally, rendered } = await runUrls([toPlain, flaky]);
+
+      expect(tally).toMatchObject({ urls: { done: 2, total: 2 }, outcomes: { rendered: 2, fetched: 0, articles: 2, retried: 0, deadLetters: 0 } });
+      // the unlearned site's page: rendered as that site's, found by the short link
+      const plain = plainUrl();
+      expect(rendered.map((e) => e.result)).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ path: 'render', site: PLAIN, url: plain, submittedUrl: toPlain }),
+          expect.objectContaining({ path: 'render', site: NEWS, url: newsUrl(pages[6].path), submittedUrl: flaky }),
+        ]),
+      );
+      expect(await readArticle(PLAIN, pageIdOf(plain))).toMatchObject({ url: plain, submittedUrl: toPlain, path: 'render', title: pages[3].title });
+      expect((await readThroughRedirect(pipeline.store, SHORT, pageIdOf(flaky), readArticle)).value).toMatchObject({ url: newsUrl(pages[6].path), submittedUrl: flaky, path: 'render' });
+      // what the question cost: one request more to each short link, the browser's after it (the flaky
+      // link's error was the question's, so the render, in the same attempt, was redirected)
+      expect({ plain: shortener.hits.get('/to-plain')! - asked.plain, flaky: shortener.hits.get('/flaky')! - asked.flaky }).toEqual({ plain: 2, flaky: 2 });
+    });
   });
 });

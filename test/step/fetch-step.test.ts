@@ -5,6 +5,7 @@ import type { Queues } from '../../lib/queue/queue';
 import { silentLogger, type StepContext } from '../../lib/step/context';
 import { fetchStep } from '../../lib/step/fetch-step';
 import { keys, pageIdOf } from '../../lib/store/keys';
+import { readRedirect, recordRedirect } from '../../lib/store/redirects';
 import { MemoryStore } from '../../lib/store/memory-store';
 import { putJson } from '../../lib/store/store';
 import { fetchRecordOf } from '../../lib/types/fetch-record';
@@ -16,11 +17,21 @@ import { serveRoutes, type TestServer } from '../helpers/http-server';
 const PAGE = '<html><head><title>A story</title></head><body><article><p>The story, as served.</p></article></body></html>';
 
 let server: TestServer;
+const SHORT = 'short.localhost';
+const LEARNED = 'learned.localhost';
+const UNLEARNED = 'unlearned.localhost';
+const port = () => new URL(server.origin).port;
 beforeAll(async () => {
   server = await serveRoutes({
     '/story': { body: PAGE },
     // a page of this site moved to another site's (any *.localhost name reaches this server)
     '/moved': (req) => ({ status: 301, body: '', headers: { location: `http://elsewhere.localhost:${new URL(`http://${req.headers.host}`).port}/story` } }),
+    // a link shortener's links (short.localhost): to a learned site's story, to an unlearned site's, and one that is a page of its own
+    '/s/learned': () => ({ status: 301, body: '', headers: { location: `http://${LEARNED}:${port()}/landing` } }),
+    '/s/unlearned': () => ({ status: 302, body: '', headers: { location: `http://${UNLEARNED}:${port()}/landing-too` } }),
+    '/s/own-page': { body: PAGE },
+    '/landing': { body: PAGE },
+    '/landing-too': { body: PAGE },
   });
 });
 afterAll(() => server.close());
@@ -76,5 +87,73 @@ describe('fetchStep', () => {
     expect(outcome).toMatchObject({ path: 'render', reason: `redirected to another site (http://elsewhere.localhost:${new URL(server.origin).port}/story): rendered as that site's page` });
     expect(sent).toEqual([{ queue: 'render', body: message }]);
     expect((await store.list('pages/')).map((o) => o.key)).toEqual([]);
+  });
+
+  describe("a link shortener's URL (its site has no rules and holds a redirect record)", () => {
+    const shortUrl = (p: string) => `http://${SHORT}:${port()}${p}`;
+    /** A store where the shortener's site holds a redirect record (an earlier link, rendered) and LEARNED's rules work on the HTML as served. */
+    const setUp = async () => {
+      const store = new MemoryStore();
+      await putJson(store, keys.rules(LEARNED), fetchPathRules(LEARNED));
+      const earlier = shortUrl('/s/earlier');
+      const to = `http://${LEARNED}:${port()}/earlier-story`;
+      await recordRedirect(store, { url: earlier, site: SHORT, pageId: pageIdOf(earlier) }, { url: to, site: LEARNED, pageId: pageIdOf(to) });
+      const sent: { queue: string; body: unknown }[] = [];
+      const queues = {
+        apply: { send: async (body: unknown) => void sent.push({ queue: 'apply', body }) },
+        render: { send: async (body: unknown) => void sent.push({ queue: 'render', body }) },
+      } as unknown as Queues;
+      const config = ConfigSchema.parse({ allowHosts: ['127.0.0.1', '*.localhost'], hostIntervalMs: 0, renderSampleRate: 0 });
+      return { store, sent, ctx: { store, queues, config, logger: silentLogger } satisfies StepContext };
+    };
+
+    it("is asked where it leads (one request, not followed), and a page of a site on the fetch path is fetched as that site's page: stored, its redirect recorded, sent to apply with the URL submitted", async () => {
+      const { store, sent, ctx } = await setUp();
+      const url = shortUrl('/s/learned');
+      const landing = `http://${LEARNED}:${port()}/landing`;
+      const before = { link: server.hits.get('/s/learned') ?? 0, page: server.hits.get('/landing') ?? 0 };
+
+      const outcome = await fetchStep({ v: 1, url }, ctx);
+
+      expect(outcome).toMatchObject({ site: LEARNED, pageId: pageIdOf(landing), submittedUrl: url, path: 'fetch' });
+      expect(sent).toEqual([{ queue: 'apply', body: { v: 1, site: LEARNED, pageId: pageIdOf(landing), reason: 'rendered', path: 'fetch', url: landing, submittedUrl: url } }]);
+      expect(fetchRecordOf((await store.get(keys.served(LEARNED, pageIdOf(landing))))!.body)).toMatchObject({ version: 1, url: landing, submittedUrl: url });
+      expect(await readRedirect(store, SHORT, pageIdOf(url))).toMatchObject({ version: 1, url, to: { url: landing, site: LEARNED, pageId: pageIdOf(landing) } });
+      // the shortener's site holds no page of it
+      expect(await store.list(keys.pagePrefix(SHORT))).toEqual([]);
+      expect({ link: server.hits.get('/s/learned')! - before.link, page: server.hits.get('/landing')! - before.page }).toEqual({ link: 1, page: 1 });
+    });
+
+    it('goes to render unchanged, nothing stored, when it leads to an unlearned site, is a page of its own, or its host does not answer; and is not asked when its site holds no redirect record', async () => {
+      const { store, sent, ctx } = await setUp();
+      const hits = (p: string) => server.hits.get(p) ?? 0;
+      const before = { unlearned: hits('/s/unlearned'), own: hits('/s/own-page'), landing: hits('/landing-too') };
+      const closed = await serveRoutes({});
+      const downUrl = `http://${SHORT}:${new URL(closed.origin).port}/s/down`;
+      await closed.close();
+      const messages = [{ v: 1 as const, url: shortUrl('/s/unlearned'), submittedAt: '2026-11-28T00:00:00.000Z' }, { v: 1 as const, url: shortUrl('/s/own-page') }, { v: 1 as const, url: downUrl }];
+
+      const outcomes = [];
+      for (const message of messages) outcomes.push(await fetchStep(message, ctx));
+
+      expect(outcomes.map((o) => [o.site, o.path])).toEqual([[SHORT, 'render'], [SHORT, 'render'], [SHORT, 'render']]);
+      expect(outcomes[0].reason).toMatch(/leads to http:\/\/unlearned\.localhost:\d+\/landing-too, not fetched: the site has no rules/);
+      expect(outcomes[1].reason).toMatch(/answered 200, no redirect/);
+      expect(outcomes[2].reason).toMatch(/asking where it leads failed/);
+      expect(sent).toEqual(messages.map((body) => ({ queue: 'render', body })));
+      expect(await store.list(keys.pagePrefix(UNLEARNED))).toEqual([]);
+      expect(await store.list(keys.pagePrefix(SHORT))).toEqual([]);
+      expect((await store.list(keys.redirectPrefix(SHORT))).map((o) => o.key)).toEqual([keys.redirect(SHORT, pageIdOf(shortUrl('/s/earlier')))]);
+      // asked once each, the landing page never requested
+      expect({ unlearned: hits('/s/unlearned') - before.unlearned, own: hits('/s/own-page') - before.own, landing: hits('/landing-too') - before.landing }).toEqual({ unlearned: 1, own: 1, landing: 0 });
+
+      // the same link under a site with no redirect record: rendered, not asked
+      sent.length = 0;
+      const other = `http://other-short.localhost:${port()}/s/learned`;
+      const learnedBefore = hits('/s/learned');
+      expect(await fetchStep({ v: 1, url: other }, ctx)).toMatchObject({ path: 'render', reason: 'the site has no rules' });
+      expect(sent).toEqual([{ queue: 'render', body: { v: 1, url: other } }]);
+      expect(hits('/s/learned')).toBe(learnedBefore);
+    });
   });
 });

@@ -18,6 +18,15 @@ describe('routePage', () => {
     expect(routePage({ ...base, renderAsked: true }).path).toBe('render');
     expect(routePage({ ...base, pageId: '00000000ffffffffffff' }).path).toBe('render');
   });
+  it("asks a site with no rules whose URLs redirect to other sites where a page leads; not when it has rules, and never when the fetch path is off, for an archived copy, or when a render is asked", () => {
+    expect(routePage({ ...base, rules: undefined, redirects: true }).path).toBe('resolve');
+    expect(routePage({ ...base, rules: undefined, redirects: false }).path).toBe('render');
+    expect(routePage({ ...base, redirects: true }).path).toBe('fetch');
+    expect(routePage({ ...base, rules: {}, redirects: true }).path).toBe('render');
+    expect(routePage({ ...base, rules: undefined, redirects: true, enabled: false }).path).toBe('render');
+    expect(routePage({ ...base, rules: undefined, redirects: true, archived: true }).path).toBe('render');
+    expect(routePage({ ...base, rules: undefined, redirects: true, renderAsked: true }).path).toBe('render');
+  });
 });
 
 describe('inRenderSample', () => {
