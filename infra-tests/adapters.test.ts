@@ -19,7 +19,7 @@ import { SqsQueueSender, sqsDeduplicationId } from '../lib/aws/sqs-queue';
 import { S3Store } from '../lib/aws/s3-store';
 import { PreconditionFailedError, getJson, putJson } from '../lib/store/store';
 import { startEmulator, type Emulator } from './emulator';
-import { SPIDER_COMMAND, spiderArgs } from '../test/helpers/spider-cli';
+import { CLI_COMMAND, spiderArgs } from '../test/helpers/spider-cli';
 
 let emu: Emulator;
 const BUCKET = 'spider-adapters';
@@ -295,7 +295,7 @@ describe('spider train against a deployed bucket', () => {
       }
     }
 
-    const { stdout } = await promisify(execFile)(SPIDER_COMMAND, spiderArgs('train', '--no-generated', '--holdout', '0'), {
+    const { stdout } = await promisify(execFile)(CLI_COMMAND, spiderArgs('train', '--no-generated', '--holdout', '0'), {
       env: { ...process.env, ...emu.env(), CI: 'true', SPIDER_STACK_OUTPUTS: '', SPIDER_BUCKET: bucket },
       timeout: 100_000,
     });

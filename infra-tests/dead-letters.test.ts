@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadLetterOf, deployedDeadLetters } from '../lib/aws/dead-letters';
 import { SqsDeadLetterSender } from '../lib/aws/sqs-records';
 import { startEmulator, type Emulator, type StepQueues } from './emulator';
-import { SPIDER_COMMAND, spiderArgs } from '../test/helpers/spider-cli';
+import { CLI_COMMAND, spiderArgs } from '../test/helpers/spider-cli';
 
 const BUCKET = 'spider-dead-letters';
 const MAX_RECEIVE_COUNT = 2;
@@ -47,7 +47,7 @@ function record(body: unknown, queueArn: string, groupId?: string): SQSRecord {
 /** The `spider` command against the emulated stack (its queues named by the environment, their DLQs found from the redrive policy). */
 async function spider(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(SPIDER_COMMAND, spiderArgs(...args), {
+    const { stdout, stderr } = await promisify(execFile)(CLI_COMMAND, spiderArgs(...args), {
       env: {
         ...process.env,
         ...emu.env(),

@@ -16,7 +16,7 @@ import { keys } from '../../lib/store/keys';
 import { putJson } from '../../lib/store/store';
 import { ARTICLE_DOCUMENT_VERSION, type ArticleDocument } from '../../lib/types/article-document';
 import { serveRoutes } from '../helpers/http-server';
-import { SPIDER_COMMAND, spiderArgs } from '../helpers/spider-cli';
+import { CLI_COMMAND, spiderArgs } from '../helpers/spider-cli';
 
 const run = promisify(execFile);
 const site = generateSite({ seed: 'cli-test', pagesPerTemplate: 2, templates: 1 });
@@ -25,7 +25,7 @@ let dataDir: string;
 
 async function spider(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await run(SPIDER_COMMAND, spiderArgs('--data-dir', dataDir, ...args), {
+    const { stdout, stderr } = await run(CLI_COMMAND, spiderArgs('--data-dir', dataDir, ...args), {
       env: { ...process.env, CI: 'true', SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '' },
       timeout: 120_000,
     });

@@ -17,7 +17,7 @@ import type { SpiderStatus } from '../../lib/queue/status';
 import { inRenderSample } from '../../lib/step/route';
 import { pageIdOf } from '../../lib/store/keys';
 import { serveRoutes } from '../helpers/http-server';
-import { SPIDER_COMMAND, spiderArgs } from '../helpers/spider-cli';
+import { CLI_COMMAND, spiderArgs } from '../helpers/spider-cli';
 
 const run = promisify(execFile);
 const site = generateSite({ seed: 'cli-progress', pagesPerTemplate: 4, templates: 1 });
@@ -27,7 +27,7 @@ let dataDir: string;
 async function spider(...args: [Record<string, string>, ...string[]] | string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   const env = typeof args[0] === 'object' ? (args.shift() as Record<string, string>) : {};
   try {
-    const { stdout, stderr } = await run(SPIDER_COMMAND, spiderArgs('--data-dir', dataDir, ...(args as string[])), {
+    const { stdout, stderr } = await run(CLI_COMMAND, spiderArgs('--data-dir', dataDir, ...(args as string[])), {
       env: { ...process.env, SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '', SPIDER_LEARN_MIN_PAGES: '3', ...env },
       timeout: 240_000,
     });

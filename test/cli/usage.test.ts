@@ -14,7 +14,7 @@ import { keys, pageIdOf } from '../../lib/store/keys';
 import { putJson } from '../../lib/store/store';
 import { RULES_DOCUMENT_VERSION, type RulesDocument } from '../../lib/types/rules-document';
 import { ARTICLE_DOCUMENT_VERSION, type ArticleDocument } from '../../lib/types/article-document';
-import { runSpider, SPIDER_COMMAND, spiderArgs } from '../helpers/spider-cli';
+import { runSpider, CLI_COMMAND, spiderArgs } from '../helpers/spider-cli';
 
 let dataDir: string;
 const spider = (args: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv } = {}) => runSpider(dataDir, args, options.stdin, options.env);
@@ -26,7 +26,7 @@ beforeEach(async () => {
 /** Runs spider with the reading end of its stdout (or stderr) closed before it writes: `spider … | head -0`. */
 function withClosedOutput(args: string[], closed: 'stdout' | 'stderr'): Promise<{ code: number | null; other: string }> {
   return new Promise((resolve) => {
-    const child = spawn(SPIDER_COMMAND, spiderArgs('--data-dir', dataDir, ...args), {
+    const child = spawn(CLI_COMMAND, spiderArgs('--data-dir', dataDir, ...args), {
       env: { ...process.env, CI: 'true', SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -107,7 +107,7 @@ describe('spider, first contact', () => {
  */
 function spiderOn(dir: string, args: string[], ms: number): Promise<{ code: number | string | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(SPIDER_COMMAND, spiderArgs('--data-dir', dir, ...args), {
+    const child = spawn(CLI_COMMAND, spiderArgs('--data-dir', dir, ...args), {
       env: { ...process.env, CI: 'true', SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '' },
       stdio: ['ignore', 'ignore', 'pipe'],
       detached: true,

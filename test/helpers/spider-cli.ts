@@ -7,10 +7,10 @@ import { createRequire } from 'node:module';
  * the Node running the tests (the project's own, under `npm test`) and tsx's CLI named directly:
  * npx took about 1.5 s of each run to find it.
  */
-export const SPIDER_COMMAND = process.execPath;
+export const CLI_COMMAND = process.execPath;
 const TSX_CLI = createRequire(import.meta.url).resolve('tsx/cli');
 
-/** The arguments of SPIDER_COMMAND for `spider <args>`. */
+/** The arguments of CLI_COMMAND for `spider <args>`. */
 export function spiderArgs(...args: readonly string[]): string[] {
   return [TSX_CLI, 'lib/cli/main.ts', ...args];
 }
@@ -23,7 +23,7 @@ export interface SpiderResult {
 
 export function runSpider(dataDir: string, args: readonly string[], stdin?: string, env: NodeJS.ProcessEnv = {}): Promise<SpiderResult> {
   return new Promise((resolve) => {
-    const child = execFile(SPIDER_COMMAND, spiderArgs('--data-dir', dataDir, ...args), {
+    const child = execFile(CLI_COMMAND, spiderArgs('--data-dir', dataDir, ...args), {
       env: { ...process.env, CI: 'true', SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '', ...env },
       timeout: 120_000,
       maxBuffer: 64 * 1024 * 1024,
