@@ -16,10 +16,11 @@ import type { EgressPolicy } from '../net/egress-policy';
 import { egressPolicyFor } from '../net/egress-policy';
 import { StoreHostLimiter } from '../politeness/host-limiter';
 import { safeFetch } from '../net/safe-fetch';
+import { httpStatusError } from '../politeness/http-status';
 import { fetchPage } from '../politeness/page-fetch';
 import { Politeness } from '../politeness/politeness';
 import { keys, normalizeUrl, pageIdOf, pageUrlOf, siteOf } from '../store/keys';
-import { recordRedirect, siteRedirects, type PageRef } from '../store/redirects';
+import { forgetRedirecting, recordRedirect, siteRedirects, type PageRef } from '../store/redirects';
 import { htmlToStore } from '../text/encoding';
 import { withFetchRecord } from '../types/fetch-record';
 import { HttpUrlSchema, type RenderMessage } from '../types/messages';
@@ -57,7 +58,14 @@ export async function routeOf(message: RenderMessage, ctx: StepContext): Promise
   const renderAsked = message.path === 'render';
   const routed = enabled && !archived && !renderAsked;
   const rules = routed ? await loadRules(site, ctx) : undefined;
-  const redirects = routed && !rules ? await siteRedirects(ctx.store, site) : false;
+  // only a saving: a store that cannot say (throttled, unreadable) routes the page as before
+  const redirects =
+    routed && !rules
+      ? await siteRedirects(ctx.store, site).catch((error: unknown) => {
+          ctx.logger.warn('could not ask whether the site redirects; routed as before', { site, error: describeError(error) });
+          return false;
+        })
+      : false;
   return routePage({ pageId: pageIdOf(url), enabled, sampleRate: ctx.config.renderSampleRate, archived, renderAsked, rules, redirects });
 }
 
@@ -99,6 +107,9 @@ export async function fetchPathPage(url: string, ctx: StepContext, options: Fetc
   // A page another site served is that site's, to be learned and extracted with its rules, which this
   // site's route did not ask about: rendered, as any submitted URL that lands on another site is.
   if (pageUrlOf(url, fetched.finalUrl) !== url) return { ok: false, reason: `redirected to another site (${fetched.finalUrl.slice(0, 200)}): rendered as that site's page` };
+  // A short link's page is the one its whole chain ends on (render files it so): a landing page that
+  // redirects again (to https, to www., off its tracking parameters) is rendered, never filed under the first hop.
+  if (options.from && fetched.redirects.length) return { ok: false, reason: `its landing page redirects again (to ${fetched.finalUrl.slice(0, 200)}): rendered, filed under the chain's end` };
   const from = options.from;
   const submitted = from ? { submittedUrl: from.url } : {};
   const served = withFetchRecord(fetched.html, { version: 1, url, ...submitted, fetchedAt: new Date().toISOString() });
@@ -144,8 +155,15 @@ export async function fetchThroughRedirect(url: string, ctx: StepContext, option
       maxRedirects: 0,
       headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' },
     });
+    // a 429 (or 503 with Retry-After): its host waits, and the message with it, as for any request
+    const wait = httpStatusError(answer.status, answer.headers['retry-after'], url);
+    if (wait instanceof RetryLaterError) throw wait;
     const location = answer.status >= 300 && answer.status < 400 ? answer.headers.location : undefined;
-    if (!location) return { ok: false, reason: `asked where it leads, it answered ${answer.status}, no redirect` };
+    if (!location) {
+      // it answers for itself now: no longer taken for a shortener by this process
+      forgetRedirecting(ctx.store, from.site);
+      return { ok: false, reason: `asked where it leads, it answered ${answer.status}, no redirect` };
+    }
     const target = URL.parse(location, url);
     landing = target ? pageUrlOf(url, target.toString()) : url;
     if (landing === url) return { ok: false, reason: `it redirects within its own site (${location.slice(0, 200)})` };
@@ -159,6 +177,9 @@ export async function fetchThroughRedirect(url: string, ctx: StepContext, option
   } catch (error) {
     // the landing host's turn too far away: not a failure, the message comes back (and asks again)
     if (deferralOf(error) !== undefined) throw error;
+    // a 429 (or 503 with Retry-After) from the landing host or the short link's: that host waits (not
+    // the other), and the message is retried after it, as render would retry it
+    if (retryAfterOf(error) !== undefined) throw await retryLaterOf(error, landing ?? url, options.politeness, ctx);
     // Anything else (the shortener down, a robots.txt refusal, the landing page's 404): render meets it
     // as it always did, and ends the message as it would have (retried, or a dead letter with its reason).
     return { ok: false, reason: `${landing ? `its redirect to ${landing.slice(0, 200)}` : 'asking where it leads'} failed: ${describeError(error)}` };
@@ -185,14 +206,16 @@ export async function fetchRouted(url: string, path: 'fetch' | 'resolve', ctx: S
 
 /**
  * A 429 / 503 with Retry-After: the whole host waits (the shared limiter), and the message is retried
- * after it, as a RetryLaterError. Any other error is returned as it is.
+ * after it, as a RetryLaterError. Any other error is returned as it is, and so is one whose host waits
+ * already (a short link's landing host, held by fetchThroughRedirect: the shortener's is not).
  */
 export async function retryLaterOf(error: unknown, url: string, politeness: Politeness, ctx: StepContext): Promise<unknown> {
+  if (error instanceof RetryLaterError && error.hostPaused) return error;
   const retryAfter = retryAfterOf(error);
   if (retryAfter === undefined) return error;
   const capped = Math.min(retryAfter, ctx.config.maxRetryAfterSeconds * 1000);
   await politeness.retryLater(url, capped);
-  return new RetryLaterError((error as Error).message, capped);
+  return new RetryLaterError((error as Error).message, capped, true);
 }
 
 export interface FetchStepContext extends StepContext {

@@ -25,7 +25,6 @@ export interface PageRef {
 export async function recordRedirect(store: Store, from: PageRef, to: PageRef): Promise<RedirectRecord> {
   const record: RedirectRecord = { version: REDIRECT_RECORD_VERSION, url: from.url, to: { url: to.url, site: to.site, pageId: to.pageId }, at: new Date().toISOString() };
   await putJson(store, keys.redirect(from.site, from.pageId), record);
-  redirectingSites(store).add(from.site);
   return record;
 }
 
@@ -41,17 +40,24 @@ function redirectingSites(store: Store): Set<string> {
 }
 
 /**
- * Whether a site's URLs have been redirected to other sites: the store holds at least one redirect
- * record under it (a link shortener's site, once one of its links was rendered). One LIST of at most
- * one key (S3: MaxKeys 1), however many records the site has; a yes is remembered by the process (a
- * site does not stop being one: the records stay), a no is asked again, as a record may come any time.
+ * Whether a site is a redirector (a link shortener's): the store holds at least one redirect record
+ * under it (one of its URLs was rendered and landed on another site) and no page of its own. A site
+ * of its own pages with a stray redirect (one moved story, a consent page on another domain) is no
+ * shortener: its pages are not asked where they lead first. One LIST of at most one key each (S3:
+ * MaxKeys 1), however many the site has; a yes is remembered by the process until one of its URLs
+ * answers for itself (`forgetRedirecting`), a no is asked again, as a record may come any time.
  */
 export async function siteRedirects(store: Store, site: string): Promise<boolean> {
   const sites = redirectingSites(store);
   if (sites.has(site)) return true;
-  const found = (await store.list(keys.redirectPrefix(site), { max: 1 })).length > 0;
+  const found = (await store.list(keys.redirectPrefix(site), { max: 1 })).length > 0 && (await store.list(keys.pagePrefix(site), { max: 1 })).length === 0;
   if (found) sites.add(site);
   return found;
+}
+
+/** A site taken for a redirector whose URL answered for itself: asked of the store again next time. */
+export function forgetRedirecting(store: Store, site: string): void {
+  knownRedirecting.get(store)?.delete(site);
 }
 
 /** The redirect record at a submitted URL's place (its site and page id), if there is one (a bad one is quarantined, as `options` say, and read as none). */

@@ -57,7 +57,8 @@ export function describeError(error: unknown): string {
  *   handler sends it again to its queue with that delay (lib/aws/sqs-records.ts).
  */
 export class RetryLaterError extends Error {
-  constructor(message: string, readonly retryAfterMs: number) {
+  /** `hostPaused`: the host that asked for the wait is held already (retryLaterOf): no other host is paused for it. */
+  constructor(message: string, readonly retryAfterMs: number, readonly hostPaused = false) {
     super(message);
     this.name = 'RetryLaterError';
   }

@@ -4,8 +4,10 @@ import { ConfigSchema } from '../../lib/config/config';
 import type { Queues } from '../../lib/queue/queue';
 import { silentLogger, type StepContext } from '../../lib/step/context';
 import { fetchStep } from '../../lib/step/fetch-step';
+import { Politeness } from '../../lib/politeness/politeness';
+import { RetryLaterError } from '../../lib/util/errors';
 import { keys, pageIdOf } from '../../lib/store/keys';
-import { readRedirect, recordRedirect } from '../../lib/store/redirects';
+import { readRedirect, recordRedirect, siteRedirects } from '../../lib/store/redirects';
 import { MemoryStore } from '../../lib/store/memory-store';
 import { putJson } from '../../lib/store/store';
 import { fetchRecordOf } from '../../lib/types/fetch-record';
@@ -32,6 +34,12 @@ beforeAll(async () => {
     '/s/own-page': { body: PAGE },
     '/landing': { body: PAGE },
     '/landing-too': { body: PAGE },
+    // a shortener that asks to come back later; a link to a landing host that does; a landing page that redirects again
+    '/s/busy': { status: 429, type: 'text/plain', body: 'slow down', headers: { 'retry-after': '60' } },
+    '/s/to-busy': () => ({ status: 301, body: '', headers: { location: `http://${LEARNED}:${port()}/busy` } }),
+    '/busy': { status: 429, type: 'text/plain', body: 'slow down', headers: { 'retry-after': '60' } },
+    '/s/to-hop': () => ({ status: 301, body: '', headers: { location: `http://${LEARNED}:${port()}/hop?utm_source=short` } }),
+    '/hop': () => ({ status: 301, body: '', headers: { location: `http://${LEARNED}:${port()}/landing` } }),
   });
 });
 afterAll(() => server.close());
@@ -154,6 +162,47 @@ describe('fetchStep', () => {
       expect(await fetchStep({ v: 1, url: other }, ctx)).toMatchObject({ path: 'render', reason: 'the site has no rules' });
       expect(sent).toEqual([{ queue: 'render', body: { v: 1, url: other } }]);
       expect(hits('/s/learned')).toBe(learnedBefore);
+    });
+    it('waits when a host asks it to: a 429 from the shortener holds the shortener, one from the landing host holds that host alone; the message is retried, not rendered', async () => {
+      const { store, sent, ctx } = await setUp();
+      for (const [link, host] of [['/s/busy', SHORT], ['/s/to-busy', LEARNED]] as const) {
+        // each with its own hosts' waits: the first holds the shortener
+        const held: string[] = [];
+        const politeness = new Politeness(ctx.config);
+        const pause = politeness.retryLater.bind(politeness);
+        politeness.retryLater = async (pageUrl, ms) => {
+          held.push(new URL(pageUrl).hostname);
+          return pause(pageUrl, ms);
+        };
+        const error = await fetchStep({ v: 1, url: shortUrl(link) }, { ...ctx, politeness }).catch((e: unknown) => e);
+        expect(error, link).toBeInstanceOf(RetryLaterError);
+        expect((error as RetryLaterError).retryAfterMs, link).toBe(60_000);
+        expect(held, link).toEqual([host]);
+      }
+      expect(sent).toEqual([]);
+      expect(await store.list(keys.pagePrefix(LEARNED))).toEqual([]);
+    });
+
+    it('renders a link whose landing page redirects again: its page is the one the whole chain ends on, as render files it', async () => {
+      const { store, sent, ctx } = await setUp();
+      const url = shortUrl('/s/to-hop');
+      const outcome = await fetchStep({ v: 1, url }, ctx);
+      expect(outcome).toMatchObject({ site: SHORT, path: 'render' });
+      expect(outcome.reason).toMatch(/its landing page redirects again/);
+      expect(sent).toEqual([{ queue: 'render', body: { v: 1, url } }]);
+      expect(await store.list(keys.pagePrefix(LEARNED))).toEqual([]);
+      expect(await readRedirect(store, SHORT, pageIdOf(url))).toBeUndefined();
+    });
+
+    it('takes a site for a shortener only when it holds a redirect record and no page of its own (a stray redirect of a site with pages does not make it one)', async () => {
+      const store = new MemoryStore();
+      const ref = (site: string, p: string) => ({ url: `http://${site}/${p}`, site, pageId: pageIdOf(`http://${site}/${p}`) });
+      await recordRedirect(store, ref('sho.localhost', 'a'), ref('news.localhost', 'story'));
+      await recordRedirect(store, ref('blog.localhost', 'moved'), ref('news.localhost', 'story'));
+      await store.put(keys.served('blog.localhost', pageIdOf('http://blog.localhost/post')), PAGE);
+      expect(await siteRedirects(store, 'sho.localhost')).toBe(true);
+      expect(await siteRedirects(store, 'blog.localhost')).toBe(false);
+      expect(await siteRedirects(store, 'news.localhost')).toBe(false);
     });
   });
 });
