@@ -308,7 +308,9 @@ async function renderFailedFetch(message: ApplyMessage, rules: RulesDocument, ct
     if (mine || requests.length < ctx.config.driftRelearnAfter) {
       const request: DriftMarker = { version: 1, site, pageId, rulesVersion: rules.rulesVersion, at: new Date().toISOString() };
       if (!mine) await putJson(ctx.store, requestKey, request);
-      await ctx.queues.render.send({ v: 1, url: message.url, submittedAt: new Date().toISOString(), path: 'render' });
+      // a short link's page (fetched through its redirect): the short link, whose render files the page
+      // here again with its redirect record and the article's submittedUrl, which the landing URL's would not
+      await ctx.queues.render.send({ v: 1, url: message.submittedUrl ?? message.url, submittedAt: new Date().toISOString(), path: 'render' });
       ctx.logger.info('fetch path: the rules failed on the HTML as served; the page goes to render', { site, pageId });
     }
   }

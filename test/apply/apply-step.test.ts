@@ -260,6 +260,15 @@ describe('applyStep', () => {
     expect(rendered).toEqual(['b1', 'b2', 'b3']);
     expect((await store.list(keys.driftRenderPrefix(site, 2))).length).toBe(3);
 
+    // a short link's page, fetched through its redirect: rendered by the short link, whose render files it
+    // again under this page with its redirect record and submittedUrl (the landing URL's render would drop them)
+    await store.put(keys.served(site, 'b0'), snapshot(false));
+    await store.delete(keys.driftRender(site, 2, 'b1'));
+    sent.length = 0;
+    const short = 'https://sho.rt/b0';
+    expect(await applyStep({ v: 1, site, pageId: 'b0', reason: 'rendered', path: 'fetch', url: `${url}?b0`, submittedUrl: short }, ctx)).toMatchObject({ method: 'fallback', submittedUrl: short });
+    expect(sent).toContainEqual(expect.objectContaining({ url: short, path: 'render' }));
+
     // b3's apply again (a retry after its request was written): it keeps its place, and is sent again
     sent.length = 0;
     await applyStep({ v: 1, site, pageId: 'b3', reason: 'rendered', path: 'fetch', url: `${url}?b3` }, ctx);
