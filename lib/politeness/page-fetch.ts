@@ -22,6 +22,9 @@ export interface PageFetchOptions {
   readonly maxRedirects?: number;
 }
 
+/** What a page is asked for as: HTML first, anything else last. */
+export const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
+
 export type PageFetch =
   | { readonly ok: true; readonly html: string; readonly finalUrl: string; readonly redirects: readonly string[] }
   /** Not a page this path takes (not HTML, over the cap): render it instead. */
@@ -43,7 +46,7 @@ export async function fetchPage(url: string, options: PageFetchOptions): Promise
       maxBytes: options.maxBytes + 1,
       timeoutMs: remaining,
       maxRedirects: 0,
-      headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' },
+      headers: { accept: HTML_ACCEPT },
     });
     const location = res.headers.location;
     if (res.status < 300 || res.status >= 400 || !location) break;

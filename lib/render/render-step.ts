@@ -10,7 +10,7 @@ import type { StepContext } from '../step/context';
 import { getText } from '../store/store';
 import { keys, normalizeUrl, pageIdOf, siteOf } from '../store/keys';
 import { putJson } from '../store/store';
-import { recordRedirect, type PageRef } from '../store/redirects';
+import { pageRefOf, recordRedirect, type PageRef } from '../store/redirects';
 import { htmlToStore } from '../text/encoding';
 import { FEATURE_DOCUMENT_VERSION, FeatureDocumentSchema, type FeatureDocument } from '../types/feature-document';
 import { HttpUrlSchema, type RenderMessage } from '../types/messages';
@@ -168,5 +168,5 @@ function landingPage(submitted: string, pageUrl: string): PageRef | undefined {
   if (!parsed.success) {
     throw new NonRetryableError(`redirected to another site's page spider cannot store (${parsed.error.issues[0].message}): ${pageUrl.slice(0, 200)} from ${submitted}`);
   }
-  return { url: pageUrl, site: siteOf(pageUrl), pageId: pageIdOf(pageUrl) };
+  return pageRefOf(pageUrl);
 }

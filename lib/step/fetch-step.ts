@@ -17,10 +17,10 @@ import { egressPolicyFor } from '../net/egress-policy';
 import { StoreHostLimiter } from '../politeness/host-limiter';
 import { safeFetch } from '../net/safe-fetch';
 import { httpStatusError } from '../politeness/http-status';
-import { fetchPage } from '../politeness/page-fetch';
+import { fetchPage, HTML_ACCEPT } from '../politeness/page-fetch';
 import { Politeness } from '../politeness/politeness';
 import { keys, normalizeUrl, pageIdOf, pageUrlOf, siteOf } from '../store/keys';
-import { forgetRedirecting, recordRedirect, siteRedirects, type PageRef } from '../store/redirects';
+import { forgetRedirecting, pageRefOf, recordRedirect, siteRedirects, type PageRef } from '../store/redirects';
 import { htmlToStore } from '../text/encoding';
 import { withFetchRecord } from '../types/fetch-record';
 import { HttpUrlSchema, type RenderMessage } from '../types/messages';
@@ -135,16 +135,17 @@ export type FetchedThroughRedirect =
  * whose own route says fetch (its site's rules work on the HTML as served, not in its render sample)
  * is fetched as that site's page (its host admitted in its own turn), its redirect record written, and
  * handed to apply with the submitted URL (`fetchPathPage` with `from`). `ok: false` in every other
- * case, with the reason: no redirect (a 200, an error, a 429), a redirect within its own site, a
- * landing page this path does not take or could not fetch. The URL must then be rendered as before
- * (render follows the redirect, and fails, or retries, as it always did): nothing of it was stored.
- * Only a deferral (the landing host's turn too far away) is thrown: the message is handed back.
+ * case, with the reason: no redirect (a 200, an error), a redirect within its own site, a landing
+ * page this path does not take or could not fetch. The URL must then be rendered as before (render
+ * follows the redirect, and fails, or retries, as it always did): nothing of it was stored. Thrown:
+ * a deferral (the landing host's turn too far away: the message is handed back), and a 429 or a 503
+ * with Retry-After from either host (that host held: the message is retried after it).
  */
 export async function fetchThroughRedirect(url: string, ctx: StepContext, options: FetchPathOptions): Promise<FetchedThroughRedirect> {
   const started = performance.now();
   const deadline = Date.now() + (options.timeoutMs ?? ctx.config.renderTimeoutMs);
   const remaining = () => Math.max(1, deadline - Date.now());
-  const from: PageRef = { url, site: siteOf(url), pageId: pageIdOf(url) };
+  const from = pageRefOf(url);
   let landing: string | undefined;
   try {
     const answer = await safeFetch(url, {
@@ -153,7 +154,7 @@ export async function fetchThroughRedirect(url: string, ctx: StepContext, option
       maxBytes: REDIRECT_PROBE_MAX_BYTES,
       timeoutMs: remaining(),
       maxRedirects: 0,
-      headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' },
+      headers: { accept: HTML_ACCEPT },
     });
     // a 429 (or 503 with Retry-After): its host waits, and the message with it, as for any request
     const wait = httpStatusError(answer.status, answer.headers['retry-after'], url);
@@ -173,7 +174,7 @@ export async function fetchThroughRedirect(url: string, ctx: StepContext, option
     await options.politeness.admit(landing);
     const fetched = await fetchPathPage(landing, ctx, { ...options, timeoutMs: remaining(), from });
     if (!fetched.ok) return { ok: false, reason: `it leads to ${landing.slice(0, 200)}, not fetched: ${fetched.reason}` };
-    return { ok: true, page: { url: landing, site: siteOf(landing), pageId: pageIdOf(landing) }, elapsedMs: Math.round(performance.now() - started) };
+    return { ok: true, page: pageRefOf(landing), elapsedMs: Math.round(performance.now() - started) };
   } catch (error) {
     // the landing host's turn too far away: not a failure, the message comes back (and asks again)
     if (deferralOf(error) !== undefined) throw error;
@@ -201,7 +202,7 @@ export async function fetchRouted(url: string, path: 'fetch' | 'resolve', ctx: S
     return resolved.ok ? { ...resolved, submittedUrl: url } : resolved;
   }
   const fetched = await fetchPathPage(url, ctx, options);
-  return fetched.ok ? { ok: true, page: { url, site: siteOf(url), pageId: pageIdOf(url) }, elapsedMs: fetched.elapsedMs } : fetched;
+  return fetched.ok ? { ok: true, page: pageRefOf(url), elapsedMs: fetched.elapsedMs } : fetched;
 }
 
 /**

@@ -7,13 +7,18 @@
 import type { ArticleDocument } from '../types/article-document';
 import { RedirectRecordSchema, REDIRECT_RECORD_VERSION, type RedirectRecord } from '../types/redirect-record';
 import { readDocument, type ReadDocumentOptions } from './documents';
-import { keys } from './keys';
+import { keys, pageIdOf, siteOf } from './keys';
 import { putJson, type Store } from './store';
 
 export interface PageRef {
   readonly url: string;
   readonly site: string;
   readonly pageId: string;
+}
+
+/** The page a URL names: the URL, its site and page id. */
+export function pageRefOf(url: string): PageRef {
+  return { url, site: siteOf(url), pageId: pageIdOf(url) };
 }
 
 /**
