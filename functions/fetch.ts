@@ -14,7 +14,7 @@ import { SERVICE_NAMES } from '../lib/aws/metric-names';
 import { stepLogger } from '../lib/aws/logger';
 import { hostOfRecord, oneAtATimePer, recordBudget, sqsRecordHandler } from '../lib/aws/sqs-records';
 import { recordDeadLetter, recordFetch, stepMetrics } from '../lib/aws/step-metrics';
-import { fetchStep } from '../lib/step/fetch-step';
+import { fetchStep, MIN_FETCH_MS } from '../lib/step/fetch-step';
 import { RenderMessageSchema } from '../lib/types/messages';
 
 const logger = new Logger({ serviceName: SERVICE_NAMES.fetch });
@@ -29,7 +29,7 @@ const recordHandler = oneAtATimePer(hostOfRecord, sqsRecordHandler({
   // Each fetch gets min(SPIDER_RENDER_TIMEOUT_MS, remaining time − 30 s: the host's turn, robots.txt, S3);
   // with less than 5 s for it the record is retried by a fresh invocation.
   step: async (message, _record, context) =>
-    recordFetch(metrics, await fetchStep(message, { ...ctx, fetchTimeoutMs: recordBudget(context, ctx.config.renderTimeoutMs, 30_000, 5_000) })),
+    recordFetch(metrics, await fetchStep(message, { ...ctx, fetchTimeoutMs: recordBudget(context, ctx.config.renderTimeoutMs, 30_000, MIN_FETCH_MS) })),
 }));
 
 export const handler = sqsBatchHandler({ processor, recordHandler, logger, metrics });

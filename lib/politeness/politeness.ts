@@ -50,10 +50,10 @@ export interface HostTurn {
   readonly intervalMs: number;
   /**
    * Claims the host's turn for one page request, waiting for it up to maxWaitMs (HostBusyError when
-   * it is further away). Call it when the request is about to be made; once per page: later calls
-   * answer as the first did.
+   * it is further away), or up to `maxWaitMs` given here when that is less. Call it when the request
+   * is about to be made; once per page: later calls answer as the first did.
    */
-  take(): Promise<void>;
+  take(maxWaitMs?: number): Promise<void>;
 }
 
 export class Politeness {
@@ -81,8 +81,9 @@ export class Politeness {
     });
   }
 
-  async admit(pageUrl: string): Promise<void> {
-    await (await this.check(pageUrl)).take();
+  /** check, then take the host's turn (waiting for it up to maxWaitMs, or the `maxWaitMs` given when less). */
+  async admit(pageUrl: string, maxWaitMs?: number): Promise<void> {
+    await (await this.check(pageUrl)).take(maxWaitMs);
   }
 
   /** The egress guard and robots.txt for a page; its host's turn is the returned HostTurn's to take. */
@@ -109,13 +110,13 @@ export class Politeness {
     return {
       host,
       intervalMs,
-      take: () => (taken ??= this.takeTurn(host, intervalMs)),
+      take: (maxWaitMs) => (taken ??= this.takeTurn(host, intervalMs, Math.min(maxWaitMs ?? this.maxWaitMs, this.maxWaitMs))),
     };
   }
 
   /** Claims the host's next slot, waiting for it up to maxWaitMs; HostBusyError when it is further. */
-  private async takeTurn(host: string, intervalMs: number): Promise<void> {
-    const waitUntil = this.now() + this.maxWaitMs;
+  private async takeTurn(host: string, intervalMs: number, maxWaitMs: number): Promise<void> {
+    const waitUntil = this.now() + Math.max(0, maxWaitMs);
     for (;;) {
       const turn = await this.limiter.acquire(host, intervalMs);
       if (turn.ok) return;

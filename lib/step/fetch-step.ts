@@ -123,6 +123,11 @@ export async function fetchPathPage(url: string, ctx: StepContext, options: Fetc
 
 /** Largest answer the redirect's question reads: a redirect's body is a line or two, and any other answer is not used. */
 const REDIRECT_PROBE_MAX_BYTES = 16 * 1024;
+/**
+ * The least time worth starting a page fetch with: the AWS fetch function retries a record with less
+ * in a fresh invocation, and a short link's landing host's turn is waited for only while it leaves this.
+ */
+export const MIN_FETCH_MS = 5_000;
 
 export type FetchedThroughRedirect =
   | { readonly ok: true; readonly page: PageRef; readonly elapsedMs: number }
@@ -139,7 +144,8 @@ export type FetchedThroughRedirect =
  * page this path does not take or could not fetch. The URL must then be rendered as before (render
  * follows the redirect, and fails, or retries, as it always did): nothing of it was stored. Thrown:
  * a deferral (the landing host's turn too far away: the message is handed back), and a 429 or a 503
- * with Retry-After from either host (that host held: the message is retried after it).
+ * with Retry-After from either host (that host held: the message is retried after it). The landing
+ * host's turn counts against the deadline: a turn too far for it is a deferral too.
  */
 export async function fetchThroughRedirect(url: string, ctx: StepContext, options: FetchPathOptions): Promise<FetchedThroughRedirect> {
   const started = performance.now();
@@ -171,7 +177,10 @@ export async function fetchThroughRedirect(url: string, ctx: StepContext, option
     if (!HttpUrlSchema.safeParse(landing).success) return { ok: false, reason: `it redirects to a URL spider cannot store (${landing.slice(0, 200)})` };
     const route = await routeOf({ v: 1, url: landing }, ctx);
     if (route.path !== 'fetch') return { ok: false, reason: `it leads to ${landing.slice(0, 200)}, not fetched: ${route.reason}` };
-    await options.politeness.admit(landing);
+    // The landing host's turn is waited for within this fetch's deadline, leaving the fetch its least
+    // time: beyond, it is a deferral (the message comes back). On AWS the deadline is what the
+    // invocation has left, and a wait past it would end the invocation and redeliver the whole batch.
+    await options.politeness.admit(landing, remaining() - MIN_FETCH_MS);
     const fetched = await fetchPathPage(landing, ctx, { ...options, timeoutMs: remaining(), from });
     if (!fetched.ok) return { ok: false, reason: `it leads to ${landing.slice(0, 200)}, not fetched: ${fetched.reason}` };
     return { ok: true, page: pageRefOf(landing), elapsedMs: Math.round(performance.now() - started) };

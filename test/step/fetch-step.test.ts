@@ -5,7 +5,7 @@ import type { Queues } from '../../lib/queue/queue';
 import { silentLogger, type StepContext } from '../../lib/step/context';
 import { fetchStep } from '../../lib/step/fetch-step';
 import { Politeness } from '../../lib/politeness/politeness';
-import { RetryLaterError } from '../../lib/util/errors';
+import { deferralOf, RetryLaterError } from '../../lib/util/errors';
 import { keys, pageIdOf } from '../../lib/store/keys';
 import { readRedirect, recordRedirect, siteRedirects } from '../../lib/store/redirects';
 import { MemoryStore } from '../../lib/store/memory-store';
@@ -181,6 +181,34 @@ describe('fetchStep', () => {
       }
       expect(sent).toEqual([]);
       expect(await store.list(keys.pagePrefix(LEARNED))).toEqual([]);
+    });
+
+    it("waits for the landing host's turn only within the fetch's deadline, less the least time for the fetch: a turn further away defers the message (on AWS a longer wait ran past the invocation, and the batch came back)", async () => {
+      const { store, sent, ctx } = await setUp();
+      const landing = `http://${LEARNED}:${port()}/landing`;
+      for (const [fetchTimeoutMs, waited] of [[20_000, false], [40_000, true]] as const) {
+        // the landing host's next turn is 30 s away; the politeness would wait a minute for a turn
+        let clock = Date.now();
+        const slept: number[] = [];
+        const politeness = new Politeness(ctx.config, { maxWaitMs: 60_000, now: () => clock, sleep: async (ms) => void (slept.push(ms), (clock += ms)) });
+        await politeness.retryLater(landing, 30_000);
+        const hits = server.hits.get('/landing') ?? 0;
+        sent.length = 0;
+
+        const outcome = await fetchStep({ v: 1, url: shortUrl('/s/learned') }, { ...ctx, politeness, fetchTimeoutMs }).catch((e: unknown) => e);
+
+        if (waited) {
+          expect(outcome).toMatchObject({ site: LEARNED, path: 'fetch' });
+          expect(slept.reduce((a, b) => a + b, 0)).toBe(30_000);
+          expect(server.hits.get('/landing')).toBe(hits + 1);
+        } else {
+          expect(deferralOf(outcome), String(outcome)).toBeGreaterThan(0);
+          expect(slept).toEqual([]);
+          expect(sent).toEqual([]);
+          expect(server.hits.get('/landing') ?? 0).toBe(hits);
+          expect(await store.list(keys.pagePrefix(LEARNED))).toEqual([]);
+        }
+      }
     });
 
     it('renders a link whose landing page redirects again: its page is the one the whole chain ends on, as render files it', async () => {
