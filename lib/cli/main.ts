@@ -2,6 +2,10 @@
 /**
  * The `spider` command (also `npm start`). With no arguments it runs the demo.
  * Every command works on the embedded store under --data-dir (default ./spider-data).
+ *
+ * A command's heavy code (the embedded runner, which loads Chromium's driver when a run starts; the
+ * AWS SDK; the report; the fallback's training; the demo) is imported in its action, not here: every
+ * run loaded all of it, and `spider --version` took about 3 s where Node and tsx alone take 0.3.
  */
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -9,8 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, unknownVariables, type Config } from '../config/config';
-import { EmbeddedPipeline } from '../pipeline/embedded';
-import { embeddedStoreDir } from '../store/fs-store';
+import type { EmbeddedPipeline, EmbeddedPipelineOptions } from '../pipeline/embedded';
+import { embeddedStore, embeddedStoreDir } from '../store/fs-store';
 import { keys, pageIdOf, siteOf } from '../store/keys';
 import { hostProblem } from '../types/messages';
 import { ArticleDocumentSchema, type ArticleDocument } from '../types/article-document';
@@ -20,22 +24,17 @@ import { readThroughRedirect } from '../store/redirects';
 import type { RedirectRecord } from '../types/redirect-record';
 import { createProgress, progressMode, type Progress } from './progress';
 import { formatStatus } from './status';
-import { deployedStatus } from '../aws/queue-status';
 import { formatArticle, shownReason, shownText, stderrLogger, terminalSafe, terminalSafeJson, type OutputFormat } from './format';
 import { formatTraining } from './train';
 import { extractAll, findDeadLetter, isUrlArgument, readInputs } from './extract';
 import { toPostlightExtractor } from '../apply/postlight-export';
-import { buildSiteReport } from '../report/site-report';
-import { runDemo } from './demo';
 import { replayScoringNote, runReplay } from './replay';
-import { DeployedStack } from '../aws/deployed-stack';
+import type { DeployedStack } from '../aws/deployed-stack';
 import { loadAwsTarget } from '../aws/stack-outputs';
 import type { Store } from '../store/store';
-import { modelJson } from '../fallback/model';
-import { trainFromStore, type StoreTrainingResult } from '../fallback/store-training';
+import type { StoreTrainingResult } from '../fallback/store-training';
 import type { ConsumerEvent } from '../queue/worker';
 import { formatDeadLetters } from './dead-letters';
-import { deployedDeadLetters } from '../aws/dead-letters';
 import type { DeadLetter } from '../queue/memory-queue';
 import { describeError } from '../util/errors';
 import { plural } from '../text/plural';
@@ -162,13 +161,21 @@ async function work(pipeline: EmbeddedPipeline, options: WorkOptions = {}): Prom
  * Where users' commands go: a deployed stack when one is configured (SPIDER_BUCKET and
  * SPIDER_*_QUEUE_URL, or SPIDER_STACK_OUTPUTS=cdk-outputs.json), else the embedded store.
  */
-function deployed(): DeployedStack | undefined {
+async function deployed(): Promise<DeployedStack | undefined> {
   const target = loadAwsTarget();
-  return target ? new DeployedStack(target) : undefined;
+  if (!target) return undefined;
+  const { DeployedStack } = await import('../aws/deployed-stack');
+  return new DeployedStack(target);
 }
 
-function readStore(): Store {
-  return deployed()?.store ?? new EmbeddedPipeline(config()).store;
+/** The embedded runner on the data folder (not opened). */
+async function embeddedPipeline(options?: EmbeddedPipelineOptions): Promise<EmbeddedPipeline> {
+  const { EmbeddedPipeline } = await import('../pipeline/embedded');
+  return new EmbeddedPipeline(config(), options);
+}
+
+async function readStore(): Promise<Store> {
+  return (await deployed())?.store ?? embeddedStore(config().dataDir);
 }
 
 /**
@@ -177,7 +184,8 @@ function readStore(): Store {
  */
 async function readDeadLetters(): Promise<DeadLetter[]> {
   const target = loadAwsTarget();
-  if (!target) return (await new EmbeddedPipeline(config()).open()).deadLetters();
+  if (!target) return (await (await embeddedPipeline()).open()).deadLetters();
+  const { deployedDeadLetters } = await import('../aws/dead-letters');
   const { letters, notes } = await deployedDeadLetters(target);
   for (const note of notes) process.stderr.write(`dead letters: ${terminalSafe(note, true)}\n`);
   return letters;
@@ -231,7 +239,7 @@ function onStopSignal(signal: (typeof STOP_SIGNALS)[number]): void {
 
 async function withPipeline<T>(fn: (p: EmbeddedPipeline) => Promise<T>): Promise<T> {
   for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
-  const pipeline = await new EmbeddedPipeline(config(), { logger: stderrLogger }).open({ exclusive: true });
+  const pipeline = await (await embeddedPipeline({ logger: stderrLogger })).open({ exclusive: true });
   pipelineOpen = true;
   try {
     return await fn(pipeline);
@@ -250,6 +258,7 @@ program
   .option('--pages <n>', 'article pages per template', positiveInt, 15)
   .option('--train <n>', 'pages per template rendered before the site is learned', positiveInt, 5)
   .action(async (opts: { pages: number; train: number }) => {
+    const { runDemo } = await import('./demo');
     await runDemo({ config: config(), progress: progressFor, pagesPerTemplate: opts.pages, train: opts.train });
   });
 
@@ -307,7 +316,7 @@ program
     const list = await readUrls(urls, opts.file);
     if (!someUrls(list, opts.file)) return;
     const { unique, duplicates } = withoutSamePages(list);
-    const stack = deployed();
+    const stack = await deployed();
     if (stack) {
       // SQS has no way to dead-letter a message it was never sent: an invalid URL is said here, exit 1.
       const result = await stack.submit(unique.map((url) => ({ url })));
@@ -334,7 +343,7 @@ program
   .option('--json', 'as JSON, for scripts')
   .action(async (opts: { json?: boolean }) => {
     const target = loadAwsTarget();
-    const status = target ? await deployedStatus(target) : await new EmbeddedPipeline(config()).status();
+    const status = target ? await (await import('../aws/queue-status')).deployedStatus(target) : await (await embeddedPipeline()).status();
     process.stdout.write(opts.json ? JSON.stringify(status, null, 2) + '\n' : formatStatus(status) + '\n');
   });
 
@@ -382,7 +391,7 @@ program
   .action(async (arg: string) => {
     const site = siteArgument(arg);
     if (!site) return;
-    const stack = deployed();
+    const stack = await deployed();
     if (stack) {
       if (!(await sitePagesStored(stack.store, site))) return;
       await stack.relearn(site);
@@ -429,7 +438,7 @@ program
   .action(async (opts: { site?: string }) => {
     const site = opts.site === undefined ? undefined : siteArgument(opts.site);
     if (opts.site !== undefined && !site) return;
-    const store = readStore();
+    const store = await readStore();
     const listed = await store.list(keys.articlePrefix(site));
     if (site && listed.length === 0) {
       // as for a page or a site's rules: what is not there is said, exit 1
@@ -458,7 +467,7 @@ program
       '\nExit codes: 0 the article (or a page flagged not an article) was printed; 1 none for the URL, or one with no words.',
   )
   .action(async (ref: string, opts: { format: OutputFormat }) => {
-    const store = readStore();
+    const store = await readStore();
     const isUrl = URL.canParse(ref);
     const [site, pageId] = isUrl ? [siteOf(ref), pageIdOf(ref)] : ref.split('/');
     const readable = site && pageId && !hostProblem(site);
@@ -545,7 +554,7 @@ program
     }
     const site = arg === undefined ? undefined : siteArgument(arg);
     if (arg !== undefined && !site) return;
-    const store = readStore();
+    const store = await readStore();
     if (!site) {
       for (const obj of await store.list(keys.rulesPrefix())) process.stdout.write(obj.key.replace(/^rules\/|\.json$/g, '') + '\n');
       return;
@@ -557,6 +566,7 @@ program
       return;
     }
     if (opts.report) {
+      const { buildSiteReport } = await import('../report/site-report');
       const report = await buildSiteReport(store, rules, { pages: opts.pages });
       await writeFile(opts.report, report.html);
       const boxes = report.pages.reduce((n, p) => n + p.picture.boxes.length, 0);
@@ -587,8 +597,8 @@ program
         return;
       }
     }
-    const stack = deployed();
-    const store = readStore();
+    const stack = await deployed();
+    const store = stack?.store ?? embeddedStore(config().dataDir);
     const where = stack ? `s3://${stack.target.bucket}/${keys.fallbackModel()}` : path.join(embeddedStoreDir(config().dataDir), keys.fallbackModel());
     if (opts.reset) {
       if (!(await store.get(keys.fallbackModel()))) {
@@ -604,6 +614,7 @@ program
       return;
     }
     const log = quiet() ? undefined : (m: string) => process.stderr.write(`train: ${m}\n`);
+    const [{ trainFromStore }, { modelJson }] = await Promise.all([import('../fallback/store-training'), import('../fallback/model')]);
     let result: StoreTrainingResult;
     try {
       result = await trainFromStore(store, {

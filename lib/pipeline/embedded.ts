@@ -13,16 +13,13 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { Config } from '../config/config';
-import { applyStep } from '../apply/apply-step';
-import { learnStep } from '../learn/learn-step';
 import { MemoryQueue, type DeadLetter } from '../queue/memory-queue';
 import type { Queues } from '../queue/queue';
 import { consumer, drain, type ConsumerEvent } from '../queue/worker';
 import type { Resolver } from '../net/egress-policy';
 import { Politeness } from '../politeness/politeness';
-import { Renderer, type RendererOptions } from '../render/browser';
-import { renderStep } from '../render/render-step';
-import { embeddedStoreDir, FsStore } from '../store/fs-store';
+import type { Renderer, RendererOptions } from '../render/browser';
+import { embeddedStore } from '../store/fs-store';
 import { keys, pageIdOf, siteOf } from '../store/keys';
 import type { Store } from '../store/store';
 import {
@@ -151,7 +148,7 @@ export class EmbeddedPipeline {
     this.ephemeral = Boolean(options.ephemeralQueues);
     this.renderer = options.browser;
     this.ownsRenderer = !options.browser;
-    this.store = options.store ?? new FsStore(embeddedStoreDir(config.dataDir));
+    this.store = options.store ?? embeddedStore(config.dataDir);
     const journal = (name: string) => (options.ephemeralQueues ? undefined : path.join(config.dataDir, 'queues', name));
     const common = { maxReceiveCount: config.maxReceiveCount, retryBaseMs: config.retryBaseMs };
     this.queues = {
@@ -312,13 +309,25 @@ export class EmbeddedPipeline {
   }
 
   private async runConsumers(options: { signal?: AbortSignal; onEvent?(event: ConsumerEvent): void }): Promise<void> {
+    // The steps (Chromium's driver, the learner) load when a run starts, not with this module: `spider
+    // status`, `submit` and `dead-letters` open the pipeline only to read or queue, and these imports
+    // took more than a second of each.
+    const [{ renderStep }, { learnStep }, { applyStep }, { Renderer }] = await Promise.all([
+      import('../render/render-step'),
+      import('../learn/learn-step'),
+      import('../apply/apply-step'),
+      import('../render/browser'),
+    ]);
     const ctx = this.context;
     const consumers = [
       consumer({
         queue: this.queues.render,
         schema: RenderMessageSchema,
         concurrency: renderConsumerSlots(this.config),
-        handle: (m) => renderStep(m, { ...ctx, renderer: this.getRenderer(), politeness: this.politeness }),
+        handle: (m) => {
+          this.renderer ??= new Renderer(this.config, this.rendererOptions);
+          return renderStep(m, { ...ctx, renderer: this.renderer, politeness: this.politeness });
+        },
       }),
       consumer({ queue: this.queues.learn, schema: LearnMessageSchema, concurrency: 1, handle: (m) => learnStep(m, ctx) }),
       consumer({ queue: this.queues.apply, schema: ApplyMessageSchema, concurrency: 4, handle: (m) => applyStep(m, ctx) }),
@@ -347,11 +356,6 @@ export class EmbeddedPipeline {
   /** Entries of the runner's in-memory structures per queue (tests: nothing stays per finished URL). */
   memoryEntries(): Record<QueueName, ReturnType<MemoryQueue<unknown>['memoryEntries']>> {
     return { render: this.queues.render.memoryEntries(), learn: this.queues.learn.memoryEntries(), apply: this.queues.apply.memoryEntries() };
-  }
-
-  private getRenderer(): Renderer {
-    this.renderer ??= new Renderer(this.config, this.rendererOptions);
-    return this.renderer;
   }
 }
 

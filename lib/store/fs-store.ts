@@ -110,3 +110,8 @@ export class FsStore implements Store {
     }
   }
 }
+
+/** The data folder's store: the one the embedded runner works on, and the CLI's readers read without loading the runner. */
+export function embeddedStore(dataDir: string): FsStore {
+  return new FsStore(embeddedStoreDir(dataDir));
+}
