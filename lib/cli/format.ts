@@ -3,7 +3,7 @@ import TurndownService from 'turndown';
 import { escapeText } from '../html/content';
 import type { Logger } from '../step/context';
 import type { ArticleDocument } from '../types/article-document';
-import { normalizeText } from '../text/match';
+import { normalizeText } from '../text/normalize';
 
 /**
  * Clean HTML to Markdown that keeps the article's structure: ATX headings, `-` lists, `>` quotes,

@@ -5,7 +5,11 @@
  */
 import { decodeHTMLStrict } from 'entities';
 import { findDate } from './dates';
+import { collapse, normalizeText } from './normalize';
 import { terms } from './terms';
+
+// Defined in ./normalize.ts, which loads no date parser (chrono-node): the CLI's output formatting compares titles with it.
+export { collapse, normalizeText };
 
 /**
  * A value read from markup that still carries character references, as a reader reads it: a JSON-LD
@@ -16,11 +20,6 @@ export function unescapeEntities(s: string): string {
   return s.includes('&') ? decodeHTMLStrict(s) : s;
 }
 
-/** White space collapsed, trimmed. */
-export function collapse(s: string): string {
-  return s.replace(/[\s\u00a0\u200b\u2060\ufeff]+/g, ' ').trim();
-}
-
 /**
  * The loosest comparison form of a text: Unicode NFKC, lower case, letters and digits only, one space
  * between words ("Foo – Bar!" is "foo bar"). How a title part is looked for in a page's text, and
@@ -28,25 +27,6 @@ export function collapse(s: string): string {
  */
 export function plainWords(s: string): string {
   return s.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-}
-
-/**
- * The comparison form of a text: Unicode NFKC, lower case, typographic quotes and dashes made
- * plain, white space collapsed, surrounding quotes and a trailing period dropped.
- */
-export function normalizeText(s: string): string {
-  return collapse(
-    s
-      .normalize('NFKC')
-      .toLowerCase()
-      .replace(/[\u2018\u2019\u201a\u201b\u2032\u00b4`]/g, "'")
-      .replace(/[\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb]/g, '"')
-      .replace(/[\u2010-\u2015\u2212]/g, '-')
-      .replace(/\u2026/g, '...'),
-  )
-    .replace(/^["']+|["']+$/g, '')
-    .replace(/\.$/, '')
-    .trim();
 }
 
 /** Most site and section names cut off a title ("Headline - Section | Subsection - Site" has three). */
