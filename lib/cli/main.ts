@@ -459,7 +459,7 @@ const OUTCOME_MARK: Record<ArticleOutcome, string> = { article: '', 'not-article
 program
   .command('article')
   .description('show one article, by URL or <site>/<pageId>')
-  .argument('<ref>', 'page URL or site/pageId (a URL with tracking parameters, utm_source and the like, finds the article of the URL without them when it has none of its own)')
+  .argument('<ref>', 'page URL or site/pageId (a URL with tracking parameters, utm_source and the like, is the same page without them)')
   .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'html', 'json']).default('text'))
   .addHelpText(
     'after',
@@ -474,15 +474,7 @@ program
     const bad = { remove: true, onBad: reportBadFile };
     const read = (s: string, id: string) => readDocument(store, keys.article(s, id), ArticleDocumentSchema, bad);
     // a URL redirected to another site's page (a link shortener's) has that page's article, through its redirect record
-    let found: { value?: ArticleDocument; redirect?: RedirectRecord } = readable ? await readThroughRedirect(store, site, pageId, read, bad) : {};
-    // A page's id is its URL's, query included (pageIdOf): a link shared with utm_source=… names
-    // another page than the one submitted. Its article is that of the URL without them, said so.
-    const untracked = !found.value && isUrl ? withoutTrackingParameters(ref) : undefined;
-    if (untracked && !hostProblem(siteOf(untracked))) {
-      const without = await readThroughRedirect(store, siteOf(untracked), pageIdOf(untracked), read, bad);
-      if (without.value) process.stderr.write(`no article for ${terminalSafe(ref, true)} itself: the article of ${terminalSafe(untracked, true)}, the same URL without its tracking parameters\n`);
-      if (without.value || !found.redirect) found = without;
-    }
+    const found: { value?: ArticleDocument; redirect?: RedirectRecord } = readable ? await readThroughRedirect(store, site, pageId, read, bad) : {};
     const article = found.value;
     if (article && found.redirect) process.stderr.write(`${terminalSafe(found.redirect.url, true)} led to another site's page: the article of ${terminalSafe(found.redirect.to.url, true)}\n`);
     if (!article) {
@@ -512,21 +504,6 @@ program
     if (outcome === 'not-article') process.stderr.write(`${terminalSafe(ref, true)}: ${NOT_ARTICLE_NOTE}\n`);
     process.stdout.write(formatArticle(article, opts.format) + '\n');
   });
-
-/** Query parameters that only say where a reader came from (campaign and click ids): the page is the same without them. */
-const TRACKING_PARAMETER = /^(utm_\w+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|igshid|yclid)$/i;
-
-/** The URL without its tracking parameters, or undefined when it has none. */
-function withoutTrackingParameters(url: string): string | undefined {
-  const u = new URL(url);
-  // the other parameters kept as written: URLSearchParams would write them again its own way (a space as +), another page id
-  const pairs = u.search.slice(1).split('&').filter(Boolean);
-  const name = (pair: string) => new URLSearchParams(pair).keys().next().value ?? '';
-  const kept = pairs.filter((pair) => !TRACKING_PARAMETER.test(name(pair)));
-  if (kept.length === pairs.length) return undefined;
-  u.search = kept.length ? `?${kept.join('&')}` : '';
-  return u.toString();
-}
 
 program
   .command('rules')

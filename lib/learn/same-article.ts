@@ -1,6 +1,7 @@
 /**
- * One article submitted under two URLs (with tracking parameters, as an AMP or print variant, over
- * http and https, with and without a trailing slash) is two pages of its site: learned from as two,
+ * One article submitted under two URLs (as an AMP or print variant, over http and https, with and
+ * without a trailing slash; tracking parameters make no other URL: lib/store/keys.ts normalizeUrl)
+ * is two pages of its site: learned from as two,
  * its whole text is on two training pages, and the learner's central evidence, "text that repeats
  * across a site's pages is the template's" (repeated-texts.ts, tfidf.ts), takes the article for the
  * template's. Learn reads such pages as one page.

@@ -39,11 +39,28 @@ export function pageUrlOf(requested: string, final: string | undefined): string 
   return siteOf(landed.toString()) === siteOf(requested) ? requested : normalizeUrl(landed.toString());
 }
 
-/** Normalised URL used as a page's unique key: no fragment, lowercased host, default port dropped. */
+/**
+ * Normalised URL used as a page's unique key: no fragment, lowercased host, default port dropped, no
+ * tracking parameters (TRACKING_PARAMETER): a link shared with `?utm_source=…` is the same page, so it
+ * is rendered, learned from and extracted once, under the URL without them.
+ */
 export function normalizeUrl(url: string): string {
   const u = new URL(url);
   u.hash = '';
+  if (u.search) {
+    // the other parameters kept as written: URLSearchParams would write them again its own way (a space as +), another page id
+    const pairs = u.search.slice(1).split('&');
+    const kept = pairs.filter((pair) => pair && !TRACKING_PARAMETER.test(parameterName(pair)));
+    if (kept.length !== pairs.length) u.search = kept.length ? `?${kept.join('&')}` : '';
+  }
   return u.toString();
+}
+
+/** Query parameters that only say where a reader came from (campaign and click ids): the page is the same without them. */
+export const TRACKING_PARAMETER = /^(utm_\w+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|igshid|yclid)$/i;
+
+function parameterName(pair: string): string {
+  return new URLSearchParams(pair).keys().next().value ?? '';
 }
 
 /** A page's id: a short stable hash of its normalised URL, so redelivery overwrites, never duplicates. */

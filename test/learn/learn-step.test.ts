@@ -216,9 +216,9 @@ describe('learnStep', () => {
     expect(two.rules.params).toMatchObject({ pages: 2, notArticlesLeftOut: 3 });
   });
 
-  it('reads a page that holds the same article as a newer page read (a ?utm_source= copy, an AMP variant naming it canonical) as that page: no training page, not counted toward a first learn', async () => {
-    // pages 0..n-1 of the site, each with its snapshot; `copies`: then a copy of page 2 under its URL with
-    // tracking parameters and an AMP variant of page 3 (another title, naming page 3 canonical), the newest
+  it('reads a page that holds the same article as a newer page read (a print variant, an AMP variant naming it canonical) as that page: no training page, not counted toward a first learn', async () => {
+    // pages 0..n-1 of the site, each with its snapshot; `copies`: then a print variant of page 2 (its URL
+    // with ?output=print) and an AMP variant of page 3 (another title, naming page 3 canonical), the newest
     const site = async (n: number, copies: boolean) => {
       const store = new MemoryStore();
       const docs: FeatureDocument[] = [];
@@ -237,7 +237,7 @@ describe('learnStep', () => {
         return doc;
       };
       const copied = copies
-        ? [await copy(2, `${docs[2].url}?utm_source=feed&utm_medium=rss`, {}), await copy(3, `${docs[3].url}/amp/`, { title: `${docs[3].page.title} (AMP)`, canonical: docs[3].url })]
+        ? [await copy(2, `${docs[2].url}?output=print`, {}), await copy(3, `${docs[3].url}/amp/`, { title: `${docs[3].page.title} (AMP)`, canonical: docs[3].url })]
         : [];
       return { store, docs, copied };
     };
@@ -247,8 +247,8 @@ describe('learnStep', () => {
     expect((await learn(context(beside.store, { learnPages: 10 }).ctx)).learned).toBe(true);
     const [a, b] = [await rulesOf(alone.store), await rulesOf(beside.store)];
     // the newest of each pair learned from
-    const [utm, amp] = beside.copied;
-    expect([...b.learnedFrom].sort()).toEqual([amp.pageId, utm.pageId, ...[0, 1, 4].map((i) => beside.docs[i].pageId)].sort());
+    const [print, amp] = beside.copied;
+    expect([...b.learnedFrom].sort()).toEqual([amp.pageId, print.pageId, ...[0, 1, 4].map((i) => beside.docs[i].pageId)].sort());
     expect(b.params.duplicatesLeftOut).toBe(2);
     expect(a.params.duplicatesLeftOut).toBeUndefined();
     // what was learned is what the 5 articles teach (the old learner read pages 2 and 3 twice: the
@@ -259,11 +259,11 @@ describe('learnStep', () => {
     expect(b.fields).toEqual(a.fields);
     // a copy keeps its place among the pages read (learnPages): reading on would read a site of copies without bound
     expect((await learn(context(beside.store, { learnPages: 5 }).ctx, true)).learned).toBe(true);
-    expect((await rulesOf(beside.store)).learnedFrom).toEqual([amp.pageId, utm.pageId, beside.docs[4].pageId]);
+    expect((await rulesOf(beside.store)).learnedFrom).toEqual([amp.pageId, print.pageId, beside.docs[4].pageId]);
 
     // a copy is no page a first learn waits for
     const few = await site(4, false);
-    const url = `${few.docs[2].url}?utm_source=feed`;
+    const url = `${few.docs[2].url}?output=print`;
     await putJson(few.store, keys.features('example.com', pageIdOf(url)), { ...few.docs[2], pageId: pageIdOf(url), url, finalUrl: url });
     expect(await learn(context(few.store).ctx)).toMatchObject({ learned: false, reason: '4 of the 5 pages needed to learn (1 the same article as another)' });
   });

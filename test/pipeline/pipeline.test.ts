@@ -285,12 +285,13 @@ describe("a site's pages that are no article among its training pages", () => {
 });
 
 describe('one article submitted under two URLs among a site\'s training pages', () => {
-  it('is learned from once: the site learns from its 5 articles and a ?utm_source= copy of one what the 5 taught, and the copy gets its article', async () => {
+  it('is learned from once: the site learns from its 5 articles and a print copy of one what the 5 taught, and the copy gets its article; a link with tracking parameters is its page, not a copy', async () => {
     const originals = await learnClassic('originals.localhost');
     const origin = `http://copies.localhost:${served.port}`;
     const urls = originals.pages.slice(0, 5).map((p) => origin + p.path);
-    const copy = `${urls[0]}?utm_source=feed&utm_medium=rss`;
-    await pipeline.submit([...urls, copy].map((url) => ({ url })));
+    const copy = `${urls[0]}?output=print`;
+    const shared = `${urls[1]}?utm_source=feed&utm_medium=rss`;
+    await pipeline.submit([...urls, copy, shared].map((url) => ({ url })));
     await pipeline.run();
     await pipeline.relearn('copies.localhost');
     await pipeline.run();
@@ -309,6 +310,10 @@ describe('one article submitted under two URLs among a site\'s training pages', 
     const [article, original] = [await read(copy), await read(urls[0])];
     expect(original?.method).toBe('rules');
     expect(article).toMatchObject({ method: 'rules', text: original!.text });
+    // the shared link rendered as its page, under its URL without the tracking parameters: 6 pages, 6 articles
+    const folders = new Set((await pipeline.store.list(keys.pagePrefix('copies.localhost'))).map((o) => o.key.split('/')[2]));
+    expect([...folders].sort()).toEqual([...urls, copy].map(pageIdOf).sort());
+    expect(await read(shared)).toMatchObject({ url: urls[1], method: 'rules' });
   }, SITE_TIMEOUT_MS);
 });
 

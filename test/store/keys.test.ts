@@ -1,6 +1,6 @@
 /** The store's key layout (docs/storage-layout.md): every kind of object under its folder of keyPrefixes. */
 import { describe, expect, it } from 'vitest';
-import { keyPatterns, keyPrefixes, keys, pageIdFromFeaturesKey, pageUrlOf } from '../../lib/store/keys';
+import { keyPatterns, keyPrefixes, keys, normalizeUrl, pageIdFromFeaturesKey, pageIdOf, pageUrlOf } from '../../lib/store/keys';
 
 describe('keys', () => {
   it('writes the documented layout', () => {
@@ -44,6 +44,22 @@ describe('keys', () => {
     }
     // where no page can be (not http), the URL asked for
     expect(pageUrlOf(asked, 'about:blank')).toBe(asked);
+  });
+
+  it("is one page for a URL with or without its tracking parameters (utm_*, click ids); other parameters, as written, make other pages", () => {
+    const page = 'https://news.example/story?id=7&q=a%20b';
+    for (const tracked of [
+      'https://news.example/story?utm_source=feed&id=7&utm_medium=rss&q=a%20b',
+      'https://news.example/story?id=7&fbclid=IwAR0x&q=a%20b#comments',
+      'https://news.example/story?id=7&q=a%20b&gclid=abc&UTM_Campaign=x&mc_cid=1&igshid=2',
+    ]) {
+      expect(normalizeUrl(tracked), tracked).toBe(page);
+      expect(pageIdOf(tracked), tracked).toBe(pageIdOf(page));
+    }
+    expect(normalizeUrl('https://news.example/story?utm_source=feed&fbclid=1')).toBe('https://news.example/story');
+    expect(normalizeUrl('https://news.example/story?ref=feed&q=a+b&utm=1')).toBe('https://news.example/story?ref=feed&q=a+b&utm=1');
+    expect(pageIdOf('https://news.example/story?id=8&utm_source=x')).not.toBe(pageIdOf(page));
+    expect(pageIdOf('https://news.example/story?q=a+b&id=7')).not.toBe(pageIdOf(page));
   });
 
   it('refuses a site that is not a safe path segment', () => {
