@@ -44,15 +44,9 @@ export interface ArticleContent {
  * serialized into the page cannot import; test/render/collector-constants.test.ts pins its copies):
  * elements whose text it never reads, and the block-level elements it falls back on when the page
  * gives no display.
- *
- * An `<object>` is not among them: its content is the fallback a browser shows when it cannot show
- * the object's resource (a Flash or Java player, which no current browser runs, or a file that does
- * not load), and a video's description is often written there. When the resource shows, the fallback
- * has no box: the collector's visibility test leaves it out, and the render marks that object hidden
- * in the snapshot, so apply leaves it out too.
  */
 export const COLLECTOR_SKIP_TAGS: readonly string[] = [
-  'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'head', 'title', 'textarea', 'select', 'option',
+  'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'head', 'title', 'textarea', 'select', 'option',
 ];
 export const COLLECTOR_BLOCK_TAGS: readonly string[] = [
   'address', 'article', 'aside', 'blockquote', 'body', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset',

@@ -684,21 +684,13 @@ export class Renderer {
           // collector did: each outermost element of the body laid out as display:none (a stylesheet's
           // mobile copy, a closed menu, a modal) gets the hidden attribute. All are found first, then
           // marked: an attribute set during the walk would make every later style read lay out again.
-          // An <object> that shows its resource is marked too: its fallback content, which the
-          // collector reads only when shown, lays out no box then.
           const skipped = new Set(${JSON.stringify(COLLECTOR_SKIP_TAGS)});
           const undisplayed = [];
-          const showsResource = (el) => {
-            if (el.localName !== 'object' || !el.firstChild) return false;
-            const contents = document.createRange();
-            contents.selectNodeContents(el);
-            return contents.getClientRects().length === 0;
-          };
           if (document.body) {
             const walker = document.createTreeWalker(document.body, 1 /* NodeFilter.SHOW_ELEMENT */, {
               acceptNode: (el) => {
                 if (skipped.has(el.localName) || el.hasAttribute('hidden')) return 2; // FILTER_REJECT: not its subtree
-                if (getComputedStyle(el).display === 'none' || showsResource(el)) { undisplayed.push(el); return 2; }
+                if (getComputedStyle(el).display === 'none') { undisplayed.push(el); return 2; }
                 return 1;
               },
             });

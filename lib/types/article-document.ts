@@ -28,11 +28,9 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * the not-an-article test too: a login page or a tag listing of the site's layout is flagged
  * `notArticle`, its title, byline and date the page's metadata's (2026-11-28). 8: the not-an-article
  * test counts words as a reader counts them in any script, where a Japanese or Chinese article of a
- * few paragraphs was flagged `notArticle`, 'almost no text' (2026-11-28). 9: an `<object>`'s fallback
- * content is read (a video's description written for browsers with no Flash player), unless the
- * render found the object showing its resource (2026-11-27).
+ * few paragraphs was flagged `notArticle`, 'almost no text' (2026-11-28).
  */
-export const EXTRACTION_VERSION = 9;
+export const EXTRACTION_VERSION = 8;
 
 /** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);

@@ -18,9 +18,6 @@ import { MemoryStore } from '../../lib/store/memory-store';
 import { decodeBytes } from '../../lib/text/encoding';
 import { ENCODED_PAGES, UNDECLARED_SHIFT_JIS, type EncodedPage } from '../helpers/encoded-pages';
 
-/** A 1×1 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-
 const page = `<!doctype html><html lang="en"><head><title>Live page</title>
 <link rel="stylesheet" href="/style.css"></head>
 <body><div id="main" class="story"><h1>Live headline</h1><p>Some body text here.</p>
@@ -87,15 +84,6 @@ describe('Renderer (real Chromium)', () => {
           <main><div class="entry"><p>The council voted to widen the road.</p><p style="color: gray">Filed under Roads.</p></div></main>
           <script>document.querySelector('main').insertAdjacentHTML('beforeend', '<div class="entry" style="display:none"><p>Shown on a click.</p></div>');</script></body></html>`,
       },
-      '/objects': {
-        body: `<!doctype html><html><head><title>Objects</title></head><body><main>
-          <object type="application/x-shockwave-flash" data="/player.swf" width="320" height="180"><param name="movie" value="/player.swf">
-            <div class="caption"><p>The mayor explains the new budget in a video.</p></div></object>
-          <object type="image/png" data="/picture.png" width="20" height="20"><p>Your browser cannot show this picture.</p></object>
-          <p>The council voted on the budget today.</p></main></body></html>`,
-      },
-      '/player.swf': { type: 'application/x-shockwave-flash', body: Buffer.from('FWS') },
-      '/picture.png': { type: 'image/png', body: PNG },
       '/idents': { body: `<!doctype html><title>Idents</title><body><div id="2up" class="-1col a:b"><o:p><p>Escaped text.</p></o:p></div></body>` },
       '/deep': { body: `<!doctype html><title>Deep</title><body>${'<div class="n">'.repeat(300)}<p>Deep article text.</p>${'</div>'.repeat(300)}</body>` },
       ...Object.fromEntries([...ENCODED, WINDOWS_1251_META].map((p) => [`/${p.name}`, { type: p.contentType, body: p.bytes }])),
@@ -168,16 +156,6 @@ describe('Renderer (real Chromium)', () => {
     expect(result.snapshot).not.toMatch(/<main[^>]*hidden|<div class="entry" hidden/);
     const taken = extractWithRules(doc, { selectors: ['div.entry > p'], clean: [] }).text;
     expect(taken).toBe('The council voted to widen the road.\nFiled under Roads.');
-  });
-
-  it("reads an object's fallback content when the browser shows it (no Flash player) and not when the object shows its resource", async () => {
-    const result = await renderer.render({ url: `${server.origin}/objects` });
-    expect(result.collected.blocks.map((b) => b.text)).toEqual(['The mayor explains the new budget in a video.', 'The council voted on the budget today.']);
-    // the picture's object is marked hidden, so apply leaves its fallback out as the collector did
-    expect(result.snapshot).toMatch(/<object type="image\/png"[^>]* hidden="">/);
-    expect(result.snapshot).not.toMatch(/<object type="application\/x-shockwave-flash"[^>]* hidden/);
-    const taken = extractWithRules(parseHtml(result.snapshot), { selectors: ['main'], clean: [] }).text;
-    expect(taken).toBe('The mayor explains the new budget in a video.\nThe council voted on the budget today.');
   });
 
   it('keeps a page nested deeper than the path cap: every block a valid feature-document block', async () => {
