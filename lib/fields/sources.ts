@@ -4,6 +4,7 @@
  * and date), already in its feature document. A page is a training post when a source gives a value.
  */
 import { ARTICLE_TYPE } from '../html/schema-types';
+import { withoutTrackingParameters } from '../util/tracking-parameters';
 import type { FeatureDocument, PageMetadata } from '../types/feature-document';
 import type { FieldName } from './extract';
 import type { FeedEntry } from './feeds';
@@ -16,13 +17,17 @@ export interface PostValues {
   readonly sources: Partial<Record<FieldName, ValueSource>>;
 }
 
-/** A URL as a permalink key: host without `www.` (port kept), path without trailing slash, query; scheme and fragment ignored. */
+/**
+ * A URL as a permalink key: host without `www.` (port kept), path without trailing slash, query
+ * without tracking parameters (a feed's links often carry `utm_source=rss`, a page's URL never does:
+ * lib/store/keys.ts normalizeUrl); scheme and fragment ignored.
+ */
 export function permalinkKey(url: string, base?: string): string | undefined {
   const u = URL.parse(url.trim(), base);
   if (!u || !/^https?:$/.test(u.protocol)) return undefined;
   const host = u.host.toLowerCase().replace(/^www\./, '');
   const path = u.pathname.replace(/\/+$/, '') || '/';
-  return `${host}${path}${u.search}`;
+  return `${host}${path}${withoutTrackingParameters(u.search)}`;
 }
 
 /** Feed entries by permalink, for matching pages (relative links are matched by path). */

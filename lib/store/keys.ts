@@ -20,6 +20,7 @@
  *   quarantine/<key>                       the bytes of a stored file that could not be read (./documents.ts)
  */
 import { createHash } from 'node:crypto';
+import { withoutTrackingParameters } from '../util/tracking-parameters';
 import { hostProblem } from '../types/messages';
 
 /** Site of a URL: its hostname, lowercased, without a leading `www.`. */
@@ -41,26 +42,15 @@ export function pageUrlOf(requested: string, final: string | undefined): string 
 
 /**
  * Normalised URL used as a page's unique key: no fragment, lowercased host, default port dropped, no
- * tracking parameters (TRACKING_PARAMETER): a link shared with `?utm_source=…` is the same page, so it
+ * tracking parameters (lib/util/tracking-parameters.ts): a link shared with `?utm_source=…` is the same page, so it
  * is rendered, learned from and extracted once, under the URL without them.
  */
 export function normalizeUrl(url: string): string {
   const u = new URL(url);
   u.hash = '';
-  if (u.search) {
-    // the other parameters kept as written: URLSearchParams would write them again its own way (a space as +), another page id
-    const pairs = u.search.slice(1).split('&');
-    const kept = pairs.filter((pair) => pair && !TRACKING_PARAMETER.test(parameterName(pair)));
-    if (kept.length !== pairs.length) u.search = kept.length ? `?${kept.join('&')}` : '';
-  }
+  const search = withoutTrackingParameters(u.search);
+  if (search !== u.search) u.search = search;
   return u.toString();
-}
-
-/** Query parameters that only say where a reader came from (campaign and click ids): the page is the same without them. */
-export const TRACKING_PARAMETER = /^(utm_\w+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|igshid|yclid)$/i;
-
-function parameterName(pair: string): string {
-  return new URLSearchParams(pair).keys().next().value ?? '';
 }
 
 /** A page's id: a short stable hash of its normalised URL, so redelivery overwrites, never duplicates. */

@@ -81,6 +81,17 @@ describe('matching feed entries to pages', () => {
     expect(index.find(['https://blog.example/2012/11/third'])).toBeUndefined();
   });
 
+  it("by permalink: a feed link's tracking parameters do not matter (a page's URL has none); other parameters do", () => {
+    const feed = `<?xml version="1.0"?><rss version="2.0"><channel><title>A Blog</title>
+<item><title>Third</title><link>https://blog.example/2012/11/third?utm_source=rss&amp;utm_medium=rss&amp;utm_campaign=third</link></item>
+<item><title>Story 2</title><link>https://blog.example/story?id=2&amp;fbclid=x</link></item></channel></rss>`;
+    const index = new FeedIndex(parseFeed(feed)!.entries);
+    expect(index.find(['https://blog.example/2012/11/third'])?.title).toBe('Third');
+    expect(index.find(['https://blog.example/story?id=2'])?.title).toBe('Story 2');
+    expect(index.find(['https://blog.example/story?id=3'])).toBeUndefined();
+    expect(permalinkKey('https://blog.example/a?b=1&')).toBe('blog.example/a?b=1&');
+  });
+
   it('a page takes the feed values first and its own metadata for the rest', () => {
     const page: PageMetadata = {
       title: 'First | A Blog',

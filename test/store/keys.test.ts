@@ -60,6 +60,9 @@ describe('keys', () => {
     expect(normalizeUrl('https://news.example/story?ref=feed&q=a+b&utm=1')).toBe('https://news.example/story?ref=feed&q=a+b&utm=1');
     expect(pageIdOf('https://news.example/story?id=8&utm_source=x')).not.toBe(pageIdOf(page));
     expect(pageIdOf('https://news.example/story?q=a+b&id=7')).not.toBe(pageIdOf(page));
+    // a query with no tracking parameter is left as written, empty pairs and all
+    for (const url of ['https://news.example/story?b=1&', 'https://news.example/story?&', 'https://news.example/story?b=1&&c=2']) expect(normalizeUrl(url)).toBe(url);
+    expect(normalizeUrl('https://news.example/story?utm_source=x&')).toBe('https://news.example/story');
   });
 
   it('refuses a site that is not a safe path segment', () => {
