@@ -81,9 +81,8 @@ export class Politeness {
     });
   }
 
-  /** check, then take the host's turn (waiting for it up to maxWaitMs, or the `maxWaitMs` given when less). */
-  async admit(pageUrl: string, maxWaitMs?: number): Promise<void> {
-    await (await this.check(pageUrl)).take(maxWaitMs);
+  async admit(pageUrl: string): Promise<void> {
+    await (await this.check(pageUrl)).take();
   }
 
   /** The egress guard and robots.txt for a page; its host's turn is the returned HostTurn's to take. */

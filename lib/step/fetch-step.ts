@@ -177,10 +177,12 @@ export async function fetchThroughRedirect(url: string, ctx: StepContext, option
     if (!HttpUrlSchema.safeParse(landing).success) return { ok: false, reason: `it redirects to a URL spider cannot store (${landing.slice(0, 200)})` };
     const route = await routeOf({ v: 1, url: landing }, ctx);
     if (route.path !== 'fetch') return { ok: false, reason: `it leads to ${landing.slice(0, 200)}, not fetched: ${route.reason}` };
-    // The landing host's turn is waited for within this fetch's deadline, leaving the fetch its least
-    // time: beyond, it is a deferral (the message comes back). On AWS the deadline is what the
-    // invocation has left, and a wait past it would end the invocation and redeliver the whole batch.
-    await options.politeness.admit(landing, remaining() - MIN_FETCH_MS);
+    // The landing host's turn is waited for within this fetch's deadline (after its robots.txt, which
+    // takes time too), leaving the fetch its least time: beyond, it is a deferral (the message comes
+    // back). On AWS the deadline is what the invocation has left less a margin, and a wait past it
+    // would end the invocation and redeliver the whole batch.
+    const turn = await options.politeness.check(landing);
+    await turn.take(remaining() - MIN_FETCH_MS);
     const fetched = await fetchPathPage(landing, ctx, { ...options, timeoutMs: remaining(), from });
     if (!fetched.ok) return { ok: false, reason: `it leads to ${landing.slice(0, 200)}, not fetched: ${fetched.reason}` };
     return { ok: true, page: pageRefOf(landing), elapsedMs: Math.round(performance.now() - started) };
