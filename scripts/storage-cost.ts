@@ -13,7 +13,7 @@
  * does (relearns read the newest pages only); each pays the transition once and the monitoring
  * fee every month.
  */
-import { embeddedStoreDir, FsStore } from '../lib/store/fs-store';
+import { embeddedStore } from '../lib/store/fs-store';
 import { keyPrefixes } from '../lib/store/keys';
 import { scriptArgs } from '../lib/util/script-args';
 import { PRICES } from './aws-prices';
@@ -47,7 +47,7 @@ function monthsToRepay(bytes: number): number | undefined {
 }
 
 async function main(): Promise<void> {
-  const store = new FsStore(embeddedStoreDir(args['data-dir']!));
+  const store = embeddedStore(args['data-dir']!);
   const listed = await store.list(keyPrefixes.pages);
   const pages = new Set(listed.map((o) => o.key.split('/').slice(0, 3).join('/')));
   if (!pages.size) throw new Error(`no pages in the data folder ${args['data-dir']}`);

@@ -108,7 +108,7 @@ export async function fetchPathPage(url: string, ctx: StepContext, options: Fetc
   // site's route did not ask about: rendered, as any submitted URL that lands on another site is.
   if (pageUrlOf(url, fetched.finalUrl) !== url) return { ok: false, reason: `redirected to another site (${fetched.finalUrl.slice(0, 200)}): rendered as that site's page` };
   // A short link's page is the one its whole chain ends on (render files it so): a landing page that
-  // redirects again (to https, to www., off its tracking parameters) is rendered, never filed under the first hop.
+  // redirects again (to https, to www., to a new address) is rendered, never filed under the first hop.
   if (options.from && fetched.redirects.length) return { ok: false, reason: `its landing page redirects again (to ${fetched.finalUrl.slice(0, 200)}): rendered, filed under the chain's end` };
   const from = options.from;
   const submitted = from ? { submittedUrl: from.url } : {};

@@ -4,7 +4,7 @@
  * entry's permalink (lib/fields/sources.ts permalinkKey) leave them out.
  */
 
-export const TRACKING_PARAMETER = /^(utm_\w+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|igshid|yclid)$/i;
+const TRACKING_PARAMETER = /^(utm_\w+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|igshid|yclid)$/i;
 
 /**
  * A URL's query (`?a=1&utm_source=x`, or '') without its tracking parameters; the other parameters as
