@@ -1,5 +1,6 @@
 /** An article in the formats readers want: text, Markdown, clean HTML, or the JSON document. */
 import TurndownService from 'turndown';
+import { strikethrough, tables } from 'turndown-plugin-gfm';
 import { escapeText } from '../html/content';
 import type { Logger } from '../step/context';
 import type { ArticleDocument } from '../types/article-document';
@@ -7,13 +8,27 @@ import { normalizeText } from '../text/normalize';
 
 /**
  * Clean HTML to Markdown that keeps the article's structure: ATX headings, `-` lists, `>` quotes,
- * fenced code, and a figure's caption as an italic line of its own (Turndown, the common converter).
+ * fenced code, GitHub tables and strikethrough, and a figure's caption as an italic line of its own
+ * (Turndown, the common converter, with its GitHub plugin). A data table without a header row stays
+ * HTML, which Markdown allows: a GitHub table needs one.
  */
 function markdownConverter(): TurndownService {
   const service = new TurndownService({ headingStyle: 'atx', bulletListMarker: '-', codeBlockStyle: 'fenced', emDelimiter: '*' });
+  service.use([tables, strikethrough]);
   service.addRule('figcaption', {
     filter: 'figcaption',
     replacement: (content) => (content.trim() ? `\n\n*${content.trim()}*\n\n` : ''),
+  });
+  // Turndown fences a <pre> only when it starts with <code>; a bare <pre> (most pages' code, and any
+  // text laid out in white space) would lose its line breaks and indentation, and have its
+  // characters escaped. Fenced as written, its fence longer than any backtick run inside.
+  service.addRule('preformatted', {
+    filter: (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName !== 'CODE',
+    replacement: (_content, node) => {
+      const text = (node.textContent ?? '').replace(/\n+$/, '');
+      const fence = '`'.repeat(Math.max(3, ...(text.match(/`+/g) ?? []).map((run) => run.length + 1)));
+      return `\n\n${fence}\n${text}\n${fence}\n\n`;
+    },
   });
   return service;
 }

@@ -6,7 +6,8 @@
  * a[href], img[src,alt], figure, figcaption, br and data tables (table, caption, thead, tbody, tfoot,
  * tr, th[colspan,rowspan], td[colspan,rowspan]); every other element is unwrapped, and inline text
  * left directly inside an unwrapped block (a bare <div>) is wrapped in <p>. Layout tables (nested
- * tables, or cells holding paragraphs and sections) are unwrapped like <div>s. Scripts, styles,
+ * tables, cells holding paragraphs, sections or preformatted text, or a single cell) are unwrapped
+ * like <div>s. Scripts, styles,
  * forms' controls, hidden elements and empty elements are dropped; no other attribute survives.
  */
 import { Element, Text, type AnyNode } from 'domhandler';
@@ -77,8 +78,10 @@ const TABLE_TAGS: ReadonlySet<string> = new Set(['table', 'caption', 'thead', 't
 const PHRASING_ONLY: ReadonlySet<string> = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'a', 'em', 'strong', 'code']);
 /** Output elements kept even when empty (table cells keep the grid aligned). */
 const KEEP_EMPTY: ReadonlySet<string> = new Set(['td', 'th', 'br', 'img']);
+/** Elements that mark the table holding them as layout (isLayoutTable). */
 const LAYOUT_HINTS: ReadonlySet<string> = new Set([
   'table', 'article', 'section', 'form', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'main', 'header', 'footer', 'nav', 'aside',
+  'pre', 'listing', 'xmp', 'plaintext',
 ]);
 
 /** Heading elements and their level. */
@@ -141,7 +144,11 @@ function imageSource(el: Element, base: string | undefined): string | undefined 
   return undefined;
 }
 
-/** A table used for layout (nested tables, or cells holding sections and many paragraphs), not data. */
+/**
+ * A table used for layout, not data: nested tables, cells holding sections or more paragraphs than
+ * there are cells, a cell holding preformatted text (a syntax highlighter's frame around a code
+ * listing, its line numbers in a cell beside it), or a single cell (a frame: data has rows or columns).
+ */
 function isLayoutTable(table: Element): boolean {
   let cells = 0;
   let paragraphs = 0;
@@ -155,7 +162,7 @@ function isLayoutTable(table: Element): boolean {
     else if (name === 'p' || name === 'div' || name === 'ul' || name === 'ol') paragraphs++;
     for (const c of n.children) stack.push(c);
   }
-  return paragraphs > cells;
+  return cells === 1 || paragraphs > cells;
 }
 
 interface Frame {

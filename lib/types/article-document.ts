@@ -28,9 +28,11 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * the not-an-article test too: a login page or a tag listing of the site's layout is flagged
  * `notArticle`, its title, byline and date the page's metadata's (2026-11-28). 8: the not-an-article
  * test counts words as a reader counts them in any script, where a Japanese or Chinese article of a
- * few paragraphs was flagged `notArticle`, 'almost no text' (2026-11-28).
+ * few paragraphs was flagged `notArticle`, 'almost no text' (2026-11-28). (9 was a reverted
+ * version's, 2026-11-27.) 10: the clean HTML unwraps a table that frames a code listing or holds a
+ * single cell, as it did a table laid out around paragraphs; the text is unchanged (2026-11-28).
  */
-export const EXTRACTION_VERSION = 8;
+export const EXTRACTION_VERSION = 10;
 
 /** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);

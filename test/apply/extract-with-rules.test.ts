@@ -166,6 +166,19 @@ describe('extractWithRules', () => {
     expect(layout.html).toBe('<h2>Title</h2><p>Body text</p><p>Menu</p>');
   });
 
+  it('unwraps the table a code listing is laid out in, and a table of one cell: frames, not data', () => {
+    const doc = parseHtml(
+      '<body><div class="listing"><table><tr><td class="gutter"><pre>1\n2</pre></td><td class="code"><pre>let a = 1;\nlet b = 2;</pre></td></tr></table></div>' +
+        '<div class="framed"><table><tr><td>Framed <b>note</b>.</td></tr></table></div></body>',
+    );
+    const listing = extractWithRules(doc, { selectors: ['div.listing'], clean: [] });
+    expect(listing.html).toBe('<pre>1\n2</pre><pre>let a = 1;\nlet b = 2;</pre>');
+    expect(listing.text.split('\n')).toEqual(['1', '2', 'let a = 1;', 'let b = 2;']);
+    const framed = extractWithRules(doc, { selectors: ['div.framed'], clean: [] });
+    expect(framed.html).toBe('<p>Framed <strong>note</strong>.</p>');
+    expect(framed.text).toBe('Framed note.');
+  });
+
   it('keeps pre formatting and drops javascript: links', () => {
     const doc = parseHtml('<body><pre class="code">line 1\n  line 2 &lt;b&gt;</pre><p><a href="javascript:alert(1)">click</a> me</p></body>');
     const r = extractWithRules(doc, { selectors: ['pre', 'p'], clean: [] });

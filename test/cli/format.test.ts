@@ -47,6 +47,20 @@ describe('formatArticle', () => {
     expect(formatArticle(structured, 'html')).toContain('<h2>The vote</h2><ul><li>Yes: 5</li>');
   });
 
+  it('fences preformatted text, and gives data tables and struck text as GitHub Markdown', () => {
+    const code = { ...article, html: '<p>Call it:</p><pre>fetch("/a").then((r) => {\n  use(`${r}`);\n});</pre><pre><code>x = 1</code></pre>' };
+    expect(formatArticle(code, 'markdown')).toContain('Call it:\n\n```\nfetch("/a").then((r) => {\n  use(`${r}`);\n});\n```\n\n```\nx = 1\n```');
+    // a backtick run as long as the fence inside: the fence grows past it
+    const ticks = { ...article, html: '<pre>a ``` b</pre>' };
+    expect(formatArticle(ticks, 'markdown')).toContain('````\na ``` b\n````');
+    const table = {
+      ...article,
+      html: '<table><tr><th>Year</th><th>Sales</th></tr><tr><td>2012</td><td>5</td></tr></table><p><del>Old</del> figure.</p><table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>',
+    };
+    // a table without a header row stays HTML: a GitHub table needs one
+    expect(formatArticle(table, 'markdown')).toContain('| Year | Sales |\n| --- | --- |\n| 2012 | 5 |\n\n~Old~ figure.\n\n<table><tbody><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></tbody></table>');
+  });
+
   it('prints no control characters a page put in its text, in any format', () => {
     const hostile = { ...article, title: 'Owned\x1b]0;retitled\x07', text: 'First\x1b[2J paragraph.\u009b31m\nSecond paragraph.', html: '<p>First\x1b[2J paragraph.</p>' };
     for (const format of ['text', 'markdown', 'html', 'json'] as const) {
