@@ -87,9 +87,10 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
   const doc = fetched ? parseServedHtml(snapshot.body) : parseHtml(snapshot.body);
   // the site's field rules first: the page's metadata title is worked out only where they give none
   const fromRules = rules?.fields ? applyFieldRules(doc, rules.fields) : {};
-  let meta = extractMetadata(doc, { title: !fromRules.title });
   // render's <meta name="spider:url"> is the snapshot's; the HTML as served is the page's own, and a
   // page's own spider:* metas are not render's: a fetched page's URL is its message's
+  const metaOptions = fetched ? { baseUrl: message.url } : {};
+  let meta = extractMetadata(doc, { ...metaOptions, title: !fromRules.title });
   const spiderUrl = fetched ? message.url : meta.spiderUrl;
   const baseUrl = spiderUrl ?? meta.canonical;
 
@@ -170,7 +171,7 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
           notArticle = fromServed.notArticle;
           notArticleWhy = fromServed.reason;
           body = 'served';
-          meta = extractMetadata(servedDoc, { title: !fromRules.title });
+          meta = extractMetadata(servedDoc, { baseUrl, title: !fromRules.title });
         }
       }
     }
@@ -180,7 +181,7 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
   // the site's rules took keeps its field rules: a page of the site's layout, and a short post of
   // the site (a photo and its caption) flagged "almost no text" is still that post.
   const pageFields = notArticle && method === 'fallback';
-  if (pageFields && fromRules.title) meta = extractMetadata(doc);
+  if (pageFields && fromRules.title) meta = extractMetadata(doc, metaOptions);
   let fields = chooseFields(pageFields ? {} : fromRules, meta);
   // The fallback's page: Readability's title (from the render) where the page's own title evidence is weak.
   if (method === 'fallback' && fields.sources.title !== 'rules' && !body) {
@@ -202,6 +203,8 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
     ...fields.values,
     ...(meta.lang ? { lang: meta.lang } : {}),
     ...((meta.excerpt ?? excerptOf(content.text)) ? { excerpt: meta.excerpt ?? excerptOf(content.text) } : {}),
+    ...(meta.siteName ? { siteName: meta.siteName } : {}),
+    ...(meta.image ? { image: meta.image } : {}),
     ...(content.header ? { header: content.header } : {}),
     text: content.text,
     html: content.html,

@@ -1,7 +1,8 @@
 /**
- * Article metadata from a parsed page: title, byline, published date (ISO 8601), language and
- * excerpt, from JSON-LD (Article, NewsArticle, BlogPosting..., also inside @graph), Open Graph and
- * Twitter cards, plain <meta> tags, <title>, the first <h1> and <time datetime>.
+ * Article metadata from a parsed page: title, byline, published date (ISO 8601), language, excerpt,
+ * the site's name and the lead image, from JSON-LD (Article, NewsArticle, BlogPosting..., also inside
+ * @graph), Open Graph and Twitter cards, plain <meta> tags, <link rel=image_src>, <title>, the first
+ * <h1> and <time datetime>.
  */
 import { Element, type AnyNode, type Document } from 'domhandler';
 import { toIsoDate } from '../text/dates';
@@ -19,7 +20,10 @@ export interface ArticleMetadata {
   published?: string;
   lang?: string;
   excerpt?: string;
+  /** The publication's name: og:site_name, application-name, else the JSON-LD article's publisher. */
   siteName?: string;
+  /** The lead image's absolute http(s) URL, as the page names it for sharing (og:image, twitter:image, JSON-LD image, image_src). */
+  image?: string;
   /** The page URL the render step wrote into the snapshot (`<meta name="spider:url">`). */
   spiderUrl?: string;
   canonical?: string;
@@ -31,6 +35,8 @@ interface JsonLdArticle {
   authors: string[];
   datePublished?: string;
   inLanguage?: string;
+  image?: string;
+  publisher?: string;
 }
 
 /** What one walk over the page collects. */
@@ -47,6 +53,8 @@ interface Collected {
   jsonLd: string[];
   lang?: string;
   canonical?: string;
+  /** `<link rel="image_src">`'s href. */
+  imageSrc?: string;
 }
 
 const URLISH = /^(?:https?:)?\/\//i;
@@ -87,6 +95,7 @@ function collect(doc: Document): Collected {
         continue;
       case 'link':
         if (!c.canonical && /(?:^|\s)canonical(?:\s|$)/i.test(a.rel ?? '') && a.href) c.canonical = a.href.trim();
+        else if (!c.imageSrc && /(?:^|\s)image_src(?:\s|$)/i.test(a.rel ?? '') && a.href) c.imageSrc = a.href.trim();
         i = ends[i] - 1;
         continue;
       case 'script':
@@ -153,6 +162,20 @@ function asNames(v: unknown, byId: Map<string, Record<string, unknown>>, depth =
   return [];
 }
 
+/** An image value's URL: a string, an ImageObject's `url` or `contentUrl`, a node named by `@id`, or the first of a list. */
+function imageUrl(v: unknown, byId: Map<string, Record<string, unknown>>, depth = 0): string | undefined {
+  if (v == null || depth > 4) return undefined;
+  if (typeof v === 'string') return v.trim() || undefined;
+  if (Array.isArray(v)) return imageUrl(v[0], byId, depth + 1);
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    const id = o['@id'];
+    if (o.url === undefined && o.contentUrl === undefined && typeof id === 'string' && byId.has(id) && byId.get(id) !== o) return imageUrl(byId.get(id), byId, depth + 1);
+    return imageUrl(o.url ?? o.contentUrl, byId, depth + 1);
+  }
+  return undefined;
+}
+
 function parseJsonLd(texts: readonly string[]): JsonLdArticle | undefined {
   const nodes: Record<string, unknown>[] = [];
   const byId = new Map<string, Record<string, unknown>>();
@@ -191,7 +214,20 @@ function parseJsonLd(texts: readonly string[]): JsonLdArticle | undefined {
     authors: [...new Set(asNames(article.author ?? article.creator, byId))],
     datePublished: str(article.datePublished) ?? str(article.dateCreated),
     inLanguage: typeof lang === 'string' ? clean(lang) : str((lang as { name?: unknown } | undefined)?.name),
+    image: imageUrl(article.image ?? article.thumbnailUrl, byId),
+    publisher: asNames(article.publisher, byId)[0],
   };
+}
+
+/** `value` as an absolute http(s) URL, resolved against `base`; undefined for anything else (data:, javascript:, unparsable). */
+function webUrl(value: string | undefined, base: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    const url = new URL(unescapeEntities(value).trim(), base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const norm = (s: string) =>
@@ -285,6 +321,8 @@ function normaliseLang(s: string | undefined): string | undefined {
 export interface MetadataOptions {
   /** Work out the title (default true); the apply step skips it when the site's field rules give one. */
   readonly title?: boolean;
+  /** The page's URL, that a relative image URL is resolved against; default: its spider:url meta, canonical link or og:url. */
+  readonly baseUrl?: string;
 }
 
 export function extractMetadata(doc: Document, options: MetadataOptions = {}): ArticleMetadata {
@@ -358,9 +396,19 @@ export function extractMetadata(doc: Document, options: MetadataOptions = {}): A
 
   const excerpt = ld?.description ?? text('og:description', 'twitter:description', 'description', 'dc.description');
   if (excerpt) out.excerpt = excerpt;
-  if (siteName) out.siteName = siteName;
+  const publication = siteName ?? ld?.publisher;
+  if (publication) out.siteName = publication;
   const spiderUrl = c.metas.get('spider:url');
   if (spiderUrl) out.spiderUrl = spiderUrl;
+  // the first image the page names for sharing that is a web address, resolved against the page's URL
+  const pageUrl = options.baseUrl ?? spiderUrl ?? c.canonical ?? meta('og:url');
+  for (const candidate of [meta('og:image:secure_url', 'og:image:url', 'og:image'), meta('twitter:image', 'twitter:image:src'), ld?.image, c.imageSrc, meta('image')]) {
+    const image = webUrl(candidate, pageUrl);
+    if (image) {
+      out.image = image;
+      break;
+    }
+  }
   if (c.canonical) out.canonical = c.canonical;
   return out;
 }

@@ -30,7 +30,8 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * test counts words as a reader counts them in any script, where a Japanese or Chinese article of a
  * few paragraphs was flagged `notArticle`, 'almost no text' (2026-11-28). (9 was a reverted
  * version's, 2026-11-27.) 10: the clean HTML unwraps a table that frames a code listing or holds a
- * single cell, as it did a table laid out around paragraphs; the text is unchanged (2026-11-28).
+ * single cell, as it did a table laid out around paragraphs (the text is unchanged), and the article
+ * has the page's `siteName` and lead `image` (2026-11-28).
  */
 export const EXTRACTION_VERSION = 10;
 
@@ -55,6 +56,10 @@ export const ArticleDocumentSchema = z.object({
   published: z.string().optional(),
   lang: z.string().optional(),
   excerpt: z.string().optional(),
+  /** The publication's name, as the page gives it (og:site_name, application-name, the JSON-LD article's publisher). */
+  siteName: z.string().optional(),
+  /** The lead image's absolute URL, as the page names it for sharing (og:image, twitter:image, JSON-LD image, image_src). */
+  image: z.string().optional(),
   /**
    * What the page shows between the headline and the body, one line per element: byline and
    * dateline line, lead picture's caption. Only from a site's learned rules (`content.header`).

@@ -20,6 +20,7 @@ const long = (i: number) => `Sentence ${i} of the body, with enough words, comma
 const snapshot = (withUrl = true) => `<!DOCTYPE html><html lang="en"><head>${withUrl ? `<meta name="spider:url" content="${url}">` : ''}
 <title>The story | Example</title>
 <meta property="article:published_time" content="2024-05-06T07:08:09Z"><meta name="author" content="Jane Doe">
+<meta property="og:site_name" content="Example News"><meta property="og:image" content="../img/lead.jpg">
 </head><body>
 <nav><a href="/">Home</a> <a href="/news">News</a></nav>
 <div class="article"><h1 class="title">The story</h1>
@@ -96,6 +97,8 @@ describe('applyStep', () => {
       byline: 'Jane Doe',
       published: '2024-05-06T07:08:09.000Z',
       lang: 'en',
+      siteName: 'Example News',
+      image: 'https://example.com/img/lead.jpg',
       method: 'rules',
       rulesVersion: 3,
     });
@@ -357,7 +360,8 @@ describe('applyStep', () => {
     await store.put(keys.served(site, pageId), shell);
     const { ctx, sent } = context(store);
     const fetchedArticle = await applyStep({ v: 1, site, pageId, reason: 'rendered', path: 'fetch', url }, ctx);
-    expect(fetchedArticle).toMatchObject({ method: 'fallback', notArticle: true, path: 'fetch' });
+    // the HTML as served names its image relative to the page: the message's URL is the page's
+    expect(fetchedArticle).toMatchObject({ method: 'fallback', notArticle: true, path: 'fetch', image: 'https://example.com/img/lead.jpg' });
     expect(await store.get(keys.drift(site, pageId))).toBeUndefined();
     expect(sent).toEqual([expect.objectContaining({ url, path: 'render' })]);
 

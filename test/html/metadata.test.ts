@@ -129,6 +129,26 @@ describe('extractMetadata', () => {
     expect(meta('<meta name="spider:url" content="https://slashdot.org/story/1"><title>Judge Says Things - Slashdot</title>').title).toBe('Judge Says Things');
   });
 
+  it('reads the lead image the page names for sharing, made absolute against the page, and the publication\u2019s name', () => {
+    const page = '<meta name="spider:url" content="https://news.example/2024/a.html">';
+    const og = meta(`${page}<meta property="og:image" content="/img/lead.jpg?w=1&amp;h=2"><meta name="twitter:image" content="https://cdn.example/t.jpg"><meta property="og:site_name" content="Example News">`);
+    expect(og).toMatchObject({ image: 'https://news.example/img/lead.jpg?w=1&h=2', siteName: 'Example News' });
+    // a JSON-LD ImageObject named by @id, and the article's publisher where no og:site_name names the site
+    const ld = meta(
+      `${page}<script type="application/ld+json">{"@graph":[{"@type":"ImageObject","@id":"#lead","url":"https://cdn.example/ld.jpg"},
+        {"@type":"NewsArticle","headline":"H","image":[{"@id":"#lead"}],"publisher":{"@type":"Organization","name":"The Example Times"}}]}</script>`,
+    );
+    expect(ld).toMatchObject({ image: 'https://cdn.example/ld.jpg', siteName: 'The Example Times' });
+    // what no reader can fetch is no image: a data: URL gives way to the next candidate, here image_src
+    const data = meta(`${page}<meta property="og:image" content="data:image/png;base64,AAAA"><link rel="image_src" href="lead.png">`);
+    expect(data.image).toBe('https://news.example/2024/lead.png');
+    // a relative URL with no page URL to resolve it against is left out
+    expect(meta('<meta property="og:image" content="/img/lead.jpg">').image).toBeUndefined();
+    // the page's URL given by its reader (the fetch path's message) wins over the page's own metas
+    const given = extractMetadata(parseHtml(`<head>${page}<meta property="og:image" content="lead.jpg"></head>`), { baseUrl: 'https://other.example/b/c' });
+    expect(given.image).toBe('https://other.example/b/lead.jpg');
+  });
+
   it('returns nothing for a bare page', () => {
     expect(meta('')).toEqual({});
   });

@@ -128,8 +128,10 @@ describe('a site of two templates', () => {
 
 describe('a site without rules', () => {
   it('gets a fallback article, and the home page is marked as not an article', async () => {
-    const [article] = articlesOf(site, 'classic');
-    const url = `http://lonely.localhost:${served.port}${article.path}`;
+    const origin = `http://lonely.localhost:${served.port}`;
+    // a story whose page names a lead image for sharing
+    const article = articlesOf(site, 'classic').find((a) => pageHtml(site, a.path, origin).includes('og:image'))!;
+    const url = `${origin}${article.path}`;
     const home = `http://lonely.localhost:${served.port}/`;
     await pipeline.submit([{ url }, { url: home }]);
     await pipeline.run();
@@ -137,6 +139,11 @@ describe('a site without rules', () => {
     expect(got?.method).toBe('fallback');
     expect(got?.title).toBe(article.title);
     expect(scorePage(got!.text, article.bodyText).tp).toBeGreaterThan(0.8);
+    // the publication's name and the lead image the page names for sharing, as served
+    const head = pageHtml(site, article.path, origin);
+    expect(got?.siteName).toBe(site.name);
+    expect(got?.image).toBe(/<meta property="og:image" content="([^"]+)">/.exec(head)?.[1]);
+    expect(got?.image).toMatch(/^http:\/\/lonely\.localhost:\d+\/./);
     const listing = await getJson(pipeline.store, keys.article('lonely.localhost', pageIdOf(home)), (v) => ArticleDocumentSchema.parse(v));
     expect(listing?.notArticle).toBe(true);
     expect(await pipeline.store.get(keys.rules('lonely.localhost'))).toBeUndefined();
