@@ -19,15 +19,19 @@ function markdownConverter(): TurndownService {
     filter: 'figcaption',
     replacement: (content) => (content.trim() ? `\n\n*${content.trim()}*\n\n` : ''),
   });
-  // Turndown fences a <pre> only when it starts with <code>; a bare <pre> (most pages' code, and any
-  // text laid out in white space) would lose its line breaks and indentation, and have its
-  // characters escaped. Fenced as written, its fence longer than any backtick run inside.
+  // Every <pre> fenced as written, its fence longer than any backtick run inside, with the language
+  // the clean HTML names on its <code> or on itself. Turndown fences only a <pre> that starts with
+  // <code>, and reads the language on the <code> alone: a bare <pre> (most pages' code, and any text
+  // laid out in white space) lost its line breaks and indentation and had its characters escaped.
   service.addRule('preformatted', {
-    filter: (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName !== 'CODE',
+    filter: 'pre',
     replacement: (_content, node) => {
-      const text = (node.textContent ?? '').replace(/\n+$/, '');
+      const element = node as HTMLElement;
+      const code = element.firstElementChild?.nodeName === 'CODE' ? element.firstElementChild : undefined;
+      const language = /\blanguage-(\S+)/.exec(code?.getAttribute('class') ?? element.getAttribute('class') ?? '')?.[1] ?? '';
+      const text = (element.textContent ?? '').replace(/\n+$/, '');
       const fence = '`'.repeat(Math.max(3, ...(text.match(/`+/g) ?? []).map((run) => run.length + 1)));
-      return `\n\n${fence}\n${text}\n${fence}\n\n`;
+      return `\n\n${fence}${language}\n${text}\n${fence}\n\n`;
     },
   });
   return service;

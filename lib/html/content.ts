@@ -7,8 +7,9 @@
  * tr, th[colspan,rowspan], td[colspan,rowspan]); every other element is unwrapped, and inline text
  * left directly inside an unwrapped block (a bare <div>) is wrapped in <p>. Layout tables (nested
  * tables, cells holding paragraphs, sections or preformatted text, or a single cell) are unwrapped
- * like <div>s. Scripts, styles,
- * forms' controls, hidden elements and empty elements are dropped; no other attribute survives.
+ * like <div>s. Scripts, styles, forms' controls, hidden elements and empty elements are dropped; no
+ * other attribute survives but a code block's language (`class="language-js"` on pre and code, as
+ * the page names it).
  */
 import { Element, Text, type AnyNode } from 'domhandler';
 import { countWords } from '../text/words';
@@ -142,6 +143,15 @@ function imageSource(el: Element, base: string | undefined): string | undefined 
     if (v && !/^\s*data:/i.test(v)) return resolveUrl(v, base);
   }
   return undefined;
+}
+
+/** A class token naming a code block's language, in the HTML standard's convention and its short form. */
+const LANGUAGE_CLASS = /(?:^|\s)lang(?:uage)?-([A-Za-z0-9_+#.-]{1,30})(?=\s|$)/;
+
+/** The language a <pre> or <code> names for its code (`class="language-js"`, `lang-js`), kept so a reader can highlight it. */
+function codeLanguage(el: Element): string | undefined {
+  const m = LANGUAGE_CLASS.exec(el.attribs.class ?? '');
+  return m ? m[1].toLowerCase() : undefined;
 }
 
 /**
@@ -392,6 +402,9 @@ export function renderContent(roots: readonly ContentRoot[], options: ContentOpt
           if (v && /^\d{1,3}$/.test(v.trim())) attrs += ` ${k}="${v.trim()}"`;
         }
         html.push(`<${out}${attrs}>`);
+      } else if (out === 'pre' || out === 'code') {
+        const language = codeLanguage(el);
+        html.push(language ? `<${out} class="language-${language}">` : `<${out}>`);
       } else html.push(`<${out}>`);
       if (block) htmlSpace = true;
     }

@@ -179,6 +179,12 @@ describe('extractWithRules', () => {
     expect(framed.text).toBe('Framed note.');
   });
 
+  it("keeps a code block's language as the page names it, and no other class", () => {
+    const doc = parseHtml('<body><div class="c"><pre class="prettyprint lang-JS linenums"><code>let a;</code></pre><pre class="x"><code class="hljs language-c++">int b;</code></pre></div></body>');
+    const r = extractWithRules(doc, { selectors: ['div.c'], clean: [] });
+    expect(r.html).toBe('<pre class="language-js"><code>let a;</code></pre><pre><code class="language-c++">int b;</code></pre>');
+  });
+
   it('keeps pre formatting and drops javascript: links', () => {
     const doc = parseHtml('<body><pre class="code">line 1\n  line 2 &lt;b&gt;</pre><p><a href="javascript:alert(1)">click</a> me</p></body>');
     const r = extractWithRules(doc, { selectors: ['pre', 'p'], clean: [] });

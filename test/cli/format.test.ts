@@ -50,6 +50,9 @@ describe('formatArticle', () => {
   it('fences preformatted text, and gives data tables and struck text as GitHub Markdown', () => {
     const code = { ...article, html: '<p>Call it:</p><pre>fetch("/a").then((r) => {\n  use(`${r}`);\n});</pre><pre><code>x = 1</code></pre>' };
     expect(formatArticle(code, 'markdown')).toContain('Call it:\n\n```\nfetch("/a").then((r) => {\n  use(`${r}`);\n});\n```\n\n```\nx = 1\n```');
+    // the language the clean HTML names, on the <code> or on the <pre>
+    const named = { ...article, html: '<pre class="language-js"><code>let a;</code></pre><pre><code class="language-ts">let b: number;</code></pre>' };
+    expect(formatArticle(named, 'markdown')).toContain('```js\nlet a;\n```\n\n```ts\nlet b: number;\n```');
     // a backtick run as long as the fence inside: the fence grows past it
     const ticks = { ...article, html: '<pre>a ``` b</pre>' };
     expect(formatArticle(ticks, 'markdown')).toContain('````\na ``` b\n````');
