@@ -1,6 +1,6 @@
 /** An article in the formats readers want: text, Markdown, clean HTML, or the JSON document. */
 import TurndownService from 'turndown';
-import { strikethrough, tables } from 'turndown-plugin-gfm';
+import { strikethrough, tables } from '@joplin/turndown-plugin-gfm';
 import { escapeText } from '../html/content';
 import type { Logger } from '../step/context';
 import type { ArticleDocument } from '../types/article-document';
@@ -9,32 +9,61 @@ import { normalizeText } from '../text/normalize';
 /**
  * Clean HTML to Markdown that keeps the article's structure: ATX headings, `-` lists, `>` quotes,
  * fenced code, GitHub tables and strikethrough, and a figure's caption as an italic line of its own
- * (Turndown, the common converter, with its GitHub plugin). A data table without a header row stays
- * HTML, which Markdown allows: a GitHub table needs one.
+ * (Turndown, the common converter, with the GitHub plugin Joplin keeps).
  */
 function markdownConverter(): TurndownService {
   const service = new TurndownService({ headingStyle: 'atx', bulletListMarker: '-', codeBlockStyle: 'fenced', emDelimiter: '*' });
   service.use([tables, strikethrough]);
+  // Rules added later are tried first.
   service.addRule('figcaption', {
     filter: 'figcaption',
     replacement: (content) => (content.trim() ? `\n\n*${content.trim()}*\n\n` : ''),
   });
-  // Every <pre> fenced as written, its fence longer than any backtick run inside, with the language
-  // the clean HTML names on its <code> or on itself. Turndown fences only a <pre> that starts with
-  // <code>, and reads the language on the <code> alone: a bare <pre> (most pages' code, and any text
-  // laid out in white space) lost its line breaks and indentation and had its characters escaped.
+  // A table a GitHub table cannot hold stays HTML, which Markdown allows, where the plugin would pad
+  // it with an empty header row, break its rows at a list or wrap it in its application's <div>.
+  service.addRule('tableAsHtml', {
+    filter: (node) => node.nodeName === 'TABLE' && !isGithubTable(node as HTMLTableElement),
+    replacement: (_content, node) => `\n\n${(node as HTMLElement).outerHTML}\n\n`,
+  });
+  // Every <pre> fenced as written (its <br>s as line breaks), its fence longer than any backtick run
+  // inside, with the language the clean HTML names on its <code> or on itself. Turndown fences only
+  // a <pre> that starts with <code>, reads that <code> alone, and the language on it alone: a bare
+  // <pre> (most pages' code, and any text laid out in white space) lost its line breaks and
+  // indentation and had its characters escaped.
   service.addRule('preformatted', {
     filter: 'pre',
     replacement: (_content, node) => {
       const element = node as HTMLElement;
       const code = element.firstElementChild?.nodeName === 'CODE' ? element.firstElementChild : undefined;
       const language = /\blanguage-(\S+)/.exec(code?.getAttribute('class') ?? element.getAttribute('class') ?? '')?.[1] ?? '';
-      const text = (element.textContent ?? '').replace(/\n+$/, '');
+      const text = preformattedText(element).replace(/\n+$/, '');
       const fence = '`'.repeat(Math.max(3, ...(text.match(/`+/g) ?? []).map((run) => run.length + 1)));
       return `\n\n${fence}${language}\n${text}\n${fence}\n\n`;
     },
   });
   return service;
+}
+
+/** A table of a header row of cells, then rows of as many plain cells: no caption, merged cells or blocks in a cell. */
+function isGithubTable(table: HTMLTableElement): boolean {
+  const rows = Array.from(table.rows);
+  if (rows.length < 2 || Array.from(table.children).some((child) => child.nodeName === 'CAPTION')) return false;
+  const width = rows[0].cells.length;
+  if (!Array.from(rows[0].cells).every((cell) => cell.nodeName === 'TH')) return false;
+  return rows.every(
+    (row) =>
+      row.cells.length === width &&
+      Array.from(row.cells).every((cell) => !cell.hasAttribute('colspan') && !cell.hasAttribute('rowspan') && !cell.querySelector('p, ul, ol, pre, table, blockquote, figure, h1, h2, h3, h4, h5, h6')),
+  );
+}
+
+/** A preformatted element's text as shown: its text, a <br> a line break. */
+function preformattedText(node: Node): string {
+  if (node.nodeType === 3) return node.nodeValue ?? '';
+  if (node.nodeName === 'BR') return '\n';
+  let text = '';
+  for (const child of Array.from(node.childNodes)) text += preformattedText(child);
+  return text;
 }
 let converter: TurndownService | undefined;
 

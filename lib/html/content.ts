@@ -2,14 +2,14 @@
  * Output of the article body, shared by the rules and the fallback extractors: given the chosen
  * nodes, produce plain text (one paragraph per line) and clean HTML in a single walk.
  *
- * Clean HTML keeps p, h1-h6, ul/ol/li, blockquote, pre, code, em, strong (b → strong, i → em),
- * a[href], img[src,alt], figure, figcaption, br and data tables (table, caption, thead, tbody, tfoot,
- * tr, th[colspan,rowspan], td[colspan,rowspan]); every other element is unwrapped, and inline text
+ * Clean HTML keeps p, h1-h6, ul/ol/li, blockquote, pre, code, em, strong (b → strong, i → em), del,
+ * s (strike → s), a[href], img[src,alt], figure, figcaption, br and data tables (table, caption,
+ * thead, tbody, tfoot, tr, th[colspan,rowspan], td[colspan,rowspan]); every other element is unwrapped, and inline text
  * left directly inside an unwrapped block (a bare <div>) is wrapped in <p>. Layout tables (nested
- * tables, cells holding paragraphs, sections or preformatted text, or a single cell) are unwrapped
- * like <div>s. Scripts, styles, forms' controls, hidden elements and empty elements are dropped; no
- * other attribute survives but a code block's language (`class="language-js"` on pre and code, as
- * the page names it).
+ * tables, cells holding paragraphs or sections, a row framing preformatted text, a single cell) are
+ * unwrapped like <div>s; a code listing's line-number cell beside it is left out. Scripts, styles,
+ * forms' controls, hidden elements and empty elements are dropped; no other attribute survives but
+ * a code block's language (`class="language-js"` on pre and code, as the page names it).
  */
 import { Element, Text, type AnyNode } from 'domhandler';
 import { countWords } from '../text/words';
@@ -72,18 +72,19 @@ export const BLOCK_TAGS: ReadonlySet<string> = new Set([
 const OUTPUT_TAG: Readonly<Record<string, string>> = {
   p: 'p', h1: 'h1', h2: 'h2', h3: 'h3', h4: 'h4', h5: 'h5', h6: 'h6', ul: 'ul', ol: 'ol', li: 'li',
   blockquote: 'blockquote', pre: 'pre', code: 'code', em: 'em', i: 'em', strong: 'strong', b: 'strong',
-  a: 'a', img: 'img', figure: 'figure', figcaption: 'figcaption', br: 'br',
+  a: 'a', img: 'img', figure: 'figure', figcaption: 'figcaption', br: 'br', del: 'del', s: 's', strike: 's',
 };
 const TABLE_TAGS: ReadonlySet<string> = new Set(['table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td']);
 /** Output elements that may hold only phrasing content: no implicit <p> inside them. */
-const PHRASING_ONLY: ReadonlySet<string> = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'a', 'em', 'strong', 'code']);
+const PHRASING_ONLY: ReadonlySet<string> = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'a', 'em', 'strong', 'code', 'del', 's']);
 /** Output elements kept even when empty (table cells keep the grid aligned). */
 const KEEP_EMPTY: ReadonlySet<string> = new Set(['td', 'th', 'br', 'img']);
 /** Elements that mark the table holding them as layout (isLayoutTable). */
 const LAYOUT_HINTS: ReadonlySet<string> = new Set([
   'table', 'article', 'section', 'form', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'main', 'header', 'footer', 'nav', 'aside',
-  'pre', 'listing', 'xmp', 'plaintext',
 ]);
+/** Preformatted elements: in a table of one row, the frame a syntax highlighter sets around a code listing. */
+const PRE_TAGS: ReadonlySet<string> = new Set(['pre', 'listing', 'xmp', 'plaintext']);
 
 /** Heading elements and their level. */
 export const HEADING_LEVEL: Readonly<Record<string, number>> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
@@ -155,24 +156,60 @@ function codeLanguage(el: Element): string | undefined {
 }
 
 /**
- * A table used for layout, not data: nested tables, cells holding sections or more paragraphs than
- * there are cells, a cell holding preformatted text (a syntax highlighter's frame around a code
- * listing, its line numbers in a cell beside it), or a single cell (a frame: data has rows or columns).
+ * A cell that holds only the numbers 1, 2, 3... one per line: the line-number gutter a syntax
+ * highlighter sets in a cell beside its code, not the code's text. Lines are those a reader sees:
+ * the breaks of preformatted text, <br> and blocks; a row of page links ("1 2 3") is not. Reads the
+ * cell until its first other character, so a cell of prose costs next to nothing.
+ */
+function isLineNumberGutter(cell: Element): boolean {
+  const lines: string[] = [''];
+  const walk = (node: AnyNode, pre: boolean): boolean => {
+    if (node instanceof Text) {
+      for (const ch of node.data) {
+        if (ch >= '0' && ch <= '9') lines[lines.length - 1] += ch;
+        else if (ch === '\n' && pre) lines.push('');
+        else if (!/\s/.test(ch)) return false;
+        else if (lines[lines.length - 1] !== '' && !pre) return false; // two numbers on one line
+      }
+      return true;
+    }
+    if (!(node instanceof Element)) return true;
+    const block = node.name === 'br' || BLOCK_TAGS.has(node.name);
+    if (block) lines.push('');
+    const inPre = pre || node.name === 'pre';
+    for (const child of node.children) if (!walk(child, inPre)) return false;
+    if (block) lines.push('');
+    return true;
+  };
+  for (const child of cell.children) if (!walk(child, false)) return false;
+  const numbers = lines.filter((l) => l !== '');
+  return numbers.length >= 2 && numbers.every((n, i) => Number(n) === i + 1);
+}
+
+/**
+ * A table used for layout, not data, as its shown content says: nested tables, cells holding
+ * sections or more paragraphs than there are cells, one row holding preformatted text (a syntax
+ * highlighter's frame around a code listing, its line numbers in a cell beside it), or a single
+ * cell or none (a frame: data has rows or columns).
  */
 function isLayoutTable(table: Element): boolean {
   let cells = 0;
+  let rows = 0;
   let paragraphs = 0;
+  let preformatted = false;
   const stack: AnyNode[] = [...table.children];
   while (stack.length) {
     const n = stack.pop()!;
-    if (!(n instanceof Element)) continue;
+    if (!(n instanceof Element) || SKIP_TAGS.has(n.name) || isHidden(n)) continue;
     const name = n.name;
     if (LAYOUT_HINTS.has(name)) return true;
     if (name === 'td' || name === 'th') cells++;
+    else if (name === 'tr') rows++;
     else if (name === 'p' || name === 'div' || name === 'ul' || name === 'ol') paragraphs++;
+    else if (PRE_TAGS.has(name)) preformatted = true;
     for (const c of n.children) stack.push(c);
   }
-  return cells === 1 || paragraphs > cells;
+  return cells <= 1 || paragraphs > cells || (preformatted && rows <= 1);
 }
 
 interface Frame {
@@ -330,6 +367,8 @@ export function renderContent(roots: readonly ContentRoot[], options: ContentOpt
   const enter = (el: Element, stack: Array<AnyNode | Open>) => {
     const name = el.name;
     if (SKIP_TAGS.has(name) || isHidden(el) || (skip && skip(el))) return;
+    // a code listing's line numbers, in a cell of the layout table beside its code
+    if ((name === 'td' || name === 'th') && tables[tables.length - 1] === -1 && isLineNumberGutter(el)) return;
 
     if (name === 'br') {
       breakLine();

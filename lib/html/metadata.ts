@@ -35,7 +35,7 @@ interface JsonLdArticle {
   authors: string[];
   datePublished?: string;
   inLanguage?: string;
-  image?: string;
+  images: string[];
   publisher?: string;
 }
 
@@ -162,18 +162,21 @@ function asNames(v: unknown, byId: Map<string, Record<string, unknown>>, depth =
   return [];
 }
 
-/** An image value's URL: a string, an ImageObject's `url` or `contentUrl`, a node named by `@id`, or the first of a list. */
-function imageUrl(v: unknown, byId: Map<string, Record<string, unknown>>, depth = 0): string | undefined {
-  if (v == null || depth > 4) return undefined;
-  if (typeof v === 'string') return v.trim() || undefined;
-  if (Array.isArray(v)) return imageUrl(v[0], byId, depth + 1);
+/**
+ * An image value's URLs, in order: a string, an ImageObject's `url` and `contentUrl`, a node named
+ * by `@id`, each of a list. Character references a page wrote into its JSON-LD read as a reader would.
+ */
+function imageUrls(v: unknown, byId: Map<string, Record<string, unknown>>, depth = 0): string[] {
+  if (v == null || depth > 4) return [];
+  if (typeof v === 'string') return [unescapeEntities(v)];
+  if (Array.isArray(v)) return v.slice(0, 10).flatMap((x) => imageUrls(x, byId, depth + 1));
   if (typeof v === 'object') {
     const o = v as Record<string, unknown>;
     const id = o['@id'];
-    if (o.url === undefined && o.contentUrl === undefined && typeof id === 'string' && byId.has(id) && byId.get(id) !== o) return imageUrl(byId.get(id), byId, depth + 1);
-    return imageUrl(o.url ?? o.contentUrl, byId, depth + 1);
+    if (o.url === undefined && o.contentUrl === undefined && typeof id === 'string' && byId.has(id) && byId.get(id) !== o) return imageUrls(byId.get(id), byId, depth + 1);
+    return [...imageUrls(o.url, byId, depth + 1), ...imageUrls(o.contentUrl, byId, depth + 1)];
   }
-  return undefined;
+  return [];
 }
 
 function parseJsonLd(texts: readonly string[]): JsonLdArticle | undefined {
@@ -214,20 +217,27 @@ function parseJsonLd(texts: readonly string[]): JsonLdArticle | undefined {
     authors: [...new Set(asNames(article.author ?? article.creator, byId))],
     datePublished: str(article.datePublished) ?? str(article.dateCreated),
     inLanguage: typeof lang === 'string' ? clean(lang) : str((lang as { name?: unknown } | undefined)?.name),
-    image: imageUrl(article.image ?? article.thumbnailUrl, byId),
+    images: imageUrls(article.image ?? article.thumbnailUrl, byId),
     publisher: asNames(article.publisher, byId)[0],
   };
 }
 
-/** `value` as an absolute http(s) URL, resolved against `base`; undefined for anything else (data:, javascript:, unparsable). */
+/**
+ * `value` as an absolute http(s) URL: as written when it is one, else resolved against `base` (when
+ * that is one); undefined for anything else (data:, javascript:, a relative URL with no base).
+ */
 function webUrl(value: string | undefined, base: string | undefined): string | undefined {
-  if (!value) return undefined;
-  try {
-    const url = new URL(unescapeEntities(value).trim(), base);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
-  } catch {
-    return undefined;
+  const v = value?.trim();
+  if (!v) return undefined;
+  for (const against of [undefined, base]) {
+    try {
+      const url = new URL(v, against);
+      return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+    } catch {
+      // not absolute (or the base is not a URL): try the next
+    }
   }
+  return undefined;
 }
 
 const norm = (s: string) =>
@@ -402,7 +412,7 @@ export function extractMetadata(doc: Document, options: MetadataOptions = {}): A
   if (spiderUrl) out.spiderUrl = spiderUrl;
   // the first image the page names for sharing that is a web address, resolved against the page's URL
   const pageUrl = options.baseUrl ?? spiderUrl ?? c.canonical ?? meta('og:url');
-  for (const candidate of [meta('og:image:secure_url', 'og:image:url', 'og:image'), meta('twitter:image', 'twitter:image:src'), ld?.image, c.imageSrc, meta('image')]) {
+  for (const candidate of [meta('og:image:secure_url', 'og:image:url', 'og:image'), meta('twitter:image', 'twitter:image:src'), ...(ld?.images ?? []), c.imageSrc, meta('image')]) {
     const image = webUrl(candidate, pageUrl);
     if (image) {
       out.image = image;

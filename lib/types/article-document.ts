@@ -30,8 +30,9 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * test counts words as a reader counts them in any script, where a Japanese or Chinese article of a
  * few paragraphs was flagged `notArticle`, 'almost no text' (2026-11-28). (9 was a reverted
  * version's, 2026-11-27.) 10: the clean HTML unwraps a table that frames a code listing or holds a
- * single cell, as it did a table laid out around paragraphs, and keeps a code block's language (the
- * text is unchanged); the article has the page's `siteName` and lead `image` (2026-11-28).
+ * single cell, as it did a table laid out around paragraphs, keeps a code block's language and struck
+ * text (del, s), and leaves out a code listing's line numbers; the article has the page's `siteName`
+ * and lead `image` (2026-11-28).
  */
 export const EXTRACTION_VERSION = 10;
 

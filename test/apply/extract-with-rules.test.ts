@@ -166,17 +166,36 @@ describe('extractWithRules', () => {
     expect(layout.html).toBe('<h2>Title</h2><p>Body text</p><p>Menu</p>');
   });
 
-  it('unwraps the table a code listing is laid out in, and a table of one cell: frames, not data', () => {
+  it('unwraps the table a code listing is laid out in, without its line numbers, and a table of one cell: frames, not data', () => {
     const doc = parseHtml(
-      '<body><div class="listing"><table><tr><td class="gutter"><pre>1\n2</pre></td><td class="code"><pre>let a = 1;\nlet b = 2;</pre></td></tr></table></div>' +
-        '<div class="framed"><table><tr><td>Framed <b>note</b>.</td></tr></table></div></body>',
+      '<body><div class="listing"><table><tr><td class="gutter"><pre>1\n2\n3</pre></td><td class="code"><pre>let a = 1;\nlet b = 2;\nlet c = 3;</pre></td></tr></table></div>' +
+        // a highlighter that writes each line number as a block of its own
+        '<div class="rows"><table><tr><td><div>1</div><div>2</div></td><td><pre>x();\ny();</pre></td></tr></table></div>' +
+        '<div class="framed"><table><tr><td>Framed <b>note</b>.</td></tr></table></div>' +
+        // a row of page links is no gutter: numbers on one line
+        '<div class="pages"><table><tr><td><p>Story text, long enough.</p><p>More of it.</p><p>And more.</p></td><td><a href="/p1">1</a> <a href="/p2">2</a></td></tr></table></div>' +
+        // a data table a cell of which holds code stays a data table; hidden code makes no frame
+        '<div class="data"><table><tr><th>Command</th><th>Effect</th></tr><tr><td><pre>ls -l</pre></td><td>lists</td></tr></table>' +
+        '<table><tr><th>A</th><th>B</th></tr><tr><td>1<pre hidden>x</pre></td><td>2</td></tr></table></div></body>',
     );
     const listing = extractWithRules(doc, { selectors: ['div.listing'], clean: [] });
-    expect(listing.html).toBe('<pre>1\n2</pre><pre>let a = 1;\nlet b = 2;</pre>');
-    expect(listing.text.split('\n')).toEqual(['1', '2', 'let a = 1;', 'let b = 2;']);
+    expect(listing.html).toBe('<pre>let a = 1;\nlet b = 2;\nlet c = 3;</pre>');
+    expect(listing.text.split('\n')).toEqual(['let a = 1;', 'let b = 2;', 'let c = 3;']);
+    expect(extractWithRules(doc, { selectors: ['div.rows'], clean: [] }).html).toBe('<pre>x();\ny();</pre>');
     const framed = extractWithRules(doc, { selectors: ['div.framed'], clean: [] });
     expect(framed.html).toBe('<p>Framed <strong>note</strong>.</p>');
     expect(framed.text).toBe('Framed note.');
+    expect(extractWithRules(doc, { selectors: ['div.pages'], clean: [] }).text.split('\n')).toEqual(['Story text, long enough.', 'More of it.', 'And more.', '1 2']);
+    expect(extractWithRules(doc, { selectors: ['div.data'], clean: [] }).html).toBe(
+      '<table><tr><th>Command</th><th>Effect</th></tr><tr><td><pre>ls -l</pre></td><td>lists</td></tr></table><table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>',
+    );
+  });
+
+  it('keeps struck-out text marked as such', () => {
+    const doc = parseHtml('<body><p class="c">The <del>old</del> <strike>older</strike> <s>oldest</s> figure.</p></body>');
+    const r = extractWithRules(doc, { selectors: ['p.c'], clean: [] });
+    expect(r.html).toBe('<p>The <del>old</del> <s>older</s> <s>oldest</s> figure.</p>');
+    expect(r.text).toBe('The old older oldest figure.');
   });
 
   it("keeps a code block's language as the page names it, and no other class", () => {

@@ -61,7 +61,27 @@ describe('formatArticle', () => {
       html: '<table><tr><th>Year</th><th>Sales</th></tr><tr><td>2012</td><td>5</td></tr></table><p><del>Old</del> figure.</p><table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>',
     };
     // a table without a header row stays HTML: a GitHub table needs one
-    expect(formatArticle(table, 'markdown')).toContain('| Year | Sales |\n| --- | --- |\n| 2012 | 5 |\n\n~Old~ figure.\n\n<table><tbody><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></tbody></table>');
+    expect(formatArticle(table, 'markdown')).toContain('| Year | Sales |\n| --- | --- |\n| 2012 | 5   |\n\n~~Old~~ figure.\n\n<table><tbody><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></tbody></table>');
+    // a bar in a cell is escaped; a list in a cell, merged cells or a caption keep the table HTML; a table of no rows is no error
+    const hard = {
+      ...article,
+      html:
+        '<table><tr><th>A</th><th>B</th></tr><tr><td>a | b</td><td>or</td></tr></table>' +
+        '<table><tr><th>A</th><th>B</th></tr><tr><td><ul><li>x</li></ul></td><td>z</td></tr></table>' +
+        '<table><tr><th colspan="2">A</th></tr><tr><td>a</td><td>b</td></tr></table>' +
+        '<table><caption>Sales</caption><tr><th>Year</th></tr><tr><td>2012</td></tr></table><table></table><p>After.</p>',
+    };
+    expect(formatArticle(hard, 'markdown').split('\n\n').slice(2)).toEqual([
+      '| A   | B   |\n| --- | --- |\n| a \\| b | or  |',
+      '<table><tbody><tr><th>A</th><th>B</th></tr><tr><td><ul><li>x</li></ul></td><td>z</td></tr></tbody></table>',
+      '<table><tbody><tr><th colspan="2">A</th></tr><tr><td>a</td><td>b</td></tr></tbody></table>',
+      '<table><caption>Sales</caption><tbody><tr><th>Year</th></tr><tr><td>2012</td></tr></tbody></table>',
+      '<table></table>',
+      'After.',
+    ]);
+    // the line breaks of a <pre> written as <br>, and every <code> in it
+    const broken = { ...article, html: '<pre>line 1<br>  line 2</pre><pre><code>first</code>\nsecond</pre>' };
+    expect(formatArticle(broken, 'markdown')).toContain('```\nline 1\n  line 2\n```\n\n```\nfirst\nsecond\n```');
   });
 
   it('prints no control characters a page put in its text, in any format', () => {

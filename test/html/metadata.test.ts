@@ -142,8 +142,14 @@ describe('extractMetadata', () => {
     // what no reader can fetch is no image: a data: URL gives way to the next candidate, here image_src
     const data = meta(`${page}<meta property="og:image" content="data:image/png;base64,AAAA"><link rel="image_src" href="lead.png">`);
     expect(data.image).toBe('https://news.example/2024/lead.png');
-    // a relative URL with no page URL to resolve it against is left out
+    // a relative URL with no page URL to resolve it against is left out; an absolute one needs none
     expect(meta('<meta property="og:image" content="/img/lead.jpg">').image).toBeUndefined();
+    expect(meta('<link rel="canonical" href="/2024/a.html"><meta property="og:image" content="https://c.example/abs.jpg">').image).toBe('https://c.example/abs.jpg');
+    // a meta's URL as the parser read it (its references read once), a JSON-LD one as a reader would
+    expect(meta(`${page}<meta property="og:image" content="/i.jpg?t=&amp;lt;">`).image).toBe('https://news.example/i.jpg?t=&lt;');
+    // the first usable of a JSON-LD list, and an ImageObject's contentUrl where its url is empty
+    expect(meta(`${page}<script type="application/ld+json">{"@type":"Article","image":["", "data:image/png;base64,AA", "https://c.example/2.jpg?a=1&amp;b=2"]}</script>`).image).toBe('https://c.example/2.jpg?a=1&b=2');
+    expect(meta(`${page}<script type="application/ld+json">{"@type":"Article","image":{"url":"","contentUrl":"https://c.example/3.jpg"}}</script>`).image).toBe('https://c.example/3.jpg');
     // the page's URL given by its reader (the fetch path's message) wins over the page's own metas
     const given = extractMetadata(parseHtml(`<head>${page}<meta property="og:image" content="lead.jpg"></head>`), { baseUrl: 'https://other.example/b/c' });
     expect(given.image).toBe('https://other.example/b/lead.jpg');

@@ -1,5 +1,5 @@
-/** Types for turndown-plugin-gfm (it ships none): each export is a Turndown plugin. */
-declare module 'turndown-plugin-gfm' {
+/** Types for @joplin/turndown-plugin-gfm (it ships none): each export is a Turndown plugin. */
+declare module '@joplin/turndown-plugin-gfm' {
   import type TurndownService from 'turndown';
   export const gfm: TurndownService.Plugin;
   export const tables: TurndownService.Plugin;
