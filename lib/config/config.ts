@@ -66,7 +66,7 @@ export const ConfigSchema = z.object({
   respectRobotsTxt: bool.default(true),
   /** How long a host's robots.txt is kept (seconds; RFC 9309 says at most 24 h). */
   robotsCacheSeconds: int(0, 86_400).default(86_400),
-  /** How long an unreachable (5xx, network error) robots.txt keeps a host disallowed before it is fetched again (seconds). */
+  /** How long an unreachable (5xx, 429, network error) robots.txt keeps a host disallowed before it is fetched again (seconds). */
   robotsRetrySeconds: int(0, 86_400).default(60),
   /** Least time between two page requests to one host (ms): 1000 = at most one page a second per host. */
   hostIntervalMs: int(0, 3_600_000).default(1000),

@@ -2,7 +2,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { knownVariables, unknownVariables } from '../../lib/config/config';
+import { z } from 'zod';
+import { ConfigSchema, envName, knownVariables, unknownVariables } from '../../lib/config/config';
 import { AWS_ENV } from '../../lib/aws/stack-outputs';
 
 /** The misspellings and the made-up name the docs and tests use as their examples of unknown variables. */
@@ -66,5 +67,41 @@ describe('SPIDER_ variables', () => {
 
   it('suggests no known variable for an unknown one that is like none of them', () => {
     expect(unknownVariables({ SPIDER_FOO: '1', SPIDER_HOST_INTERVAL: '5000' })).toEqual([{ name: 'SPIDER_FOO' }, { name: 'SPIDER_HOST_INTERVAL', nearest: 'SPIDER_HOST_INTERVAL_MS' }]);
+  });
+});
+
+describe('docs/configuration.md', () => {
+  /** The table's rows by variable: its default and range cells, split where a row names two variables (`SPIDER_VIEWPORT_WIDTH` / `_HEIGHT`). */
+  function documented(): Map<string, { default: string; range: string }> {
+    const rows = new Map<string, { default: string; range: string }>();
+    for (const line of readFileSync('docs/configuration.md', 'utf8').split('\n')) {
+      const cells = line.split(' | ');
+      if (!line.startsWith('| `SPIDER_') || cells.length < 4) continue;
+      const names: string[] = [];
+      for (const [, name] of cells[0].matchAll(/`(SPIDER_[A-Z0-9_]+|_[A-Z0-9_]+)`/g)) names.push(name.startsWith('_') ? names[0].replace(/_[A-Z0-9]+$/, name) : name);
+      const defaults = cells[1].split(' / ');
+      const ranges = cells[2].split(' / ');
+      names.forEach((name, i) => rows.set(name, { default: defaults[i] ?? '', range: ranges[i] ?? '' }));
+    }
+    return rows;
+  }
+
+  it("gives every setting's variable with the schema's default and range", () => {
+    const rows = documented();
+    const keys = Object.keys(ConfigSchema.shape) as (keyof typeof ConfigSchema.shape)[];
+    expect(rows.size).toBe(keys.length);
+    for (const key of keys) {
+      const row = rows.get(envName(key));
+      expect(row, envName(key)).toBeDefined();
+      const schema = ConfigSchema.shape[key];
+      const fallback: unknown = schema.parse(undefined);
+      const inner = schema.unwrap();
+      if (typeof fallback === 'number' || typeof fallback === 'boolean') expect(row!.default, envName(key)).toBe(String(fallback));
+      else if (Array.isArray(fallback)) expect(row!.default, envName(key)).toBe('none');
+      else expect(String(fallback).startsWith(row!.default.replace(/`/g, '').replace(/…\)?$/, '')), envName(key)).toBe(true);
+      const range = inner instanceof z.ZodNumber ? `${inner.minValue}–${inner.maxValue}` : undefined;
+      if (range) expect(row!.range, envName(key)).toBe(range);
+      else expect(row!.range, envName(key)).toMatch(/^(—|\d+–\d+ each)$/);
+    }
   });
 });
