@@ -5,7 +5,7 @@
  */
 import type { Node } from 'constructs';
 import { z } from 'zod';
-import { ConfigSchema, configConflicts } from '../lib/config/config';
+import { ConfigSchema, EMBEDDED_RUNNER_KEYS, configConflicts } from '../lib/config/config';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -79,6 +79,7 @@ export const SettingsSchema = z.object({
         if (!(key in ConfigSchema.shape)) ctx.addIssue({ code: 'custom', path: [key], message: 'not a configuration key (lib/config/config.ts)' });
         // The functions get the queues' redrive setting: one value for both, spider:maxReceiveCount.
         if (key === 'maxReceiveCount') ctx.addIssue({ code: 'custom', path: [key], message: 'set spider:maxReceiveCount instead: the queues\' redrive policy and the functions take it from there' });
+        if ((EMBEDDED_RUNNER_KEYS as readonly string[]).includes(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'only the embedded runner reads it: no function would' });
       }
       const checked = ConfigSchema.partial().safeParse(config);
       for (const issue of checked.success ? [] : checked.error.issues) ctx.addIssue({ code: 'custom', path: issue.path as (string | number)[], message: issue.message });

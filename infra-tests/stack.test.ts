@@ -568,6 +568,8 @@ describe('settings from cdk.json context', () => {
     expect(() => synthTemplate({ context: { 'spider:config': { noSuchKey: 1 } } })).toThrow(/noSuchKey/);
     // One value for the redrive policy and the functions: spider:maxReceiveCount, not spider:config.
     expect(() => synthTemplate({ context: { 'spider:config': { maxReceiveCount: 9 } } })).toThrow(/spider:config\.maxReceiveCount: set spider:maxReceiveCount instead/);
+    // a setting of the embedded runner alone would change nothing on AWS: said, not ignored
+    expect(() => synthTemplate({ context: { 'spider:config': { retryBaseMs: 5000 } } })).toThrow(/spider:config\.retryBaseMs: only the embedded runner reads it/);
     // valid alone, contradicting each other (or a default): every function would stop at start
     expect(() => synthTemplate({ context: { 'spider:config': { learnPages: 2, learnMinPages: 5 } } })).toThrow(/spider:config: SPIDER_LEARN_PAGES: 2 is fewer than SPIDER_LEARN_MIN_PAGES \(5\)/);
     expect(() => synthTemplate({ context: { 'spider:config': { learnPages: 2 } } })).toThrow(/SPIDER_LEARN_PAGES: 2 is fewer than SPIDER_LEARN_MIN_PAGES/);

@@ -131,6 +131,9 @@ export const ConfigSchema = z.object({
 });
 export type Config = z.infer<typeof ConfigSchema>;
 
+/** Settings only the embedded runner reads (its data folder, its queues' retry delay, its fetches beside renders): no AWS function does. */
+export const EMBEDDED_RUNNER_KEYS: readonly (keyof Config)[] = ['dataDir', 'retryBaseMs', 'fetchConcurrency'];
+
 /** Environment variable of each key: dataDir → SPIDER_DATA_DIR. */
 export function envName(key: string): string {
   return 'SPIDER_' + key.replace(/([A-Z])/g, '_$1').toUpperCase();
