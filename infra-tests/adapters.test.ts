@@ -2,7 +2,7 @@
  * The S3 store and SQS sender against the emulator, through the real AWS SDK: the same contract as
  * the filesystem store and in-process queues (test/store, test/queue).
  */
-import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -98,10 +98,15 @@ describe('S3Store', () => {
     }
   });
 
-  it('stores JSON with its content type and reads it back', async () => {
+  it('stores JSON with its content type, whatever the key ends with, and reads it back', async () => {
     const store = new S3Store({ bucket: BUCKET, client: emu.s3 });
-    await putJson(store, 'rules/json.com.json', { site: 'json.com', n: 1 });
-    expect(await getJson(store, 'rules/json.com.json', (v) => v)).toEqual({ site: 'json.com', n: 1 });
+    // the type comes from putJson, not from the key's extension (S3Store's guess for a key of none is application/octet-stream)
+    for (const key of ['rules/json.com.json', 'rules/json.com']) {
+      await putJson(store, key, { site: 'json.com', n: 1 });
+      const head = await emu.s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }));
+      expect(head.ContentType, key).toBe('application/json');
+      expect(await getJson(store, key, (v) => v)).toEqual({ site: 'json.com', n: 1 });
+    }
   });
 
   it('conditional writes: If-None-Match and If-Match lose to a concurrent writer (412 → PreconditionFailedError)', async () => {

@@ -1,6 +1,7 @@
 /**
- * The handler plumbing without AWS: record parsing and retry meaning, dead-lettering with a reason,
- * Powertools' partial batch responses (standard and FIFO), and the render deadline.
+ * The handler plumbing: record parsing and retry meaning, dead-lettering with a reason, Powertools'
+ * partial batch responses (standard and FIFO), and the render deadline, without AWS; a deferred
+ * message's copy sent through the real AWS SDK to the SQS emulator.
  */
 import { BatchProcessor, EventType, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -9,11 +10,12 @@ import type { Context, SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { sqsBatchHandler } from '../lib/aws/batch-handler';
 import { RendererHolder } from '../lib/aws/renderer-holder';
-import type { SQSClient } from '@aws-sdk/client-sqs';
+import { ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import { deferralDelaySeconds, hostOfRecord, oneAtATimePer, parseMessage, recordBudget, sqsRecordHandler, SqsDeferralSender, type DeadLetterSender, type Deferral, type DeferralSender } from '../lib/aws/sqs-records';
 import { silentLogger } from '../lib/step/context';
 import { LearnMessageSchema, RenderMessageSchema } from '../lib/types/messages';
 import { DeadlineExceededError, HostBusyError, NonRetryableError, failureKind, isNonRetryable } from '../lib/util/errors';
+import { startEmulator } from './emulator';
 
 const logger = new Logger({ serviceName: 'test', logLevel: 'SILENT' });
 
@@ -232,29 +234,52 @@ describe('sqsRecordHandler: the last receive (maxReceiveCount) and deferrals (Ho
     expect(delays.size).toBeGreaterThan(40);
   });
 
-  it("the deferred copy keeps the record's own attributes, not spider.* ones of an earlier life, within SQS's 10", async () => {
-    const sent: unknown[] = [];
-    const client = { send: async (command: { input: unknown }) => sent.push(command.input) } as unknown as SQSClient;
-    const own = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`app.a${i}`, { dataType: 'String', stringValue: `v${i}`, stringListValues: [], binaryListValues: [] }]));
-    const r = record(
-      { v: 1, url: 'https://a.com/x' },
-      {
-        messageAttributes: {
-          'spider.error': { dataType: 'String', stringValue: 'an old reason', stringListValues: [], binaryListValues: [] },
-          'app.bin': { dataType: 'Binary', binaryValue: Buffer.from('bytes').toString('base64'), stringListValues: [], binaryListValues: [] },
-          ...own,
+  it("the deferred copy goes back to its queue (the emulator's SQS) with its delay and the record's own attributes, not spider.* ones of an earlier life, within SQS's 10", async () => {
+    const emu = await startEmulator();
+    try {
+      const { url } = await emu.createQueue('render');
+      const own = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`app.a${i}`, { dataType: 'String', stringValue: `v${i}`, stringListValues: [], binaryListValues: [] }]));
+      const r = record(
+        { v: 1, url: 'https://a.com/x' },
+        {
+          messageAttributes: {
+            'spider.error': { dataType: 'String', stringValue: 'an old reason', stringListValues: [], binaryListValues: [] },
+            'app.bin': { dataType: 'Binary', binaryValue: Buffer.from('bytes').toString('base64'), stringListValues: [], binaryListValues: [] },
+            ...own,
+          },
         },
-      },
-    );
-    await new SqsDeferralSender('https://sqs.us-east-1.amazonaws.com/000000000000/render', client).send(r, 30, { deferrals: 2, priorReceives: 1 });
-    const input = sent[0] as { DelaySeconds: number; MessageAttributes: Record<string, { DataType: string; StringValue?: string; BinaryValue?: Uint8Array }> };
-    expect(input.DelaySeconds).toBe(30);
-    const names = Object.keys(input.MessageAttributes);
-    expect(names).toHaveLength(10);
-    expect(names).not.toContain('spider.error');
-    expect(input.MessageAttributes['spider.deferrals']).toEqual({ DataType: 'Number', StringValue: '2' });
-    expect(input.MessageAttributes['spider.priorReceives']).toEqual({ DataType: 'Number', StringValue: '1' });
-    expect(Buffer.from(input.MessageAttributes['app.bin'].BinaryValue!).toString()).toBe('bytes');
+      );
+      await new SqsDeferralSender(url, emu.sqs).send(r, 30, { deferrals: 2, priorReceives: 1 });
+      // fauxqs honours DelaySeconds: the copy is held 30 s from its sending, and a receive now gets nothing
+      const { messages } = emu.fauxqs.inspectQueue('render')!;
+      expect(messages.ready).toHaveLength(0);
+      expect(messages.delayed).toHaveLength(1);
+      const held = messages.delayed[0];
+      expect(held.delayUntil! - held.sentTimestamp).toBe(30_000);
+      const receive = () => emu.sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, MessageAttributeNames: ['All'], WaitTimeSeconds: 0 }));
+      expect((await receive()).Messages ?? []).toEqual([]);
+      // its time come by the clock fauxqs reads (Date.now, moved on rather than waited for), it is delivered
+      let copies: Message[];
+      try {
+        vi.setSystemTime(held.delayUntil!);
+        copies = (await receive()).Messages ?? [];
+      } finally {
+        vi.useRealTimers();
+      }
+      expect(copies).toHaveLength(1);
+      expect(copies[0].Body).toBe(r.body);
+      const attrs = copies[0].MessageAttributes!;
+      expect(Object.keys(attrs)).toHaveLength(10);
+      expect(attrs['spider.error']).toBeUndefined();
+      expect(attrs['spider.deferrals']).toMatchObject({ DataType: 'Number', StringValue: '2' });
+      expect(attrs['spider.priorReceives']).toMatchObject({ DataType: 'Number', StringValue: '1' });
+      expect(Buffer.from(attrs['app.bin'].BinaryValue!).toString()).toBe('bytes');
+      // the record's own attributes in their order, as many as fit beside spider's two (app.a7 left out)
+      for (let i = 0; i < 7; i++) expect(attrs[`app.a${i}`], `app.a${i}`).toMatchObject({ DataType: 'String', StringValue: `v${i}` });
+      expect(attrs['app.a7']).toBeUndefined();
+    } finally {
+      await emu.stop();
+    }
   });
 
   it('without a queue to send it back to (learn, apply), a busy host fails like any retryable error', async () => {
