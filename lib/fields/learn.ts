@@ -7,8 +7,8 @@
  *     date as a date), described by its absolute path, its CSS classes and its id, climbing to the
  *     parent while the parent's text is still only the value;
  *   step 3, rules: every filter attribute is a candidate rule; a rule's score is the share of training
- *     posts on which it gives the post's value (Algorithm 1); the best rules per field are kept, none
- *     below a minimum score.
+ *     posts on which it gives the post's value (Algorithm 1); the best rules per field are kept as a
+ *     decision list, one rule per layout of the site, which together must reach a minimum score.
  *
  * Pure: parsed pages and values in, the rules document's `fields` section out.
  */
@@ -31,7 +31,7 @@ export interface TrainingPost {
 }
 
 export interface LearnFieldsOptions {
-  /** Rules scoring below this share of training posts are not kept. */
+  /** The share of training posts the kept rules together must give the right value on; a runner-up alone must reach it too. */
   readonly minScore: number;
   /** Rules must give the value on at least this many posts. */
   readonly minSupport: number;
@@ -317,14 +317,16 @@ export function scoreRules(
 
 /**
  * The rules kept for a field, in the order apply tries them (the first that gives a value wins), as
- * a decision list: the best rule (it must reach the minimum score and support); then rules that give
- * the value on training posts where the rules before give none (another layout of the site: they must
- * add at least `minSupport` posts and more right values than wrong ones there); then runner-ups that
+ * a decision list: the best rule (it must reach the minimum support); then rules that give the value
+ * on training posts where the rules before give none (another layout of the site: they must add at
+ * least `minSupport` posts and more right values than wrong ones there). The list must give the right
+ * value on the minimum score's share of the posts: on a site of two layouts, half its posts each, no
+ * one rule does, and each layout's rule is right on every post of its layout. Then runner-ups that
  * reach the minimum score and pick other elements somewhere, for robustness on unseen layouts.
  */
 export function chooseRules(ranked: readonly ScoredRule[], opts: Pick<LearnFieldsOptions, 'minScore' | 'minSupport' | 'maxRules'>): ScoredRule[] {
   const first = ranked.find((r) => r.support >= opts.minSupport);
-  if (!first || first.score < opts.minScore) return [];
+  if (!first) return [];
   const kept: ScoredRule[] = [first];
   const decided = first.outcomes.map((o) => o !== 'none');
   while (kept.length < opts.maxRules) {
@@ -347,6 +349,9 @@ export function chooseRules(ranked: readonly ScoredRule[], opts: Pick<LearnField
       if (o !== 'none') decided[i] = true;
     });
   }
+  // each post's value is the first kept rule's that gives one
+  const right = first.outcomes.filter((_, i) => kept.find((r) => r.outcomes[i] !== 'none')?.outcomes[i] === 'right').length;
+  if (right < opts.minScore * first.outcomes.length) return [];
   for (const r of ranked) {
     if (kept.length >= opts.maxRules || r.score < opts.minScore) break;
     if (kept.includes(r) || r.support < opts.minSupport) continue;

@@ -147,6 +147,24 @@ describe('Algorithm 1', () => {
     expect(applyFieldRules(pageAt(21, 'b'), fields).published).toBe('2012-11-21');
   });
 
+  it('learns each layout\u2019s rule on a site of two layouts, half its posts each, where no one rule reaches the minimum score', () => {
+    const pageAt = (i: number, layout: 'a' | 'b') =>
+      parseHtml(
+        layout === 'a'
+          ? `<html><body><h1>Post ${i}</h1><p class="by">By <span class="author">Writer ${i}</span></p><p>Body ${i}</p></body></html>`
+          : `<html><body><h1>Post ${i}</h1><p>Body ${i}</p><footer><span class="contributor">Writer ${i}</span></footer></body></html>`,
+      );
+    const layouts = ['a', 'b', 'a', 'b', 'a', 'b'] as const;
+    const posts: TrainingPost[] = layouts.map((l, i) => ({ pageId: `p${i}`, page: new FieldPage(pageAt(i, l)), truths: { byline: truthOf('byline', `Writer ${i}`)! } }));
+    const fields = learnFieldRules({ posts })!;
+    expect(fields.byline!.rules.map((r) => r.score)).toEqual([0.5, 0.5]);
+    expect(applyFieldRules(pageAt(20, 'a'), fields).byline).toBe('Writer 20');
+    expect(applyFieldRules(pageAt(21, 'b'), fields).byline).toBe('Writer 21');
+    // a rule right on half the posts and wrong on the others is no rule
+    const wrongHalf: TrainingPost[] = layouts.map((l, i) => ({ pageId: `p${i}`, page: new FieldPage(pageAt(i, 'a')), truths: { byline: truthOf('byline', l === 'a' ? `Writer ${i}` : 'Somebody Else')! } }));
+    expect(learnFieldRules({ posts: wrongHalf })!.byline!.rules).toEqual([]);
+  });
+
   it('learns a byline whose element goes on with the date on the line after it', () => {
     const page = (p: Post, i: number) =>
       parseHtml(`<html><body><h1>${p.title}</h1><div class="storybyline">By ${p.author}\n<br> ${p.shown}</div><p>Body ${i}</p></body></html>`);
