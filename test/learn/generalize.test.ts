@@ -48,6 +48,9 @@ describe('generalizeBodySelectors', () => {
     const stray = parseSelector('body > div#main > aside > p')!;
     const chosen = docs.map((d) => d.blocks.map((b) => b.path.at(-1)!.tag === 'p'));
     const out = generalizeBodySelectors(docs, chosen, [paragraphs, stray]);
+    expect(out.added.length).toBeGreaterThan(0);
     expect(out.added.every((s) => s.startsWith('body > div#main > article.post > div.entry > '))).toBe(true);
+    // what the body paragraphs alone give
+    expect(out.added).toEqual(generalizeBodySelectors(docs, chosen, [paragraphs]).added);
   });
 });

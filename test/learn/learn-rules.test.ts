@@ -46,6 +46,8 @@ describe('learnRules on a news site', () => {
     ]);
     expectArticleOnly(coverage(rules, pages));
     expect(rules.selfCheck).toMatchObject({ pages: 6, recall: 1, precision: 1 });
+    // one line for each of the body's seven other prose children above, nothing else
+    expect(rules.selfCheck.adjusted).toHaveLength(7);
     expect(rules.selfCheck.adjusted.every((a) => a.startsWith('generalized: '))).toBe(true);
     const top = rules.clusters[0];
     expect(top).toMatchObject({ chosen: true, reason: 'top-scoring cluster', pages: 6 });
