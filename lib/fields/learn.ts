@@ -315,18 +315,31 @@ export function scoreRules(
   );
 }
 
+/** The best rules with the minimum support tried in turn as a decision list's first (chooseRules). */
+const FIRST_RULE_TRIES = 5;
+
 /**
  * The rules kept for a field, in the order apply tries them (the first that gives a value wins), as
- * a decision list: the best rule (it must reach the minimum support); then rules that give the value
- * on training posts where the rules before give none (another layout of the site: they must add at
- * least `minSupport` posts and more right values than wrong ones there). The list must give the right
+ * a decision list: a first rule with the minimum support; then rules that give the value on training
+ * posts where the rules before give none (another layout of the site: they must add at least
+ * `minSupport` posts and more right values than wrong ones there). The list must give the right
  * value on the minimum score's share of the posts: on a site of two layouts, half its posts each, no
- * one rule does, and each layout's rule is right on every post of its layout. Then runner-ups that
- * reach the minimum score and pick other elements somewhere, for robustness on unseen layouts.
+ * one rule does, and each layout's rule is right on every post of its layout. The best rule starts
+ * the list; when its list falls short, the next best in turn (up to FIRST_RULE_TRIES): a rule right
+ * on one layout and wrong on the other comes after the other layout's rule, which gives nothing on
+ * the first. Then runner-ups that reach the minimum score and pick other elements somewhere, for
+ * robustness on unseen layouts.
  */
 export function chooseRules(ranked: readonly ScoredRule[], opts: Pick<LearnFieldsOptions, 'minScore' | 'minSupport' | 'maxRules'>): ScoredRule[] {
-  const first = ranked.find((r) => r.support >= opts.minSupport);
-  if (!first) return [];
+  for (const first of ranked.filter((r) => r.support >= opts.minSupport).slice(0, FIRST_RULE_TRIES)) {
+    const list = decisionList(first, ranked, opts);
+    if (list) return withRunnerUps(list, ranked, opts);
+  }
+  return [];
+}
+
+/** The decision list `first` starts, with which posts it decides; undefined when it is right on too few posts. */
+function decisionList(first: ScoredRule, ranked: readonly ScoredRule[], opts: Pick<LearnFieldsOptions, 'minScore' | 'minSupport' | 'maxRules'>): { kept: ScoredRule[]; decided: boolean[] } | undefined {
   const kept: ScoredRule[] = [first];
   const decided = first.outcomes.map((o) => o !== 'none');
   while (kept.length < opts.maxRules) {
@@ -351,7 +364,12 @@ export function chooseRules(ranked: readonly ScoredRule[], opts: Pick<LearnField
   }
   // each post's value is the first kept rule's that gives one
   const right = first.outcomes.filter((_, i) => kept.find((r) => r.outcomes[i] !== 'none')?.outcomes[i] === 'right').length;
-  if (right < opts.minScore * first.outcomes.length) return [];
+  return right < opts.minScore * first.outcomes.length ? undefined : { kept, decided };
+}
+
+/** The list with runner-ups that reach the minimum score, pick other elements, and give no wrong value where the list gives none. */
+function withRunnerUps(list: { kept: ScoredRule[]; decided: boolean[] }, ranked: readonly ScoredRule[], opts: Pick<LearnFieldsOptions, 'minScore' | 'minSupport' | 'maxRules'>): ScoredRule[] {
+  const { kept, decided } = list;
   for (const r of ranked) {
     if (kept.length >= opts.maxRules || r.score < opts.minScore) break;
     if (kept.includes(r) || r.support < opts.minSupport) continue;

@@ -92,7 +92,7 @@ export const FieldRuleSchema = z.object({
 export type FieldRule = z.infer<typeof FieldRuleSchema>;
 
 export const FieldRulesSchema = z.object({
-  /** Best first; apply takes the first rule that gives a value. Empty when none reached the minimum score. */
+  /** In the order apply tries them (the first that gives a value wins). Empty when together they were right on fewer than `minScore` of the posts. */
   rules: z.array(FieldRuleSchema).max(10),
   /** Training posts that had a value for this field. */
   posts: z.number().int().nonnegative(),

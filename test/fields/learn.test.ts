@@ -160,6 +160,22 @@ describe('Algorithm 1', () => {
     expect(fields.byline!.rules.map((r) => r.score)).toEqual([0.5, 0.5]);
     expect(applyFieldRules(pageAt(20, 'a'), fields).byline).toBe('Writer 20');
     expect(applyFieldRules(pageAt(21, 'b'), fields).byline).toBe('Writer 21');
+    // a rule right on one layout's posts and wrong on the other's (its element there holds another
+    // name) comes after the other layout's rule, which gives nothing on the first layout
+    const shadowed = (i: number, layout: 'a' | 'b') =>
+      parseHtml(
+        layout === 'a'
+          ? `<html><body><h1>Post ${i}</h1><p><span class="author">Writer ${i}</span></p><p>Body ${i}</p></body></html>`
+          : `<html><body><h1>Post ${i}</h1><p><span class="author">The Editors</span></p><p>Body ${i}</p><footer><span class="contributor">Writer ${i}</span></footer></body></html>`,
+      );
+    const mixed: TrainingPost[] = ['a', 'a', 'a', 'a', 'a', 'b', 'b', 'b', 'b'].map((l, i) => ({
+      pageId: `p${i}`,
+      page: new FieldPage(shadowed(i, l as 'a' | 'b')),
+      truths: { byline: truthOf('byline', `Writer ${i}`)! },
+    }));
+    const both = learnFieldRules({ posts: mixed })!;
+    expect(applyFieldRules(shadowed(30, 'a'), both).byline).toBe('Writer 30');
+    expect(applyFieldRules(shadowed(31, 'b'), both).byline).toBe('Writer 31');
     // a rule right on half the posts and wrong on the others is no rule
     const wrongHalf: TrainingPost[] = layouts.map((l, i) => ({ pageId: `p${i}`, page: new FieldPage(pageAt(i, 'a')), truths: { byline: truthOf('byline', l === 'a' ? `Writer ${i}` : 'Somebody Else')! } }));
     expect(learnFieldRules({ posts: wrongHalf })!.byline!.rules).toEqual([]);
