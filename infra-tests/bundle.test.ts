@@ -77,10 +77,10 @@ describe('npx cdk synth', () => {
     for (const dir of [assets.Fetch, assets.Learn, assets.Apply]) {
       expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
       const bundle = readFileSync(path.join(dir, 'index.mjs'), 'utf8');
-      // the SDK's command classes each uses (the store's writes, the queues' sends) are defined in the
-      // bundle, not imported from the runtime's SDK
-      expect(bundle, dir).toMatch(/\bPutObjectCommand\d* = class extends\b/);
-      expect(bundle, dir).toMatch(/\bSendMessageCommand\d* = class extends\b/);
+      // the SDK's operations each uses (the store's writes, the queues' sends) are in the bundle, named
+      // as the SDK names them to the service (a string, whatever the bundler makes of the code)
+      expect(bundle, dir).toMatch(/["']PutObject["']/);
+      expect(bundle, dir).toMatch(/["']SendMessage["']/);
       expect(bundle).not.toMatch(/from\s*["']@aws-sdk\//);
       expect(bundle).not.toMatch(/puppeteer|@sparticuz/);
       expect(statSync(path.join(dir, 'index.mjs')).size).toBeLessThan(8 * 1024 * 1024);

@@ -15,6 +15,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { QueueConsumer } from '../cdk/queue-consumer';
 import { ACCESS } from '../cdk/spider-stack';
+import { EMBEDDED_RUNNER_KEYS } from '../lib/config/config';
 import { keys } from '../lib/store/keys';
 import { synthTemplate } from './synth';
 
@@ -569,7 +570,9 @@ describe('settings from cdk.json context', () => {
     // One value for the redrive policy and the functions: spider:maxReceiveCount, not spider:config.
     expect(() => synthTemplate({ context: { 'spider:config': { maxReceiveCount: 9 } } })).toThrow(/spider:config\.maxReceiveCount: set spider:maxReceiveCount instead/);
     // a setting of the embedded runner alone would change nothing on AWS: said, not ignored
-    expect(() => synthTemplate({ context: { 'spider:config': { retryBaseMs: 5000 } } })).toThrow(/spider:config\.retryBaseMs: only the embedded runner reads it/);
+    for (const key of EMBEDDED_RUNNER_KEYS) {
+      expect(() => synthTemplate({ context: { 'spider:config': { [key]: key === 'dataDir' ? '/data' : 2 } } }), key).toThrow(new RegExp(`spider:config\\.${key}: only the embedded runner`));
+    }
     // valid alone, contradicting each other (or a default): every function would stop at start
     expect(() => synthTemplate({ context: { 'spider:config': { learnPages: 2, learnMinPages: 5 } } })).toThrow(/spider:config: SPIDER_LEARN_PAGES: 2 is fewer than SPIDER_LEARN_MIN_PAGES \(5\)/);
     expect(() => synthTemplate({ context: { 'spider:config': { learnPages: 2 } } })).toThrow(/SPIDER_LEARN_PAGES: 2 is fewer than SPIDER_LEARN_MIN_PAGES/);

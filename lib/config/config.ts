@@ -131,8 +131,12 @@ export const ConfigSchema = z.object({
 });
 export type Config = z.infer<typeof ConfigSchema>;
 
-/** Settings only the embedded runner reads (its data folder, its queues' retry delay, its fetches beside renders): no AWS function does. */
-export const EMBEDDED_RUNNER_KEYS: readonly (keyof Config)[] = ['dataDir', 'retryBaseMs', 'fetchConcurrency'];
+/**
+ * Settings of the embedded runner alone (its data folder, its queues' retry delay, its renders at once
+ * and its fetches beside them): no AWS function reads them, or, for the renders at once, a render
+ * function renders one record at a time whatever they say.
+ */
+export const EMBEDDED_RUNNER_KEYS: readonly (keyof Config)[] = ['dataDir', 'retryBaseMs', 'renderConcurrency', 'fetchConcurrency'];
 
 /** Environment variable of each key: dataDir → SPIDER_DATA_DIR. */
 export function envName(key: string): string {
