@@ -4,12 +4,13 @@
  *
  * Clean HTML keeps p, h1-h6, ul/ol/li, blockquote, pre, code, em, strong (b → strong, i → em), del,
  * s (strike → s), a[href], img[src,alt], figure, figcaption, br and data tables (table, caption,
- * thead, tbody, tfoot, tr, th[colspan,rowspan], td[colspan,rowspan]); every other element is unwrapped, and inline text
- * left directly inside an unwrapped block (a bare <div>) is wrapped in <p>. Layout tables (nested
- * tables, cells holding paragraphs or sections, a row framing preformatted text, a single cell) are
- * unwrapped like <div>s; a code listing's line-number cell beside it is left out. Scripts, styles,
- * forms' controls, hidden elements and empty elements are dropped; no other attribute survives but
- * a code block's language (`class="language-js"` on pre and code, as the page names it).
+ * thead, tbody, tfoot, tr, th[colspan,rowspan], td[colspan,rowspan]); every other element is
+ * unwrapped, and inline text left directly inside an unwrapped block (a bare <div>) is wrapped in
+ * <p>. Layout tables (nested tables, cells holding paragraphs or sections, a row framing
+ * preformatted text, a single cell) are unwrapped like <div>s; a code listing's line-number cell
+ * beside it is left out. Scripts, styles, forms' controls, hidden elements and empty elements are
+ * dropped; no other attribute survives but a code block's language (`class="language-js"` on pre
+ * and code, as the page names it).
  */
 import { Element, Text, type AnyNode } from 'domhandler';
 import { countWords } from '../text/words';
