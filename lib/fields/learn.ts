@@ -396,14 +396,22 @@ function dropSharedTitles(posts: readonly TrainingPost[]): Set<string> {
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
-/** The site's UTC offset, when the chosen rule reads zone-less times and the truths have zones that agree. */
-function learnOffset(rule: RuleRef, posts: ReadonlyArray<{ page: FieldPage; truth: FieldTruth }>, locales: readonly DateLocale[]): number | undefined {
+/**
+ * The site's UTC offset, when the kept rules read zone-less times and the truths have zones that
+ * agree: on each post, the time of the first rule that gives one, as apply reads it (a site's second
+ * layout may show its times without the zone its first layout's elements carry).
+ */
+function learnOffset(rules: readonly RuleRef[], posts: ReadonlyArray<{ page: FieldPage; truth: FieldTruth }>, locales: readonly DateLocale[]): number | undefined {
   const offsets = new Map<number, number>();
   let samples = 0;
   for (const p of posts) {
     if (p.truth.field !== 'published') continue;
-    const el = p.page.select(rule);
-    const got = el ? extractFrom('published', el, { locales, text: rule.text }) : undefined;
+    let got: ReturnType<typeof extractFrom>;
+    for (const rule of rules) {
+      const el = p.page.select(rule);
+      got = el ? extractFrom('published', el, { locales, text: rule.text }) : undefined;
+      if (got) break;
+    }
     if (!got || got.field !== 'published' || !isValue(got, p.truth)) continue;
     const o = offsetBetween(got.date, p.truth.date);
     if (o === undefined) continue;
@@ -459,7 +467,7 @@ export function learnFieldRules(input: LearnFieldsInput, options: Partial<LearnF
     const entry: FieldRules = { rules, posts: withValue.length };
     if (field === 'published' && locale && rules.length) {
       entry.locale = locale;
-      const offset = learnOffset(kept[0], withValue, locales);
+      const offset = learnOffset(kept, withValue, locales);
       if (offset !== undefined) entry.utcOffsetMinutes = offset;
     }
     section[field] = entry;

@@ -181,6 +181,26 @@ describe('Algorithm 1', () => {
     expect(learnFieldRules({ posts: wrongHalf })!.byline!.rules).toEqual([]);
   });
 
+  it("learns the site's UTC offset from the layout that shows its times without a zone, where the other layout's elements carry one", () => {
+    // the site's zone is UTC+2: layout a writes the instant with its zone, layout b the local time alone
+    const pageAt = (d: number, layout: 'a' | 'b') =>
+      parseHtml(
+        layout === 'a'
+          ? `<html><body><h1>Post ${d}</h1><p class="stamp">2012-11-${String(d).padStart(2, '0')}T12:30:00+02:00</p><p>Body ${d}</p></body></html>`
+          : `<html><body><h1>Post ${d}</h1><p>Body ${d}</p><footer><span class="when">November ${d}, 2012 12:30 PM</span></footer></body></html>`,
+      );
+    const layouts = ['a', 'a', 'a', 'a', 'a', 'b', 'b', 'b', 'b'] as const;
+    const posts: TrainingPost[] = layouts.map((l, i) => ({
+      pageId: `p${i}`,
+      page: new FieldPage(pageAt(i + 1, l)),
+      truths: { published: truthOf('published', `2012-11-${String(i + 1).padStart(2, '0')}T10:30:00Z`)! },
+    }));
+    const fields = learnFieldRules({ posts })!;
+    expect(fields.published!.utcOffsetMinutes).toBe(120);
+    expect(applyFieldRules(pageAt(20, 'b'), fields).published).toBe('2012-11-20T10:30:00.000Z');
+    expect(applyFieldRules(pageAt(21, 'a'), fields).published).toBe('2012-11-21T10:30:00.000Z');
+  });
+
   it('learns a byline whose element goes on with the date on the line after it', () => {
     const page = (p: Post, i: number) =>
       parseHtml(`<html><body><h1>${p.title}</h1><div class="storybyline">By ${p.author}\n<br> ${p.shown}</div><p>Body ${i}</p></body></html>`);
