@@ -1,9 +1,9 @@
 /** Applying a site's field rules to a parsed page: title, byline and published date (ISO 8601). */
 import type { Document } from 'domhandler';
 import type { FieldRules, FieldsSection } from '../types/rules-document';
-import { siteLocales, toIso } from '../text/dates';
-import { extractFrom, FIELD_NAMES, type FieldName } from './extract';
-import { FieldPage } from './page';
+import { siteLocales, toIso, type DateLocale } from '../text/dates';
+import { extractFrom, FIELD_NAMES, type Extracted, type FieldName } from './extract';
+import { FieldPage, type RuleRef } from './page';
 
 export interface FieldValues {
   title?: string;
@@ -12,17 +12,21 @@ export interface FieldValues {
   published?: string;
 }
 
-/** One field's value by its rules: the first rule, in order, whose element holds a value. */
-export function applyFieldRule(page: FieldPage, field: FieldName, rules: FieldRules): string | undefined {
-  const locales = siteLocales(rules.locale);
-  for (const rule of rules.rules) {
+/** What a field's rules read on a page: the value of the first rule, in order, whose element holds one (learning reads it so too). */
+export function firstValue(page: FieldPage, field: FieldName, rules: readonly RuleRef[], locales: readonly DateLocale[]): Extracted | undefined {
+  for (const rule of rules) {
     const el = page.select(rule);
-    if (!el) continue;
-    const got = extractFrom(field, el, { locales, text: rule.text });
-    if (!got) continue;
-    return got.field === 'published' ? toIso(got.date, rules.utcOffsetMinutes) : got.text;
+    const got = el ? extractFrom(field, el, { locales, text: rule.text }) : undefined;
+    if (got) return got;
   }
   return undefined;
+}
+
+/** One field's value by its rules: the first rule, in order, whose element holds a value. */
+export function applyFieldRule(page: FieldPage, field: FieldName, rules: FieldRules): string | undefined {
+  const got = firstValue(page, field, rules.rules, siteLocales(rules.locale));
+  if (!got) return undefined;
+  return got.field === 'published' ? toIso(got.date, rules.utcOffsetMinutes) : got.text;
 }
 
 /** Every field the rules give a value for on this page; fields without rules or values are left out. */

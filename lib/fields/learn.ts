@@ -21,6 +21,7 @@ import { DATE_LOCALES, siteLocales, offsetBetween, type DateLocale } from '../te
 import { normalizeText } from '../text/match';
 import type { FieldRule, FieldRules, FieldsSection } from '../types/rules-document';
 import { extractFrom, FIELD_NAMES, isValue, matchingLocales, MAX_TEXT, prefilter, type FieldName, type FieldTruth } from './extract';
+import { firstValue } from './apply-fields';
 import { classesOf, FieldPage, pathOf, selectorOf, type RuleKind, type RuleRef } from './page';
 
 /** A page a source gives values for. */
@@ -406,12 +407,7 @@ function learnOffset(rules: readonly RuleRef[], posts: ReadonlyArray<{ page: Fie
   let samples = 0;
   for (const p of posts) {
     if (p.truth.field !== 'published') continue;
-    let got: ReturnType<typeof extractFrom>;
-    for (const rule of rules) {
-      const el = p.page.select(rule);
-      got = el ? extractFrom('published', el, { locales, text: rule.text }) : undefined;
-      if (got) break;
-    }
+    const got = firstValue(p.page, 'published', rules, locales);
     if (!got || got.field !== 'published' || !isValue(got, p.truth)) continue;
     const o = offsetBetween(got.date, p.truth.date);
     if (o === undefined) continue;
