@@ -13,6 +13,8 @@ import { keys, pageIdOf, siteOf } from '../store/keys';
 import { getJson } from '../store/store';
 import { ArticleDocumentSchema } from '../types/article-document';
 import { RulesDocumentSchema } from '../types/rules-document';
+import { parseMachineDate, sameDate } from '../text/dates';
+import { sameByline, sameTitle } from '../text/match';
 import { plural } from '../text/plural';
 import { createProgress, type Progress } from './progress';
 
@@ -26,11 +28,14 @@ export interface DemoOptions {
   readonly out?: NodeJS.WritableStream;
 }
 
+/** Pages whose article gives the generator's title, byline and date (the rules' where they give one, else the page's metadata). */
+export type FieldsRight = Record<'title' | 'byline' | 'published', number>;
+
 export interface DemoReport {
   readonly site: string;
   readonly rulesVersion?: number;
   readonly selectors: string[];
-  readonly perTemplate: Record<string, { pages: number; rules: number; f1: number; precision: number; recall: number }>;
+  readonly perTemplate: Record<string, { pages: number; rules: number; f1: number; precision: number; recall: number; fields: FieldsRight }>;
   readonly deadLetters: number;
 }
 
@@ -103,11 +108,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     const learnedFrom = new Set(rules?.learnedFrom ?? []);
     const perTemplate: DemoReport['perTemplate'] = {};
     say();
-    say("extraction quality on pages the rules were not learned from (the article's word 4-grams against the generator's text):");
-    say('  template   pages  by rules  precision  recall     F1');
+    say("extraction quality on pages the rules were not learned from (the article's word 4-grams against the generator's text; title, byline and date: pages that give the generator's):");
+    say('  template   pages  by rules  precision  recall     F1   title  byline    date');
     for (const template of templates as TemplateId[]) {
       const scores: PageScore[] = [];
       let byRules = 0;
+      const fields: FieldsRight = { title: 0, byline: 0, published: 0 };
       for (const page of articlesOf(generated, template)) {
         const url = served.url(page.path);
         const pageId = pageIdOf(url);
@@ -117,10 +123,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
         // the article's text as apply gives it: the dek the page shows (when the rules tell it), then the body
         const truth = truthFor(generated, page.path)!;
         scores.push(scorePage(article?.text ?? '', [truth.dek, truth.bodyText].filter(Boolean).join('\n')));
+        if (sameTitle(article?.title, truth.title)) fields.title++;
+        if (sameByline(article?.byline, truth.byline)) fields.byline++;
+        if (article?.published && sameDate(parseMachineDate(article.published), parseMachineDate(truth.published))) fields.published++;
       }
       const a = aggregate(scores);
-      perTemplate[template] = { pages: scores.length, rules: byRules, f1: a.f1, precision: a.precision, recall: a.recall };
-      say(`  ${template.padEnd(9)} ${String(scores.length).padStart(6)} ${String(byRules).padStart(9)} ${a.precision.toFixed(3).padStart(10)} ${a.recall.toFixed(3).padStart(7)} ${a.f1.toFixed(3).padStart(6)}`);
+      perTemplate[template] = { pages: scores.length, rules: byRules, f1: a.f1, precision: a.precision, recall: a.recall, fields };
+      const right = (n: number) => `${n}/${scores.length}`.padStart(7);
+      say(`  ${template.padEnd(9)} ${String(scores.length).padStart(6)} ${String(byRules).padStart(9)} ${a.precision.toFixed(3).padStart(10)} ${a.recall.toFixed(3).padStart(7)} ${a.f1.toFixed(3).padStart(6)} ${right(fields.title)} ${right(fields.byline)} ${right(fields.published)}`);
     }
     const home = await getJson(pipeline.store, keys.article(site, pageIdOf(served.url('/'))), (v) => ArticleDocumentSchema.parse(v));
     if (home) say(`home page: ${home.method}${home.notArticle ? ', marked as not an article' : ''}, ${plural(home.wordCount, 'word')}`);

@@ -2,6 +2,7 @@
  * The learn step's part for article fields: the site's stored feeds and its pages' metadata give
  * training posts; their snapshots give the elements; lib/fields/learn.ts gives the rules.
  */
+import { extractMetadata } from '../html/metadata';
 import { parseHtml } from '../html/parse';
 import type { Logger } from '../step/context';
 import { keys } from '../store/keys';
@@ -12,7 +13,7 @@ import { truthOf, FIELD_NAMES, type FieldTruth, type FieldName } from './extract
 import { parseFeed, type FeedEntry } from './feeds';
 import { learnFieldRules, type LearnFieldsOptions, type TrainingPost } from './learn';
 import { FieldPage } from './page';
-import { FeedIndex, postValues, sharedTitles } from './sources';
+import { FeedIndex, markedAuthorNames, postValues, sharedTitles } from './sources';
 
 /** Feeds read per site (newest first), and the largest one read. */
 const MAX_FEEDS = 10;
@@ -55,24 +56,27 @@ export async function learnSiteFields(
   const posts: TrainingPost[] = [];
   let fromFeed = 0;
   let fromMetadata = 0;
+  let fromReadability = 0;
   const metadata = { sharedTitles: sharedTitles(docs.map((d) => d.page)), documentTitle: true };
   for (const doc of docs) {
-    const { values, sources } = postValues(doc, feeds, metadata);
+    const snapshot = await store.get(doc.snapshotKey);
+    if (!snapshot) continue;
+    const parsed = parseHtml(snapshot.body);
+    const { values, sources } = postValues(doc, feeds, metadata, { markup: extractMetadata(parsed, { title: false }).byline, marked: markedAuthorNames(parsed) });
     const truths: Partial<Record<FieldName, FieldTruth>> = {};
     for (const field of FIELD_NAMES) {
       const t = truthOf(field, values[field]);
       if (t) truths[field] = t as never;
     }
     if (Object.keys(truths).length === 0) continue;
-    const snapshot = await store.get(doc.snapshotKey);
-    if (!snapshot) continue;
     for (const field of Object.keys(truths) as FieldName[]) {
       if (sources[field] === 'feed') fromFeed++;
+      else if (sources[field] === 'readability') fromReadability++;
       else fromMetadata++;
     }
-    posts.push({ pageId: doc.pageId, page: new FieldPage(parseHtml(snapshot.body)), truths });
+    posts.push({ pageId: doc.pageId, page: new FieldPage(parsed), truths });
   }
-  const section = learnFieldRules({ posts, feedEntries: feedEntries.length, fromFeed, fromMetadata }, learnOptions);
+  const section = learnFieldRules({ posts, feedEntries: feedEntries.length, fromFeed, fromMetadata, fromReadability }, learnOptions);
   logger?.info('learned field rules', {
     site,
     posts: posts.length,

@@ -6,11 +6,12 @@
 import { ARTICLE_TYPE } from '../html/schema-types';
 import { withoutTrackingParameters } from '../util/tracking-parameters';
 import type { FeatureDocument, PageMetadata } from '../types/feature-document';
-import type { FieldName } from './extract';
+import { elementOrder, type Document } from '../html/parse';
+import { extractFrom, type FieldName } from './extract';
 import type { FeedEntry } from './feeds';
-import { cleanAuthorValue, collapse, normalizeText, unescapeEntities } from '../text/match';
+import { cleanAuthorValue, collapse, extractByline, normalizeText, sameByline, unescapeEntities } from '../text/match';
 
-export type ValueSource = 'feed' | 'metadata';
+export type ValueSource = 'feed' | 'metadata' | 'readability';
 
 export interface PostValues {
   readonly values: Partial<Record<FieldName, string>>;
@@ -136,11 +137,68 @@ export function feedValues(entry: FeedEntry): Partial<Record<FieldName, string>>
   return out;
 }
 
-/** A page's values, feed first (the paper's source), the page's metadata for what the feed lacks. */
-export function postValues(doc: Pick<FeatureDocument, 'url' | 'finalUrl' | 'page'>, feeds?: FeedIndex, metadata: MetadataValueOptions = {}): PostValues {
+/**
+ * The author's name in the byline Mozilla Readability read on the rendered page (the element it
+ * takes for one: `rel="author"`, `itemprop="author"`, a class or id with "byline", "author" or
+ * "dateline"), as a byline element's text is read (extractByline: "By Jane Doe | Updated May 3"
+ * gives "Jane Doe"). One page's guess, a weak label: learning takes it only where an element marked
+ * as the author's reads so (markedAuthorNames), and the site's rules keep it only where it agrees
+ * across pages. A value with a digit left is a date or a time ("January 18, 2008"), not a name.
+ */
+export function readabilityByline(raw: string | undefined): string | undefined {
+  const name = raw ? extractByline(unescapeEntities(raw)) : undefined;
+  return name && !/\p{N}/u.test(name) ? name : undefined;
+}
+
+/** Where an element is marked as the author's: its class or id names an author or a byline, its rel or itemprop an author. */
+const AUTHOR_MARK = /author|byline/i;
+const AUTHOR_ROLE = /author/i;
+
+/**
+ * The names the page's author-marked elements read as (AUTHOR_MARK), as a byline rule reads an
+ * element (extractFrom): what tells a byline from a dateline ("BOSTON", in an element of class
+ * "dateline") that Readability takes for one too.
+ */
+export function markedAuthorNames(doc: Document): string[] {
+  const names: string[] = [];
+  for (const el of elementOrder(doc).elements) {
+    const a = el.attribs;
+    const marked = (a.class !== undefined && AUTHOR_MARK.test(a.class)) || (a.id !== undefined && AUTHOR_MARK.test(a.id)) || (a.rel !== undefined && AUTHOR_ROLE.test(a.rel)) || (a.itemprop !== undefined && AUTHOR_ROLE.test(a.itemprop));
+    if (!marked) continue;
+    const name = extractFrom('byline', el)?.text;
+    if (name) names.push(name);
+  }
+  return names;
+}
+
+/** What a page's own HTML names as its byline, beside its metadata. */
+export interface PageBylines {
+  /**
+   * The byline as apply reads one without rules (extractMetadata): JSON-LD, meta author, then an
+   * element marked `itemprop="author"` or `rel="author"`, or of a byline class.
+   */
+  readonly markup?: string;
+  /** The names the page's author-marked elements read as (markedAuthorNames); Readability's byline counts only when one of them is it. */
+  readonly marked?: readonly string[];
+}
+
+/**
+ * A page's values, feed first (the paper's source), the page's metadata for what the feed lacks;
+ * for a byline neither gives, the one the page's markup names (`bylines.markup`), then the one
+ * Readability read on the rendered page (readabilityByline).
+ */
+export function postValues(
+  doc: Pick<FeatureDocument, 'url' | 'finalUrl' | 'page' | 'readability'>,
+  feeds?: FeedIndex,
+  metadata: MetadataValueOptions = {},
+  bylines: PageBylines = {},
+): PostValues {
   const entry = feeds?.find([doc.url, doc.finalUrl, doc.page.canonical]);
   const fromFeed = entry ? feedValues(entry) : {};
-  const fromMeta = metadataValues(doc.page, metadata);
+  const fromMeta = { ...metadataValues(doc.page, metadata) };
+  fromMeta.byline ??= cleanAuthorValue(bylines.markup);
+  const read = readabilityByline(doc.readability?.byline);
+  const fromReadability: Partial<Record<FieldName, string>> = { byline: read && bylines.marked?.some((name) => sameByline(name, read)) ? read : undefined };
   const values: Partial<Record<FieldName, string>> = {};
   const sources: Partial<Record<FieldName, ValueSource>> = {};
   for (const field of ['title', 'byline', 'published'] as const) {
@@ -150,6 +208,9 @@ export function postValues(doc: Pick<FeatureDocument, 'url' | 'finalUrl' | 'page
     } else if (fromMeta[field]) {
       values[field] = fromMeta[field];
       sources[field] = 'metadata';
+    } else if (fromReadability[field]) {
+      values[field] = fromReadability[field];
+      sources[field] = 'readability';
     }
   }
   return { values, sources };

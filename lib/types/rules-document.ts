@@ -114,6 +114,8 @@ export const FieldsSectionSchema = z.object({
     feedEntries: z.number().int().nonnegative(),
     fromFeed: z.number().int().nonnegative(),
     fromMetadata: z.number().int().nonnegative(),
+    /** Bylines from Readability's reading of the rendered page, for pages whose feed entry and metadata name no author (absent: none). */
+    fromReadability: z.number().int().nonnegative().optional(),
   }),
   /** Lowest score a kept rule has. */
   minScore: z.number().min(0).max(1),

@@ -10,7 +10,11 @@ describe('spider demo', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-demo-'));
     const result = await runSpider(dataDir, ['--quiet', 'demo', '--pages', '1', '--train', '1']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("extraction quality on pages the rules were not learned from (the article's word 4-grams against the generator's text):");
+    expect(result.stdout).toContain("extraction quality on pages the rules were not learned from (the article's word 4-grams against the generator's text; title, byline and date: pages that give the generator's):");
+    // a row a template: pages, by rules, precision, recall, F1, then title, byline and date right of the pages
+    const rows = result.stdout.split('\n').filter((l) => /^ {2}(classic|magazine|blog|legacy) /.test(l));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row).toMatch(/^ {2}\w+ +(\d+) +\d+ +[\d.]+ +[\d.]+ +[\d.]+ +\d+\/\1 +\d+\/\1 +\d+\/\1$/);
     expect(result.stdout).not.toContain('../');
   });
 });

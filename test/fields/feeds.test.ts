@@ -6,7 +6,9 @@ import { generateSite } from '../../lib/demo/index';
 import { clearFeedAttempts, refreshFeeds } from '../../lib/fields/feed-refresh';
 import { parseFeed } from '../../lib/fields/feeds';
 import { fetchFeed } from '../../lib/net/feed-fetch';
-import { FeedIndex, descriptionValues, feedValues, metadataValues, permalinkKey, postValues, titleValues } from '../../lib/fields/sources';
+import { FeedIndex, descriptionValues, feedValues, markedAuthorNames, metadataValues, permalinkKey, postValues, titleValues } from '../../lib/fields/sources';
+import { extractMetadata } from '../../lib/html/metadata';
+import { parseHtml } from '../../lib/html/parse';
 import { silentLogger } from '../../lib/step/context';
 import { feedIdOf, keys } from '../../lib/store/keys';
 import { MemoryStore } from '../../lib/store/memory-store';
@@ -113,6 +115,30 @@ describe('matching feed entries to pages', () => {
     expect(metadataValues(escaped)).toMatchObject({ title: 'AT&T\u2019s bet', byline: 'Ren\u00e9e Smith' });
     expect(titleValues(escaped)).toContain('AT&T\u2019s bet');
     expect(descriptionValues(escaped)).toEqual(['R&D & more']);
+  });
+
+  it('a byline no feed entry or metadata gives: the page markup\'s, else Readability\'s where an author-marked element reads so', () => {
+    const page: PageMetadata = { title: 'A post', jsonLd: [], feeds: [] };
+    const url = 'https://news.example/2013/02/02/bus';
+    const readability = (byline: string) => ({ version: 1 as const, ok: true, byline, length: 1000, marked: 10 });
+    const valuesOf = (html: string, byline: string) => {
+      const doc = parseHtml(`<html><body>${html}<p>Body text.</p></body></html>`);
+      return postValues({ url, finalUrl: url, page, readability: readability(byline) }, undefined, {}, { markup: extractMetadata(doc, { title: false }).byline, marked: markedAuthorNames(doc) });
+    };
+    // Readability's byline, from an element of an author class: the name in it
+    expect(valuesOf('<div class="entry-meta">Posted by <span class="author vcard">Jane Osei</span> on March 3</div>', 'Jane Osei')).toEqual({ values: { byline: 'Jane Osei' }, sources: { byline: 'readability' } });
+    expect(valuesOf('<p id="post-byline">By Jane Osei | Updated March 3, 2013</p>', 'By Jane Osei | Updated March 3, 2013').values).toEqual({ byline: 'Jane Osei' });
+    // a dateline, which Readability takes for a byline too, is no author's element: no value
+    expect(valuesOf('<span class="dateline">BOSTON</span>', 'BOSTON').values).toEqual({});
+    // a date left where a name should be is no name
+    expect(valuesOf('<span class="author-date">January 18, 2008</span>', 'January 18, 2008').values).toEqual({});
+    // what the markup names as the author (rel=author) comes before Readability's reading of the same line
+    const both = valuesOf('<p class="byline"><a rel="author" href="/matt">Matt Tschoegl</a></p><div id="author-link">View all posts by Matt Tschoegl \u2192</div>', 'View all posts by Matt Tschoegl \u2192');
+    expect(both).toEqual({ values: { byline: 'Matt Tschoegl' }, sources: { byline: 'metadata' } });
+    // and the page's metadata before either
+    expect(postValues({ url, finalUrl: url, page: { ...page, author: 'Ann Lee' }, readability: readability('Jane Osei') }, undefined, {}, { marked: ['Jane Osei'] }).values).toEqual({ byline: 'Ann Lee' });
+    // without the page's author-marked names, Readability's byline is not taken
+    expect(postValues({ url, finalUrl: url, page, readability: readability('Jane Osei') }).values).toEqual({});
   });
 });
 

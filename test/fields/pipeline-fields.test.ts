@@ -20,6 +20,7 @@ import { feedIdOf, keys, pageIdOf, siteOf } from '../../lib/store/keys';
 import { MemoryStore } from '../../lib/store/memory-store';
 import { getJson } from '../../lib/store/store';
 import { ArticleDocumentSchema } from '../../lib/types/article-document';
+import { FeatureDocumentSchema } from '../../lib/types/feature-document';
 import { RulesDocumentSchema } from '../../lib/types/rules-document';
 
 const site = generateSite({ seed: 'fields-pipeline', pagesPerTemplate: 30, templates: 3 });
@@ -88,5 +89,45 @@ describe.each(['classic', 'magazine'] as const)('template %s (feed + JSON-LD + m
     for (const f of ['title', 'byline', 'published'] as const) {
       expect(right[f] / unseen.length, `${f} right on unseen pages`).toBeGreaterThanOrEqual(0.98);
     }
+  }, SITE_TIMEOUT_MS);
+});
+
+describe('template blog (no feed entry, no metadata names the author)', () => {
+  const pages = articlesOf(site, 'blog');
+  const train = pages.slice(0, 5);
+  const unseen = pages.slice(5);
+
+  it('learns its byline from the one Readability reads on the rendered pages, where an author-marked element reads so, and serves it on unseen pages', async () => {
+    const pipeline = await new EmbeddedPipeline(loadConfig({ relearnAfter: 1000, retryBaseMs: 10 }), {
+      store: new MemoryStore(),
+      ephemeralQueues: true,
+    }).open();
+    pipelines.push(pipeline);
+    clearFeedAttempts();
+
+    await pipeline.submit(train.map((p) => ({ url: served.url(p.path) })));
+    await pipeline.run();
+    const host = siteOf(served.origin);
+    for (const p of train) {
+      const features = await getJson(pipeline.store, keys.features(host, pageIdOf(served.url(p.path))), (v) => FeatureDocumentSchema.parse(v));
+      // neither the feed nor the page's metadata names the author: the byline's only source is the page's HTML
+      expect(metadataValues(features!.page).byline).toBeUndefined();
+      expect(sameByline(features!.readability?.byline, truthFor(site, p.path)!.byline), 'Readability reads the byline').toBe(true);
+    }
+    const rules = await getJson(pipeline.store, keys.rules(host), (v) => RulesDocumentSchema.parse(v));
+    const fields = rules!.fields!;
+    expect(fields.training.fromReadability).toBe(5);
+    expect(fields.byline?.rules[0].score).toBe(1);
+
+    await pipeline.submit(unseen.map((p) => ({ url: served.url(p.path) })));
+    await pipeline.run();
+    expect(pipeline.deadLetters()).toEqual([]);
+    let right = 0;
+    for (const p of unseen) {
+      const article = await getJson(pipeline.store, keys.article(host, pageIdOf(served.url(p.path))), (v) => ArticleDocumentSchema.parse(v));
+      expect(article!.sources?.byline).toBe('rules');
+      if (sameByline(article!.byline, truthFor(site, p.path)!.byline)) right++;
+    }
+    expect(right / unseen.length, 'byline right on unseen pages').toBeGreaterThanOrEqual(0.98);
   }, SITE_TIMEOUT_MS);
 });
