@@ -57,6 +57,7 @@ export async function learnSiteFields(
   let fromFeed = 0;
   let fromMetadata = 0;
   let fromReadability = 0;
+  let fromUrl = 0;
   const metadata = { sharedTitles: sharedTitles(docs.map((d) => d.page)), documentTitle: true };
   for (const doc of docs) {
     const snapshot = await store.get(doc.snapshotKey);
@@ -72,11 +73,12 @@ export async function learnSiteFields(
     for (const field of Object.keys(truths) as FieldName[]) {
       if (sources[field] === 'feed') fromFeed++;
       else if (sources[field] === 'readability') fromReadability++;
+      else if (sources[field] === 'url') fromUrl++;
       else fromMetadata++;
     }
     posts.push({ pageId: doc.pageId, page: new FieldPage(parsed), truths });
   }
-  const section = learnFieldRules({ posts, feedEntries: feedEntries.length, fromFeed, fromMetadata, fromReadability }, learnOptions);
+  const section = learnFieldRules({ posts, feedEntries: feedEntries.length, fromFeed, fromMetadata, fromReadability, fromUrl }, learnOptions);
   logger?.info('learned field rules', {
     site,
     posts: posts.length,

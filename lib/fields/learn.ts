@@ -426,6 +426,7 @@ export interface LearnFieldsInput {
   readonly fromFeed?: number;
   readonly fromMetadata?: number;
   readonly fromReadability?: number;
+  readonly fromUrl?: number;
 }
 
 /** The rules document's `fields` section from training posts; undefined when no post has any value. */
@@ -436,7 +437,7 @@ export function learnFieldRules(input: LearnFieldsInput, options: Partial<LearnF
   if (posts.length === 0) return undefined;
 
   const section: FieldsSection = {
-    training: { posts: posts.length, feedEntries: input.feedEntries ?? 0, fromFeed: input.fromFeed ?? 0, fromMetadata: input.fromMetadata ?? 0, ...(input.fromReadability ? { fromReadability: input.fromReadability } : {}) },
+    training: { posts: posts.length, feedEntries: input.feedEntries ?? 0, fromFeed: input.fromFeed ?? 0, fromMetadata: input.fromMetadata ?? 0, ...(input.fromReadability ? { fromReadability: input.fromReadability } : {}), ...(input.fromUrl ? { fromUrl: input.fromUrl } : {}) },
     minScore: opts.minScore,
   };
   for (const field of FIELD_NAMES) {

@@ -11,7 +11,7 @@ import { extractFrom, type FieldName } from './extract';
 import type { FeedEntry } from './feeds';
 import { cleanAuthorValue, collapse, extractByline, normalizeText, sameByline, unescapeEntities } from '../text/match';
 
-export type ValueSource = 'feed' | 'metadata' | 'readability';
+export type ValueSource = 'feed' | 'metadata' | 'readability' | 'url';
 
 export interface PostValues {
   readonly values: Partial<Record<FieldName, string>>;
@@ -171,6 +171,25 @@ export function markedAuthorNames(doc: Document): string[] {
   return names;
 }
 
+/** A day written in a URL's path as numbers, year first: `/2026/03/14/`, `/2026-03-14-slug`, `/20260314/`. */
+const URL_DAY = /(?:^|\/)((?:19|20)\d\d)(?:([/-])(\d{1,2})\2(\d{1,2})|(\d\d)(\d\d))(?=$|[/._-])/;
+
+/**
+ * The day a post's permalink names (`https://news.example/2026/03/14/story.html`: 2026-03-14), as
+ * `YYYY-MM-DD`; undefined when the path names none, or not a real day. A blog or news site files a
+ * post under the day it was published: for a page whose feed entry and metadata give no date, the
+ * day its own URL gives is one (a day without a time: the element that shows it may add one).
+ */
+export function urlDay(url: string | undefined): string | undefined {
+  const path = url ? URL.parse(url)?.pathname : undefined;
+  const m = path ? URL_DAY.exec(path) : null;
+  if (!m) return undefined;
+  const [year, month, day] = [Number(m[1]), Number(m[3] ?? m[5]), Number(m[4] ?? m[6])];
+  const d = new Date(Date.UTC(year, month - 1, day));
+  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return undefined;
+  return d.toISOString().slice(0, 10);
+}
+
 /** What a page's own HTML names as its byline, beside its metadata. */
 export interface PageBylines {
   /**
@@ -185,7 +204,7 @@ export interface PageBylines {
 /**
  * A page's values, feed first (the paper's source), the page's metadata for what the feed lacks;
  * for a byline neither gives, the one the page's markup names (`bylines.markup`), then the one
- * Readability read on the rendered page (readabilityByline).
+ * Readability read on the rendered page (readabilityByline); for a date, the day its URL names (urlDay).
  */
 export function postValues(
   doc: Pick<FeatureDocument, 'url' | 'finalUrl' | 'page' | 'readability'>,
@@ -199,6 +218,7 @@ export function postValues(
   fromMeta.byline ??= cleanAuthorValue(bylines.markup);
   const read = readabilityByline(doc.readability?.byline);
   const fromReadability: Partial<Record<FieldName, string>> = { byline: read && bylines.marked?.some((name) => sameByline(name, read)) ? read : undefined };
+  const fromUrl: Partial<Record<FieldName, string>> = { published: urlDay(doc.finalUrl ?? doc.url) };
   const values: Partial<Record<FieldName, string>> = {};
   const sources: Partial<Record<FieldName, ValueSource>> = {};
   for (const field of ['title', 'byline', 'published'] as const) {
@@ -211,6 +231,9 @@ export function postValues(
     } else if (fromReadability[field]) {
       values[field] = fromReadability[field];
       sources[field] = 'readability';
+    } else if (fromUrl[field]) {
+      values[field] = fromUrl[field];
+      sources[field] = 'url';
     }
   }
   return { values, sources };

@@ -212,7 +212,7 @@ function fieldsSection(rules: RulesDocument): string {
     return fr.rules.map((r, i) => `<tr>${i === 0 ? `<td rowspan="${fr.rules.length}">${name}</td>` : ''}<td><code>${esc(r.selector)}</code>${r.text ? ' (own text)' : ''}</td><td class="num">${num(r.score)}</td><td class="num">${r.support} of ${fr.posts}</td></tr>`).join('\n');
   });
   return `<h2 id="fields">Field rules</h2>
-<p class="muted">Learned from ${f.training.posts} training posts (${f.training.fromFeed} values from feeds, ${f.training.fromMetadata} from page metadata${f.training.fromReadability ? `, ${f.training.fromReadability} bylines from Readability's reading of the page` : ''}); a field keeps its rules when together they give the right value on ${num(f.minScore, 2)} of its posts (a rule per layout of the site). Apply takes the first rule, in order, that gives a value.</p>
+<p class="muted">Learned from ${f.training.posts} training posts (${f.training.fromFeed} values from feeds, ${f.training.fromMetadata} from page metadata${f.training.fromReadability ? `, ${f.training.fromReadability} bylines from Readability's reading of the page` : ''}${f.training.fromUrl ? `, ${f.training.fromUrl} dates from the day the URL names` : ''}); a field keeps its rules when together they give the right value on ${num(f.minScore, 2)} of its posts (a rule per layout of the site). Apply takes the first rule, in order, that gives a value.</p>
 <table><tr><th>field</th><th>rule</th><th>score</th><th>support</th></tr>
 ${rows.join('\n')}
 </table>`;

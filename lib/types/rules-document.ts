@@ -116,6 +116,8 @@ export const FieldsSectionSchema = z.object({
     fromMetadata: z.number().int().nonnegative(),
     /** Bylines from Readability's reading of the rendered page, for pages whose feed entry and metadata name no author (absent: none). */
     fromReadability: z.number().int().nonnegative().optional(),
+    /** Dates from the day a page's URL names, for pages whose feed entry and metadata give none (absent: none). */
+    fromUrl: z.number().int().nonnegative().optional(),
   }),
   /** Lowest score a kept rule has. */
   minScore: z.number().min(0).max(1),

@@ -119,7 +119,7 @@ describe('matching feed entries to pages', () => {
 
   it('a byline no feed entry or metadata gives: the page markup\'s, else Readability\'s where an author-marked element reads so', () => {
     const page: PageMetadata = { title: 'A post', jsonLd: [], feeds: [] };
-    const url = 'https://news.example/2013/02/02/bus';
+    const url = 'https://news.example/us/bus-hits-overpass';
     const readability = (byline: string) => ({ version: 1 as const, ok: true, byline, length: 1000, marked: 10 });
     const valuesOf = (html: string, byline: string) => {
       const doc = parseHtml(`<html><body>${html}<p>Body text.</p></body></html>`);
@@ -139,6 +139,21 @@ describe('matching feed entries to pages', () => {
     expect(postValues({ url, finalUrl: url, page: { ...page, author: 'Ann Lee' }, readability: readability('Jane Osei') }, undefined, {}, { marked: ['Jane Osei'] }).values).toEqual({ byline: 'Ann Lee' });
     // without the page's author-marked names, Readability's byline is not taken
     expect(postValues({ url, finalUrl: url, page, readability: readability('Jane Osei') }).values).toEqual({});
+  });
+
+  it('a date no feed entry or metadata gives: the day the page\'s URL names, year first', () => {
+    const page: PageMetadata = { title: 'A post', jsonLd: [], feeds: [] };
+    const at = (url: string, finalUrl = url) => postValues({ url, finalUrl, page });
+    expect(at('https://news.example/2026/03/14/bridge.html')).toEqual({ values: { published: '2026-03-14' }, sources: { published: 'url' } });
+    expect(at('https://news.example/s/ap/20090403/as_nkorea').values).toEqual({ published: '2009-04-03' });
+    expect(at('https://news.example/news/2009-4-3-bridge').values).toEqual({ published: '2009-04-03' });
+    // the page's URL after redirects is the one that names it
+    expect(at('https://t.example/x', 'https://news.example/2020/1/5/a').values).toEqual({ published: '2020-01-05' });
+    // a month without a day, a day that is not one, a number that is no date, a date in the query: none
+    for (const url of ['https://news.example/2013/11/boston', 'https://news.example/2012/02/30/x', 'https://news.example/item/12345678', 'https://news.example/story?d=2020/01/05'])
+      expect(at(url).values, url).toEqual({});
+    // the page's metadata first
+    expect(postValues({ url: 'https://news.example/2026/03/14/a', finalUrl: 'https://news.example/2026/03/14/a', page: { ...page, published: '2026-03-15T08:00:00Z' } }).values).toEqual({ published: '2026-03-15T08:00:00Z' });
   });
 });
 

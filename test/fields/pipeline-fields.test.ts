@@ -92,12 +92,12 @@ describe.each(['classic', 'magazine'] as const)('template %s (feed + JSON-LD + m
   }, SITE_TIMEOUT_MS);
 });
 
-describe('template blog (no feed entry, no metadata names the author)', () => {
+describe('template blog (no feed entry, no metadata names the author or the date)', () => {
   const pages = articlesOf(site, 'blog');
   const train = pages.slice(0, 5);
   const unseen = pages.slice(5);
 
-  it('learns its byline from the one Readability reads on the rendered pages, where an author-marked element reads so, and serves it on unseen pages', async () => {
+  it('learns its byline from the one Readability reads on the rendered pages, where an author-marked element reads so, and its date from the day its URLs name; serves both on unseen pages', async () => {
     const pipeline = await new EmbeddedPipeline(loadConfig({ relearnAfter: 1000, retryBaseMs: 10 }), {
       store: new MemoryStore(),
       ephemeralQueues: true,
@@ -118,16 +118,22 @@ describe('template blog (no feed entry, no metadata names the author)', () => {
     const fields = rules!.fields!;
     expect(fields.training.fromReadability).toBe(5);
     expect(fields.byline?.rules[0].score).toBe(1);
+    // nor a date: the day each post's URL names (/2026/03/14/…) is one, and the element showing it is learned
+    expect(fields.training.fromUrl).toBe(5);
+    expect(fields.published?.rules[0].score).toBe(1);
 
     await pipeline.submit(unseen.map((p) => ({ url: served.url(p.path) })));
     await pipeline.run();
     expect(pipeline.deadLetters()).toEqual([]);
-    let right = 0;
+    const right = { byline: 0, published: 0 };
     for (const p of unseen) {
       const article = await getJson(pipeline.store, keys.article(host, pageIdOf(served.url(p.path))), (v) => ArticleDocumentSchema.parse(v));
-      expect(article!.sources?.byline).toBe('rules');
-      if (sameByline(article!.byline, truthFor(site, p.path)!.byline)) right++;
+      expect(article!.sources).toMatchObject({ byline: 'rules', published: 'rules' });
+      const truth = truthFor(site, p.path)!;
+      if (sameByline(article!.byline, truth.byline)) right.byline++;
+      if (sameDate(parseMachineDate(article!.published), parseMachineDate(truth.published))) right.published++;
     }
-    expect(right / unseen.length, 'byline right on unseen pages').toBeGreaterThanOrEqual(0.98);
+    expect(right.byline / unseen.length, 'byline right on unseen pages').toBeGreaterThanOrEqual(0.98);
+    expect(right.published / unseen.length, 'date right on unseen pages').toBeGreaterThanOrEqual(0.98);
   }, SITE_TIMEOUT_MS);
 });
