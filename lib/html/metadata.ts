@@ -5,7 +5,7 @@
  * <h1> and <time datetime>.
  */
 import { Element, type AnyNode, type Document } from 'domhandler';
-import { toIsoDate } from '../text/dates';
+import { toIsoDate, urlDay } from '../text/dates';
 import { cleanAuthorValue, collapse, extractByline, plainWords, unescapeEntities } from '../text/match';
 import { titleCuts, titlePieces, withoutDecoration } from '../text/titles';
 import { elementText } from './element-text';
@@ -331,7 +331,7 @@ function normaliseLang(s: string | undefined): string | undefined {
 export interface MetadataOptions {
   /** Work out the title (default true); the apply step skips it when the site's field rules give one. */
   readonly title?: boolean;
-  /** The page's URL, that a relative image URL is resolved against; default: its spider:url meta, canonical link or og:url. */
+  /** The page's URL, that a relative image URL is resolved against and whose day (urlDay) is the date when nothing else gives one; default: its spider:url meta, canonical link or og:url. */
   readonly baseUrl?: string;
 }
 
@@ -388,11 +388,16 @@ export function extractMetadata(doc: Document, options: MetadataOptions = {}): A
     (c.bylineText ? extractByline(c.bylineText) : undefined);
   if (byline) out.byline = byline;
 
+  const spiderUrl = c.metas.get('spider:url');
+  // the page's URL: what a relative image URL is resolved against, and a day in its path is the date's last source
+  const pageUrl = options.baseUrl ?? spiderUrl ?? c.canonical ?? meta('og:url');
   const timeCandidates = [...c.times.filter((t) => t.preferred), ...c.times.filter((t) => !t.preferred)].map((t) => t.datetime);
   for (const candidate of [
     ld?.datePublished,
     meta(...META_NAMES.published),
     ...timeCandidates,
+    // a post filed under the day it was published (/2026/03/14/story.html): a day without a time
+    urlDay(pageUrl),
   ]) {
     const iso = toIsoDate(candidate);
     if (iso) {
@@ -408,10 +413,8 @@ export function extractMetadata(doc: Document, options: MetadataOptions = {}): A
   if (excerpt) out.excerpt = excerpt;
   const publication = siteName ?? ld?.publisher;
   if (publication) out.siteName = publication;
-  const spiderUrl = c.metas.get('spider:url');
   if (spiderUrl) out.spiderUrl = spiderUrl;
   // the first image the page names for sharing that is a web address, resolved against the page's URL
-  const pageUrl = options.baseUrl ?? spiderUrl ?? c.canonical ?? meta('og:url');
   for (const candidate of [meta('og:image:secure_url', 'og:image:url', 'og:image'), meta('twitter:image', 'twitter:image:src'), ...(ld?.images ?? []), c.imageSrc, meta('image')]) {
     const image = webUrl(candidate, pageUrl);
     if (image) {

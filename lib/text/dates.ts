@@ -232,3 +232,23 @@ export function offsetBetween(written: DateValue, truth: DateValue): number | un
   const minutes = Math.round((asUtc - Math.floor(truthAt / 60_000) * 60_000) / 60_000);
   return Math.abs(minutes) <= 14 * 60 && minutes % 15 === 0 ? minutes : undefined;
 }
+
+/** A day written in a URL's path as numbers, year first: `/2026/03/14/`, `/2026-03-14-slug`, `/20260314/`. */
+const URL_DAY = /(?:^|\/)((?:19|20)\d\d)(?:([/-])(\d{1,2})\2(\d{1,2})|(\d\d)(\d\d))(?=$|[/._-])/;
+
+/**
+ * The day a post's permalink names (`https://news.example/2026/03/14/story.html`: 2026-03-14), as
+ * `YYYY-MM-DD`; undefined when the path names none, or not a real day. A blog or news site files a
+ * post under the day it was published: for a page whose feed entry and metadata give no date, the
+ * day its own URL gives is one (a day without a time: the element that shows it may add one). Field
+ * learning takes it for the truth (lib/fields/sources.ts), the page's metadata for its date.
+ */
+export function urlDay(url: string | undefined): string | undefined {
+  const path = url ? URL.parse(url)?.pathname : undefined;
+  const m = path ? URL_DAY.exec(path) : null;
+  if (!m) return undefined;
+  const [year, month, day] = [Number(m[1]), Number(m[3] ?? m[5]), Number(m[4] ?? m[6])];
+  const d = new Date(Date.UTC(year, month - 1, day));
+  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return undefined;
+  return d.toISOString().slice(0, 10);
+}

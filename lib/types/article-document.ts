@@ -32,11 +32,12 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * version's, 2026-11-27.) 10: the clean HTML unwraps a table that frames a code listing or holds a
  * single cell, as it did a table laid out around paragraphs, keeps a code block's language and struck
  * text (del, s), and leaves out a code listing's line numbers; the article has the page's `siteName`
- * and lead `image` (2026-11-28).
+ * and lead `image` (2026-11-28). 11: a page with no other date has the day its URL names
+ * (`/2026/03/14/story.html`) for `published` (2026-11-28).
  */
-export const EXTRACTION_VERSION = 10;
+export const EXTRACTION_VERSION = 11;
 
-/** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings. */
+/** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings, `<time>`, and for a date last the day its URL names. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);
 export type FieldSource = z.infer<typeof FieldSourceSchema>;
 

@@ -76,7 +76,7 @@ describe('learnSiteFields', () => {
     expect(fields.published!.rules[0]).toMatchObject({ score: 1, support: 5 });
   });
 
-  it('learns from the pages\u2019 own JSON-LD and meta values when there is no feed; nothing when no page has a value', async () => {
+  it('learns from the pages\u2019 own JSON-LD and meta values when there is no feed; no title from a <title> every page shares', async () => {
     const store = new MemoryStore();
     const docs = [];
     for (const p of articlesOf(site, 'magazine').slice(0, 5)) docs.push(await storePage(store, p, pageHtml(site, p.path, ORIGIN)));
@@ -94,11 +94,14 @@ describe('learnSiteFields', () => {
     expect(fromTitles.title!.rules[0].score).toBe(1);
     expect(fromTitles.byline).toBeUndefined();
 
-    // a <title> every page shares names the site, not a post: no value at all
+    // a <title> every page shares names the site, not a post: no title; the day each post's URL names is its date
     const shared = new MemoryStore();
     const sharedDocs = [];
     for (const p of blog) sharedDocs.push(await storePage(shared, p, pageHtml(site, p.path, ORIGIN).replace(/<title>[^<]*<\/title>/, '<title>The Daily Example</title>')));
-    expect(await learnSiteFields(SITE, sharedDocs, shared)).toBeUndefined();
+    const fromUrls = (await learnSiteFields(SITE, sharedDocs, shared))!;
+    expect(fromUrls.title).toBeUndefined();
+    expect(fromUrls.training).toEqual({ posts: 5, feedEntries: 0, fromFeed: 0, fromMetadata: 0, fromUrl: 5 });
+    expect(fromUrls.published!.rules[0].score).toBe(1);
   });
 
   it('does not take a title value several pages share (a site-wide og:title) for the post\u2019s', async () => {

@@ -125,6 +125,18 @@ describe('extractMetadata', () => {
     expect(m).toMatchObject({ title: 'T', published: '2013-01-02', lang: 'de-DE', spiderUrl: 'https://example.com/a' });
   });
 
+  it('takes the day the page\'s URL names for its date when nothing else gives one', () => {
+    const at = (url: string, body = '') => meta(`<meta name="spider:url" content="${url}"><title>T</title>`, body).published;
+    expect(at('https://news.example/2026/03/14/bridge.html')).toBe('2026-03-14');
+    // the page's own date first, though its URL names another day (a post updated since, or filed late)
+    expect(at('https://news.example/2026/03/14/bridge.html', '<time datetime="2026-03-15T08:00:00Z">Mar 15</time>')).toBe('2026-03-15T08:00:00.000Z');
+    expect(at('https://news.example/2026/03/bridge.html')).toBeUndefined();
+    // the canonical link's, without a render's URL; the URL given (the fetch path's message) before either
+    expect(meta('<link rel="canonical" href="https://news.example/2013-11-12-story"><title>T</title>').published).toBe('2013-11-12');
+    const doc = parseHtml('<html><head><meta name="spider:url" content="https://news.example/2013/11/12/a"></head><body></body></html>');
+    expect(extractMetadata(doc, { baseUrl: 'https://news.example/2020/01/05/a' }).published).toBe('2020-01-05');
+  });
+
   it('strips the host name from a title when nothing else says what the site is', () => {
     expect(meta('<meta name="spider:url" content="https://slashdot.org/story/1"><title>Judge Says Things - Slashdot</title>').title).toBe('Judge Says Things');
   });
