@@ -5,7 +5,7 @@
  */
 import { Element } from 'domhandler';
 import { elements } from '../html/parse';
-import { findDate, findDateAllLocales, instantOf, offsetBetween, parseMachineDate, sameDate, type DateLocale, type DateValue } from '../text/dates';
+import { dayOfInstantSomewhere, findDate, findDateAllLocales, instantOf, offsetBetween, parseMachineDate, sameDate, type DateLocale, type DateValue } from '../text/dates';
 import { elementText, ownText } from '../html/element-text';
 import { collapse, extractByline, isTitleOf, normalizeByline, normalizeText, sameByline, headlineVariants } from '../text/match';
 
@@ -93,7 +93,8 @@ export function isValue(extracted: Extracted | undefined, truth: FieldTruth): bo
     case 'byline':
       return sameByline(extracted.text, truth.text);
     case 'published':
-      return extracted.field === 'published' && sameDate(extracted.date, truth.date) && timesAgree(extracted.date, truth.date);
+      // a day without a time (a URL's) is also that of an instant shown in UTC somewhere (dayOfInstantSomewhere)
+      return extracted.field === 'published' && ((sameDate(extracted.date, truth.date) && timesAgree(extracted.date, truth.date)) || dayOfInstantSomewhere(extracted.date, truth.date));
   }
 }
 

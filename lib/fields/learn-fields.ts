@@ -3,7 +3,7 @@
  * training posts; their snapshots give the elements; lib/fields/learn.ts gives the rules.
  */
 import { extractMetadata } from '../html/metadata';
-import { parseHtml } from '../html/parse';
+import { parseHtml, type Document } from '../html/parse';
 import type { Logger } from '../step/context';
 import { keys } from '../store/keys';
 import type { Store } from '../store/store';
@@ -13,7 +13,7 @@ import { truthOf, FIELD_NAMES, type FieldTruth, type FieldName } from './extract
 import { parseFeed, type FeedEntry } from './feeds';
 import { learnFieldRules, type LearnFieldsOptions, type TrainingPost } from './learn';
 import { FieldPage } from './page';
-import { FeedIndex, markedAuthorNames, postValues, sharedTitles } from './sources';
+import { FeedIndex, markedAuthorNames, postValues, sharedTitles, type PostValues } from './sources';
 
 /** Feeds read per site (newest first), and the largest one read. */
 const MAX_FEEDS = 10;
@@ -59,11 +59,24 @@ export async function learnSiteFields(
   let fromReadability = 0;
   let fromUrl = 0;
   const metadata = { sharedTitles: sharedTitles(docs.map((d) => d.page)), documentTitle: true };
+  const read: Array<{ doc: FeatureDocument; parsed: Document } & PostValues> = [];
   for (const doc of docs) {
     const snapshot = await store.get(doc.snapshotKey);
     if (!snapshot) continue;
     const parsed = parseHtml(snapshot.body);
-    const { values, sources } = postValues(doc, feeds, metadata, { markup: extractMetadata(parsed, { title: false }).byline, marked: markedAuthorNames(parsed) });
+    read.push({ doc, parsed, ...postValues(doc, feeds, metadata, { markup: extractMetadata(parsed, { title: false }).byline, marked: markedAuthorNames(parsed) }) });
+  }
+  // Days from URLs teach a date only across two days or more: posts all of one day (a site's newest
+  // pages) show that day in any element that shows the date at all, a related post's or an event's.
+  const urlDays = new Set(read.filter((r) => r.sources.published === 'url').map((r) => r.values.published));
+  if (urlDays.size < 2) {
+    for (const r of read) {
+      if (r.sources.published !== 'url') continue;
+      delete r.values.published;
+      delete r.sources.published;
+    }
+  }
+  for (const { doc, parsed, values, sources } of read) {
     const truths: Partial<Record<FieldName, FieldTruth>> = {};
     for (const field of FIELD_NAMES) {
       const t = truthOf(field, values[field]);

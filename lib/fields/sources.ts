@@ -1,11 +1,14 @@
 /**
  * Sources of truth for field learning (Gkotsis et al., step 1): the site's feed entries, matched to
  * pages by permalink, and each page's own machine-readable values (JSON-LD, Open Graph, meta author
- * and date), already in its feature document. A page is a training post when a source gives a value.
+ * and date), already in its feature document; for what they lack, the byline the page's markup names
+ * (or Readability read, confirmed by it) and the day its URL names. A page is a training post when a
+ * source gives a value.
  */
 import { ARTICLE_TYPE } from '../html/schema-types';
 import { withoutTrackingParameters } from '../util/tracking-parameters';
 import type { FeatureDocument, PageMetadata } from '../types/feature-document';
+import { isAuthorMarked } from '../html/metadata';
 import { elementOrder, type Document } from '../html/parse';
 import { urlDay } from '../text/dates';
 import { extractFrom, type FieldName } from './extract';
@@ -139,33 +142,38 @@ export function feedValues(entry: FeedEntry): Partial<Record<FieldName, string>>
 }
 
 /**
- * The author's name in the byline Mozilla Readability read on the rendered page (the element it
- * takes for one: `rel="author"`, `itemprop="author"`, a class or id with "byline", "author" or
- * "dateline"), as a byline element's text is read (extractByline: "By Jane Doe | Updated May 3"
- * gives "Jane Doe"). One page's guess, a weak label: learning takes it only where an element marked
- * as the author's reads so (markedAuthorNames), and the site's rules keep it only where it agrees
- * across pages. A value with a digit left is a date or a time ("January 18, 2008"), not a name.
+ * Whether a byline value read from a page's HTML (not its metadata) can be a truth: letters, marks,
+ * spaces and a name's punctuation only. A digit left is a date or a time ("January 18, 2008", "Thu
+ * Apr 2, 1:08"); an asterisk, an arrow or a colon is a form's label or a link's ("Name *", "View all
+ * posts by Jane →").
  */
-export function readabilityByline(raw: string | undefined): string | undefined {
-  const name = raw ? extractByline(unescapeEntities(raw)) : undefined;
-  return name && !/\p{N}/u.test(name) ? name : undefined;
+function nameLike(name: string | undefined): string | undefined {
+  return name && /^[\p{L}\p{M}][\p{L}\p{M}\s.,'\u2019&()-]*$/u.test(name) ? name : undefined;
 }
 
-/** Where an element is marked as the author's: its class or id names an author or a byline, its rel or itemprop an author. */
-const AUTHOR_MARK = /author|byline/i;
-const AUTHOR_ROLE = /author/i;
+/**
+ * The author's name in the byline Mozilla Readability read on the rendered page (the first element
+ * it takes for one: `rel="author"`, `itemprop="author"`, a class or id with "byline", "author" or
+ * "dateline"), as a byline element's text is read (extractByline: "By Jane Doe | Updated May 3"
+ * gives "Jane Doe"), when it is name-like (nameLike). One page's guess, a weak label: learning takes
+ * it only where an element the page marks as its author's, outside its comments and forms, reads
+ * so (markedAuthorNames), and the site's rules keep it only where it agrees across pages.
+ */
+export function readabilityByline(raw: string | undefined): string | undefined {
+  return nameLike(raw ? extractByline(unescapeEntities(raw)) : undefined);
+}
 
 /**
- * The names the page's author-marked elements read as (AUTHOR_MARK), as a byline rule reads an
- * element (extractFrom): what tells a byline from a dateline ("BOSTON", in an element of class
- * "dateline") that Readability takes for one too.
+ * The names the page's author-marked elements read as (isAuthorMarked: not in its comments or
+ * forms), as a byline rule reads an element (extractFrom). Readability takes the first element of
+ * its vocabulary that reads as a byline, a dateline's too ("BOSTON", of class "dateline"), a comment
+ * form's ("Name *"): such a pick has no author-marked element outside the discussion that reads the
+ * same. A dateline in an element of a byline class ("byline_date": "WESTPORT, Wash.") is not told apart.
  */
 export function markedAuthorNames(doc: Document): string[] {
   const names: string[] = [];
   for (const el of elementOrder(doc).elements) {
-    const a = el.attribs;
-    const marked = (a.class !== undefined && AUTHOR_MARK.test(a.class)) || (a.id !== undefined && AUTHOR_MARK.test(a.id)) || (a.rel !== undefined && AUTHOR_ROLE.test(a.rel)) || (a.itemprop !== undefined && AUTHOR_ROLE.test(a.itemprop));
-    if (!marked) continue;
+    if (!isAuthorMarked(el)) continue;
     const name = extractFrom('byline', el)?.text;
     if (name) names.push(name);
   }
@@ -197,7 +205,7 @@ export function postValues(
   const entry = feeds?.find([doc.url, doc.finalUrl, doc.page.canonical]);
   const fromFeed = entry ? feedValues(entry) : {};
   const fromMeta = { ...metadataValues(doc.page, metadata) };
-  fromMeta.byline ??= cleanAuthorValue(bylines.markup);
+  fromMeta.byline ??= nameLike(cleanAuthorValue(bylines.markup));
   const read = readabilityByline(doc.readability?.byline);
   const fromReadability: Partial<Record<FieldName, string>> = { byline: read && bylines.marked?.some((name) => sameByline(name, read)) ? read : undefined };
   const fromUrl: Partial<Record<FieldName, string>> = { published: urlDay(doc.finalUrl ?? doc.url) };

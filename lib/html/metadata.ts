@@ -10,7 +10,7 @@ import { cleanAuthorValue, collapse, extractByline, plainWords, unescapeEntities
 import { titleCuts, titlePieces, withoutDecoration } from '../text/titles';
 import { elementText } from './element-text';
 import { META_NAMES } from './meta-names';
-import { elementOrder, textContent } from './parse';
+import { elementOrder, elements, textContent } from './parse';
 import { ARTICLE_TYPE } from './schema-types';
 
 export interface ArticleMetadata {
@@ -66,6 +66,34 @@ const AUTHOR_REL = /(?:^|\s)author(?:\s|$)/i;
 const BYLINE_CLASS = /(?:^|\s)(?:byline|by-line|author-name|byline-name)(?:\s|$)/i;
 /** The shortest class attribute BYLINE_CLASS can match ("byline"). */
 const BYLINE_CLASS_MIN = 6;
+
+/**
+ * Readability's author vocabulary, broader than what apply reads a byline from without rules
+ * (AUTHOR_ITEMPROP, AUTHOR_REL, BYLINE_CLASS): a class or id naming an author or a byline. Field
+ * learning uses it only to confirm a byline another reading found (lib/fields/sources.ts).
+ */
+const AUTHOR_MARK = /author|byline/i;
+/** A page's discussion: its comments and the form that posts one (a "comment-author", "Name *"). */
+const DISCUSSION = /comment|respond|reply|discuss/i;
+const FORM_CONTROLS = new Set(['input', 'textarea', 'select', 'label', 'button']);
+
+/**
+ * Whether the page marks an element as its author's (AUTHOR_MARK on its class or id, an author
+ * `rel` or `itemprop`), outside the page's discussion: not in a form, not holding a form control,
+ * and neither it nor an ancestor of a comment or reply class or id.
+ */
+export function isAuthorMarked(el: Element): boolean {
+  const a = el.attribs;
+  const marked = (a.class !== undefined && AUTHOR_MARK.test(a.class)) || (a.id !== undefined && AUTHOR_MARK.test(a.id)) || (a.rel !== undefined && AUTHOR_REL.test(a.rel)) || (a.itemprop !== undefined && AUTHOR_ITEMPROP.test(a.itemprop));
+  if (!marked) return false;
+  for (let node: Element | null = el; node; node = node.parent instanceof Element ? node.parent : null) {
+    if (node.name === 'form') return false;
+    const b = node.attribs;
+    if ((b.class !== undefined && DISCUSSION.test(b.class)) || (b.id !== undefined && DISCUSSION.test(b.id))) return false;
+  }
+  for (const d of elements(el)) if (FORM_CONTROLS.has(d.name)) return false;
+  return true;
+}
 
 function collect(doc: Document): Collected {
   const c: Collected = { metas: new Map(), h1s: [], subheads: [], times: [], jsonLd: [] };

@@ -204,6 +204,18 @@ export function sameDate(a: DateValue | undefined, b: DateValue | undefined): bo
 }
 
 /**
+ * Whether a day without a time (`day`: a URL's) is the day of an instant (`v`, with a time and a
+ * zone) somewhere: in a zone from UTC−12 to UTC+14. A post filed under /2012/10/30/ in New York may
+ * give its time as `2012-10-31T02:00Z`.
+ */
+export function dayOfInstantSomewhere(v: DateValue, day: DateValue): boolean {
+  const t = instantOf(v);
+  if (t === undefined || day.hour !== undefined) return false;
+  const d = localDate(day);
+  return new Date(t - 12 * 3_600_000).toISOString().slice(0, 10) <= d && d <= new Date(t + 14 * 3_600_000).toISOString().slice(0, 10);
+}
+
+/**
  * ISO 8601 for a date: the UTC instant (`2026-03-14T09:30:00.000Z`) when its time and zone are known
  * (or the site's zone was learned), else the calendar date alone (`2026-03-14`).
  */
@@ -233,8 +245,12 @@ export function offsetBetween(written: DateValue, truth: DateValue): number | un
   return Math.abs(minutes) <= 14 * 60 && minutes % 15 === 0 ? minutes : undefined;
 }
 
-/** A day written in a URL's path as numbers, year first: `/2026/03/14/`, `/2026-03-14-slug`, `/20260314/`. */
-const URL_DAY = /(?:^|\/)((?:19|20)\d\d)(?:([/-])(\d{1,2})\2(\d{1,2})|(\d\d)(\d\d))(?=$|[/._-])/;
+/**
+ * A day written in a URL's path as numbers, year first: `/2026/03/14/`, `/2026-03-14-slug`,
+ * `/20260314/`. In the first form the day ends the segment: `/2019/07/10-things-to-do` is a post of
+ * July 2019 whose name starts with a number, not one of the 10th.
+ */
+const URL_DAY = /(?:^|\/)(199\d|20\d\d)(?:([/-])(\d{1,2})\2(\d{1,2})(?=$|\2|\/|\.)|(\d\d)(\d\d)(?=$|[/._-]))/;
 
 /**
  * The day a post's permalink names (`https://news.example/2026/03/14/story.html`: 2026-03-14), as

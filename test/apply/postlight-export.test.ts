@@ -87,8 +87,14 @@ describe.each(templates)('a %s site exported to Postlight Parser', (template) =>
       const theirs = await parseWithPostlight(url, html!, loaded);
       scores.push(tokenF1(theirs.text, ours!.text));
       expect(theirs.title).toBe(ours!.title);
-      // a date without a time (a day its page shows): Postlight writes it as that day's midnight UTC
-      const theirDate = ours!.published?.length === 10 ? theirs.datePublished?.slice(0, 10) : theirs.datePublished;
+      // a date without a time (a day its page shows): Postlight writes that day's midnight in the
+      // machine's zone, as UTC; its day is the local one
+      const localDay = (iso: string | null | undefined) => {
+        if (!iso) return iso;
+        const d = new Date(iso);
+        return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+      };
+      const theirDate = ours!.published?.length === 10 ? localDay(theirs.datePublished) : theirs.datePublished;
       for (const field of expected[template].fields) expect(field === 'byline' ? theirs.author : theirDate, field).toBe(ours![field]);
       expect(theirs.dek, 'dek').toBe(expected[template].dek(ours!));
     }

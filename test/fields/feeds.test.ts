@@ -132,6 +132,12 @@ describe('matching feed entries to pages', () => {
     expect(valuesOf('<span class="dateline">BOSTON</span>', 'BOSTON').values).toEqual({});
     // a date left where a name should be is no name
     expect(valuesOf('<span class="author-date">January 18, 2008</span>', 'January 18, 2008').values).toEqual({});
+    // the comment form's label and a commenter's name, which Readability may take: the page's discussion is no byline
+    expect(valuesOf('<form id="commentform"><p class="comment-form-author"><label>Name</label> <span class="required">*</span><input name="author"></p></form>', 'Name *').values).toEqual({});
+    expect(valuesOf('<form><p class="form-author"><label>Name</label><input name="author"></p></form>', 'Name').values).toEqual({});
+    expect(valuesOf('<ol class="commentlist"><li><div class="comment-author vcard">Bob Smith</div><p>Nice.</p></li></ol>', 'Bob Smith').values).toEqual({});
+    expect(valuesOf('<section id="comments"><div class="author">Bob Smith</div><p>Nice.</p></section>', 'Bob Smith').values).toEqual({});
+    expect(valuesOf('<div class="author-link">View all posts by Jane Osei \u2192</div>', 'View all posts by Jane Osei \u2192').values).toEqual({});
     // what the markup names as the author (rel=author) comes before Readability's reading of the same line
     const both = valuesOf('<p class="byline"><a rel="author" href="/matt">Matt Tschoegl</a></p><div id="author-link">View all posts by Matt Tschoegl \u2192</div>', 'View all posts by Matt Tschoegl \u2192');
     expect(both).toEqual({ values: { byline: 'Matt Tschoegl' }, sources: { byline: 'metadata' } });
@@ -150,7 +156,8 @@ describe('matching feed entries to pages', () => {
     // the page's URL after redirects is the one that names it
     expect(at('https://t.example/x', 'https://news.example/2020/1/5/a').values).toEqual({ published: '2020-01-05' });
     // a month without a day, a day that is not one, a number that is no date, a date in the query: none
-    for (const url of ['https://news.example/2013/11/boston', 'https://news.example/2012/02/30/x', 'https://news.example/item/12345678', 'https://news.example/story?d=2020/01/05'])
+    // nor a number that starts a post's name after its month (/2019/07/10-things), nor an id whose digits are no day
+    for (const url of ['https://news.example/2013/11/boston', 'https://news.example/2012/02/30/x', 'https://news.example/item/20101340', 'https://news.example/story?d=2020/01/05', 'https://news.example/2019/07/10-things-to-do', 'https://news.example/2013/11/12345/'])
       expect(at(url).values, url).toEqual({});
     // the page's metadata first
     expect(postValues({ url: 'https://news.example/2026/03/14/a', finalUrl: 'https://news.example/2026/03/14/a', page: { ...page, published: '2026-03-15T08:00:00Z' } }).values).toEqual({ published: '2026-03-15T08:00:00Z' });

@@ -102,6 +102,15 @@ describe('learnSiteFields', () => {
     expect(fromUrls.title).toBeUndefined();
     expect(fromUrls.training).toEqual({ posts: 5, feedEntries: 0, fromFeed: 0, fromMetadata: 0, fromUrl: 5 });
     expect(fromUrls.published!.rules[0].score).toBe(1);
+
+    // posts all filed under one day teach no date: any element showing that day would do
+    const oneDay = new MemoryStore();
+    const oneDayDocs = [];
+    for (const p of blog) oneDayDocs.push(await storePage(oneDay, { ...p, path: p.path.replace(/^\/\d{4}\/\d\d\/\d\d\//, '/2026/01/02/') }, pageHtml(site, p.path, ORIGIN)));
+    expect(oneDayDocs.every((d) => d.url.includes('/2026/01/02/'))).toBe(true);
+    const sameDay = await learnSiteFields(SITE, oneDayDocs, oneDay);
+    expect(sameDay?.training.fromUrl).toBeUndefined();
+    expect(sameDay?.published).toBeUndefined();
   });
 
   it('does not take a title value several pages share (a site-wide og:title) for the post\u2019s', async () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { applyFieldRules } from '../../lib/fields/apply-fields';
 import { extractMetadata } from '../../lib/html/metadata';
 import { parseHtml } from '../../lib/html/parse';
-import { parseMachineDate, toIso, toIsoDate } from '../../lib/text/dates';
+import { dayOfInstantSomewhere, parseMachineDate, toIso, toIsoDate } from '../../lib/text/dates';
 import type { FieldsSection } from '../../lib/types/rules-document';
 
 describe('toIsoDate', () => {
@@ -61,5 +61,18 @@ describe("an article's published", () => {
       const fromMetadata = extractMetadata(doc).published;
       expect({ written, fromRules, fromMetadata }).toEqual({ written, fromRules: iso, fromMetadata: iso });
     }
+  });
+});
+
+describe('dayOfInstantSomewhere', () => {
+  it('is true when a day without a time is the instant\'s day in a zone from UTC-12 to UTC+14', () => {
+    const day = parseMachineDate('2012-10-30')!;
+    expect(dayOfInstantSomewhere(parseMachineDate('2012-10-31T02:00:00Z')!, day)).toBe(true);
+    expect(dayOfInstantSomewhere(parseMachineDate('2012-10-29T11:00:00Z')!, day)).toBe(true);
+    expect(dayOfInstantSomewhere(parseMachineDate('2012-10-31T13:00:00Z')!, day)).toBe(false);
+    expect(dayOfInstantSomewhere(parseMachineDate('2012-10-29T09:00:00Z')!, day)).toBe(false);
+    // a time without a zone is no instant; a day with a time is not a day alone
+    expect(dayOfInstantSomewhere(parseMachineDate('2012-10-30T12:00:00')!, day)).toBe(false);
+    expect(dayOfInstantSomewhere(parseMachineDate('2012-10-30T12:00:00Z')!, parseMachineDate('2012-10-30T12:00:00Z')!)).toBe(false);
   });
 });
