@@ -16,7 +16,7 @@
  *   written from the container above what they take) matches nothing there (docs/rules-document.md).
  * - title, author, date_published: the field rules' CSS selectors, best first (Postlight takes the
  *   first that matches exactly one element). A field without rules is left out: Postlight's generic
- *   extractor fills it in.
+ *   extractor fills it in. The date's `timezone` is the site's learned UTC offset (postlightTimezone).
  * - dek: the dek selectors when the rules have them, else the header selectors (byline line, lead
  *   caption, a dek the learner did not tell apart). Apply puts the dek at the head of the body;
  *   Postlight gives it as a field of its own.
@@ -44,6 +44,20 @@ function fieldSelectors(field: FieldRules | undefined): { selectors: string[] } 
   return selectors.length ? { selectors } : undefined;
 }
 
+/**
+ * The zone Postlight reads the shown date in (moment-timezone's name): the site's learned UTC offset
+ * as `Etc/GMT±h`, whose sign is the reverse of the offset's (UTC+9 is `Etc/GMT-9`); `Etc/UTC` when
+ * none was learned, so that a date shown without a zone comes out as the day it shows, as apply
+ * writes it, whatever the zone of the machine Postlight runs on. None for an offset of part of an
+ * hour (no Etc zone names one): the machine's zone then.
+ */
+function postlightTimezone(published: FieldRules): string | undefined {
+  const offset = published.utcOffsetMinutes;
+  if (offset === undefined || offset === 0) return 'Etc/UTC';
+  if (offset % 60 !== 0) return undefined;
+  return `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset / 60)}`;
+}
+
 /** The outermost matches of a selector list: each selector, not inside a match of any of them. */
 function outermost(selectors: readonly string[]): string {
   return selectors.map((s) => `${s}:not(${selectors.map((t) => `${t} *`).join(', ')})`).join(', ');
@@ -59,7 +73,9 @@ export function toPostlightExtractor(rules: RulesDocument): PostlightExtractor {
   const { title, byline, published } = rules.fields ?? {};
   const titleRules = fieldSelectors(title);
   const authorRules = fieldSelectors(byline);
-  const dateRules = fieldSelectors(published);
+  const dateSelectors = fieldSelectors(published);
+  const timezone = published && postlightTimezone(published);
+  const dateRules = dateSelectors && { ...dateSelectors, ...(timezone ? { timezone } : {}) };
   const dekSelectors = rules.content.dek?.length ? rules.content.dek : rules.content.header;
   const dek = dekSelectors?.length ? { selectors: [dekSelectors.join(', ')] } : undefined;
   const other = otherHostForm(rules.site);

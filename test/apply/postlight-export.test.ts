@@ -72,6 +72,8 @@ describe.each(templates)('a %s site exported to Postlight Parser', (template) =>
     expect(extractor.title).toEqual(selectorsOf(rules!.fields?.title));
     expect(extractor.author).toEqual(selectorsOf(rules!.fields?.byline));
     expect(extractor.date_published?.selectors).toEqual(selectorsOf(rules!.fields?.published)?.selectors);
+    // the zone Postlight reads a shown time in: the site's, so that its date is ours on any machine (run under TZ=Asia/Tokyo)
+    if (rules!.fields?.published) expect(extractor.date_published?.timezone).toMatch(/^Etc\//);
     expect(extractor.dek).toEqual({ selectors: [(learns.dek ? rules!.content.dek : rules!.content.header)!.join(', ')] });
     // what a user saves and loads: the JSON `spider rules <site> --format postlight` prints
     const loaded = JSON.parse(JSON.stringify(extractor));
@@ -87,19 +89,30 @@ describe.each(templates)('a %s site exported to Postlight Parser', (template) =>
       const theirs = await parseWithPostlight(url, html!, loaded);
       scores.push(tokenF1(theirs.text, ours!.text));
       expect(theirs.title).toBe(ours!.title);
-      // a date without a time (a day its page shows): Postlight writes that day's midnight in the
-      // machine's zone, as UTC; its day is the local one
-      const localDay = (iso: string | null | undefined) => {
-        if (!iso) return iso;
-        const d = new Date(iso);
-        return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-      };
-      const theirDate = ours!.published?.length === 10 ? localDay(theirs.datePublished) : theirs.datePublished;
+      // a date without a time (the day its page shows): Postlight writes it as that day's midnight in
+      // the export's zone (UTC, with no offset learned), whatever the machine's
+      const theirDate = ours!.published?.length === 10 ? theirs.datePublished?.slice(0, 10) : theirs.datePublished;
       for (const field of expected[template].fields) expect(field === 'byline' ? theirs.author : theirDate, field).toBe(ours![field]);
       expect(theirs.dek, 'dek').toBe(expected[template].dek(ours!));
     }
     const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
     expect(mean, `per page: ${scores.map((s) => s.toFixed(3)).join(' ')}`).toBeGreaterThanOrEqual(0.95);
+  });
+});
+
+describe("the export's date zone", () => {
+  const withOffset = (utcOffsetMinutes?: number) =>
+    toPostlightExtractor({
+      site: 'news.example',
+      content: { selectors: ['article p'], clean: [] },
+      fields: { published: { rules: [{ kind: 'class', value: 'date', selector: '.date', score: 1, support: 5 }], posts: 5, ...(utcOffsetMinutes !== undefined ? { utcOffsetMinutes } : {}) } },
+    } as unknown as RulesDocument).date_published;
+  it('is the learned UTC offset as an Etc zone (its sign reversed), UTC without one, none for part of an hour', () => {
+    expect(withOffset(-300)).toEqual({ selectors: ['.date'], timezone: 'Etc/GMT+5' });
+    expect(withOffset(540)?.timezone).toBe('Etc/GMT-9');
+    expect(withOffset(undefined)?.timezone).toBe('Etc/UTC');
+    expect(withOffset(0)?.timezone).toBe('Etc/UTC');
+    expect(withOffset(330)).toEqual({ selectors: ['.date'] });
   });
 });
 
