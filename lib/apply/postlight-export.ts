@@ -49,12 +49,14 @@ function fieldSelectors(field: FieldRules | undefined): { selectors: string[] } 
  * as `Etc/GMT±h`, whose sign is the reverse of the offset's (UTC+9 is `Etc/GMT-9`); `Etc/UTC` when
  * none was learned, so that a date shown without a zone comes out as the day it shows, as apply
  * writes it, whatever the zone of the machine Postlight runs on. None for an offset of part of an
- * hour (no Etc zone names one): the machine's zone then.
+ * hour or beyond UTC−12 (no Etc zone names one): the machine's zone then. A date shown without a
+ * time on a site east of UTC comes out as the day before in UTC (midnight there), where apply writes the day.
  */
 function postlightTimezone(published: FieldRules): string | undefined {
   const offset = published.utcOffsetMinutes;
   if (offset === undefined || offset === 0) return 'Etc/UTC';
-  if (offset % 60 !== 0) return undefined;
+  // Etc zones run from UTC−12 (Etc/GMT+12) to UTC+14 (Etc/GMT-14), in whole hours
+  if (offset % 60 !== 0 || offset < -12 * 60 || offset > 14 * 60) return undefined;
   return `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset / 60)}`;
 }
 

@@ -76,20 +76,32 @@ const AUTHOR_MARK = /author|byline/i;
 /** A page's discussion: its comments and the form that posts one (a "comment-author", "Name *"). */
 const DISCUSSION = /comment|respond|reply|discuss/i;
 const FORM_CONTROLS = new Set(['input', 'textarea', 'select', 'label', 'button']);
+/** What a form around the whole page holds (ASP.NET's `form#aspnetForm`) and a comment form never does. */
+const PAGE_PARTS = new Set(['h1', 'article', 'main']);
+
+/** A class or id that names a part of the page: a word, not a URL or a path (an SVG `<text id="http://…">`). */
+const namesPart = (v: string | undefined): v is string => v !== undefined && !/[/:]/.test(v);
+
+/** Whether a form is one around the page (it holds a heading, an article or the main part), not one a reader fills in. */
+function wrapsPage(form: Element): boolean {
+  for (const d of elements(form)) if (PAGE_PARTS.has(d.name)) return true;
+  return false;
+}
 
 /**
  * Whether the page marks an element as its author's (AUTHOR_MARK on its class or id, an author
- * `rel` or `itemprop`), outside the page's discussion: not in a form, not holding a form control,
- * and neither it nor an ancestor of a comment or reply class or id.
+ * `rel` or `itemprop`), outside the page's discussion: not in a form (but one around the whole
+ * page), not holding a form control, and neither it nor an ancestor below `<body>` of a comment or
+ * reply class or id (`<html>` and `<body>` carry site-wide flags: "feature_newcomments").
  */
 export function isAuthorMarked(el: Element): boolean {
   const a = el.attribs;
   const marked = (a.class !== undefined && AUTHOR_MARK.test(a.class)) || (a.id !== undefined && AUTHOR_MARK.test(a.id)) || (a.rel !== undefined && AUTHOR_REL.test(a.rel)) || (a.itemprop !== undefined && AUTHOR_ITEMPROP.test(a.itemprop));
   if (!marked) return false;
-  for (let node: Element | null = el; node; node = node.parent instanceof Element ? node.parent : null) {
-    if (node.name === 'form') return false;
+  for (let node: Element | null = el; node && node.name !== 'body' && node.name !== 'html'; node = node.parent instanceof Element ? node.parent : null) {
+    if (node.name === 'form' && !wrapsPage(node)) return false;
     const b = node.attribs;
-    if ((b.class !== undefined && DISCUSSION.test(b.class)) || (b.id !== undefined && DISCUSSION.test(b.id))) return false;
+    if ((namesPart(b.class) && DISCUSSION.test(b.class)) || (namesPart(b.id) && DISCUSSION.test(b.id))) return false;
   }
   for (const d of elements(el)) if (FORM_CONTROLS.has(d.name)) return false;
   return true;

@@ -138,6 +138,13 @@ describe('matching feed entries to pages', () => {
     expect(valuesOf('<ol class="commentlist"><li><div class="comment-author vcard">Bob Smith</div><p>Nice.</p></li></ol>', 'Bob Smith').values).toEqual({});
     expect(valuesOf('<section id="comments"><div class="author">Bob Smith</div><p>Nice.</p></section>', 'Bob Smith').values).toEqual({});
     expect(valuesOf('<div class="author-link">View all posts by Jane Osei \u2192</div>', 'View all posts by Jane Osei \u2192').values).toEqual({});
+    // each check alone: a form a reader fills in, a form control in the element
+    expect(valuesOf('<form action="/subscribe"><div class="author">Jane Osei</div></form>', 'Jane Osei').values).toEqual({});
+    expect(valuesOf('<div class="author">Jane Osei <input type="checkbox"></div>', 'Jane Osei').values).toEqual({});
+    // but a form around the whole page (ASP.NET's) holds the story: its author element counts
+    expect(valuesOf('<form id="aspnetForm"><h1>Story</h1><span class="author">Jane Osei</span></form>', 'Jane Osei').values).toEqual({ byline: 'Jane Osei' });
+    // a date the markup's byline element holds is no name either
+    expect(valuesOf('<div class="byline">Thu Apr 2, 1:08</div>', 'Thu Apr 2, 1:08').values).toEqual({});
     // what the markup names as the author (rel=author) comes before Readability's reading of the same line
     const both = valuesOf('<p class="byline"><a rel="author" href="/matt">Matt Tschoegl</a></p><div id="author-link">View all posts by Matt Tschoegl \u2192</div>', 'View all posts by Matt Tschoegl \u2192');
     expect(both).toEqual({ values: { byline: 'Matt Tschoegl' }, sources: { byline: 'metadata' } });
@@ -157,7 +164,7 @@ describe('matching feed entries to pages', () => {
     expect(at('https://t.example/x', 'https://news.example/2020/1/5/a').values).toEqual({ published: '2020-01-05' });
     // a month without a day, a day that is not one, a number that is no date, a date in the query: none
     // nor a number that starts a post's name after its month (/2019/07/10-things), nor an id whose digits are no day
-    for (const url of ['https://news.example/2013/11/boston', 'https://news.example/2012/02/30/x', 'https://news.example/item/20101340', 'https://news.example/story?d=2020/01/05', 'https://news.example/2019/07/10-things-to-do', 'https://news.example/2013/11/12345/'])
+    for (const url of ['https://news.example/2013/11/boston', 'https://news.example/2012/02/30/x', 'https://news.example/item/20101340', 'https://news.example/story?d=2020/01/05', 'https://news.example/2019/07/10-things-to-do', 'https://news.example/2013/11/12345/', 'https://news.example/1989/03/14/a'])
       expect(at(url).values, url).toEqual({});
     // the page's metadata first
     expect(postValues({ url: 'https://news.example/2026/03/14/a', finalUrl: 'https://news.example/2026/03/14/a', page: { ...page, published: '2026-03-15T08:00:00Z' } }).values).toEqual({ published: '2026-03-15T08:00:00Z' });

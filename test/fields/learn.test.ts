@@ -308,3 +308,19 @@ describe('rules on unseen pages', () => {
     expect(selectorOf({ kind: 'path', value: '/html[1]/body[2]/o:p[3]' })).toBe('html:root > body:nth-child(2) > o\\:p:nth-child(3)');
   });
 });
+
+describe('a day without a time (a URL\'s) as the truth', () => {
+  it('matches the element that gives an instant on that day in some zone (a New York post of /2012/10/30/ shown as 02:00 UTC the next day)', () => {
+    const days = ['2012-10-30', '2012-11-02', '2012-11-05', '2012-11-09', '2012-11-12'];
+    const posts: TrainingPost[] = days.map((day, i) => {
+      const next = new Date(Date.parse(day) + 86_400_000).toISOString().slice(0, 10);
+      const doc = parseHtml(`<html><body><div class="post"><h1>Post ${i}</h1><p class="meta"><time class="stamp" datetime="${next}T02:00:00Z">${next}</time></p><p>Body ${i}.</p></div></body></html>`);
+      return { pageId: `p${i}`, page: new FieldPage(doc), truths: { published: truthOf('published', day) as FieldTruth } };
+    });
+    const fields = learnFieldRules({ posts });
+    expect(fields?.published?.rules[0]).toMatchObject({ score: 1, support: 5 });
+    // the same instants against days two days off: no rule
+    const off = days.map((day, i) => ({ ...posts[i], truths: { published: truthOf('published', new Date(Date.parse(day) - 2 * 86_400_000).toISOString().slice(0, 10)) as FieldTruth } }));
+    expect(learnFieldRules({ posts: off })?.published?.rules).toEqual([]);
+  });
+});

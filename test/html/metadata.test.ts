@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cleanTitle, extractMetadata } from '../../lib/html/metadata';
-import { parseHtml } from '../../lib/html/parse';
+import { cleanTitle, extractMetadata, isAuthorMarked } from '../../lib/html/metadata';
+import { elements, parseHtml } from '../../lib/html/parse';
 
 const meta = (head: string, body = '', htmlAttrs = '') =>
   extractMetadata(parseHtml(`<!DOCTYPE html><html${htmlAttrs}><head>${head}</head><body>${body}</body></html>`));
@@ -135,6 +135,20 @@ describe('extractMetadata', () => {
     expect(meta('<link rel="canonical" href="https://news.example/2013-11-12-story"><title>T</title>').published).toBe('2013-11-12');
     const doc = parseHtml('<html><head><meta name="spider:url" content="https://news.example/2013/11/12/a"></head><body></body></html>');
     expect(extractMetadata(doc, { baseUrl: 'https://news.example/2020/01/05/a' }).published).toBe('2020-01-05');
+  });
+
+  it('tells an author-marked element of the story from one of its discussion (isAuthorMarked)', () => {
+    const marked = (html: string, attrs = '') => {
+      const doc = parseHtml(`<html><body${attrs}>${html}</body></html>`);
+      return [...elements(doc)].filter((el) => el.attribs.id === 'x').map(isAuthorMarked)[0];
+    };
+    expect(marked('<span id="x" class="author vcard">Jane</span>')).toBe(true);
+    expect(marked('<a id="x" rel="author" href="/jane">Jane</a>')).toBe(true);
+    expect(marked('<span id="x" class="posted-on">Jane</span>')).toBe(false);
+    expect(marked('<div class="comment-body"><span id="x" class="author">Bob</span></div>')).toBe(false);
+    // a site-wide flag on <body> or <html> is no discussion, nor a URL an SVG text names
+    expect(marked('<span id="x" class="author">Jane</span>', ' class="feature_newcomments"')).toBe(true);
+    expect(marked('<svg><text id="http://example.com/discusses"><tspan id="x" class="author">Jane</tspan></text></svg>')).toBe(true);
   });
 
   it('strips the host name from a title when nothing else says what the site is', () => {
