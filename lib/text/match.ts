@@ -140,6 +140,14 @@ export function extractByline(text: string): string | undefined {
   const date = findDate(t); // undefined at once on text without a digit
   if (date && date.index > 0) t = t.slice(0, date.index);
   t = t.replace(/[\s,;:|·•\-–—]+$/u, '').replace(/^[\s,;:|·•\-–—]+/u, '').trim();
+  // a byline of two words or more written twice (in capitals and as written: a styled copy and a
+  // plain one): once, as written ("Ali Ali" is a name)
+  const words = t.split(/\s+/u);
+  const half = words.length / 2;
+  if (Number.isInteger(half) && half >= 2) {
+    const [first, second] = [words.slice(0, half).join(' '), words.slice(half).join(' ')];
+    if (first.toLowerCase() === second.toLowerCase()) t = first === first.toUpperCase() ? second : first;
+  }
   return plausibleName(t) ? t : undefined;
 }
 

@@ -85,6 +85,10 @@ describe('bylines', () => {
     expect(extractByline('Posted by Jane Doe on March 3, 2012 | 5 comments')).toBe('Jane Doe');
     expect(extractByline('Written by Jane Doe | 03/14/2026 | Comments (5) | Print')).toBe('Jane Doe');
     expect(extractByline('Author: Jane Doe')).toBe('Jane Doe');
+    // a byline the page writes twice (a styled copy in capitals and a plain one): once, as written
+    expect(extractByline('KWANG-TAE KIM Kwang-tae Kim')).toBe('Kwang-tae Kim');
+    expect(extractByline('By Ann Lee, AP Writer Ann Lee, AP Writer')).toBe('Ann Lee, AP Writer');
+    expect(extractByline('Ali Ali')).toBe('Ali Ali');
     expect(extractByline('by Jane Doe · 4 min read')).toBe('Jane Doe');
     expect(extractByline('Von Anna Schmidt')).toBe('Anna Schmidt');
     expect(extractByline('von Anna Schmidt')).toBe('Anna Schmidt');
