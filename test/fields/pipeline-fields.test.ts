@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config/config';
-import { articlesOf, generateSite, pageHtml, serveSite, truthFor, type ServedSite } from '../../lib/demo/index';
+import { articlesOf, generateSite, pageHtml, serveSite, truthFor, type PageTruth, type ServedSite } from '../../lib/demo/index';
 import { parseMachineDate, sameDate } from '../../lib/text/dates';
 import { clearFeedAttempts } from '../../lib/fields/feed-refresh';
 import { rawPageMetadata, stripFieldMetadata } from '../../bench/strip-fields';
@@ -38,23 +38,29 @@ afterAll(async () => {
   await served?.close();
 });
 
+/**
+ * A pipeline of its own (its own store) that has rendered these training pages live and learned
+ * the site from them: render fetches the feed they link to (once), learn runs after the 5th.
+ */
+async function learnedFrom(train: readonly PageTruth[]): Promise<{ pipeline: EmbeddedPipeline; host: string }> {
+  const pipeline = await new EmbeddedPipeline(loadConfig({ relearnAfter: 1000, retryBaseMs: 10 }), {
+    store: new MemoryStore(),
+    ephemeralQueues: true,
+  }).open();
+  pipelines.push(pipeline);
+  clearFeedAttempts();
+  await pipeline.submit(train.map((p) => ({ url: served.url(p.path) })));
+  await pipeline.run();
+  return { pipeline, host: siteOf(served.origin) };
+}
+
 describe.each(['classic', 'magazine'] as const)('template %s (feed + JSON-LD + meta)', (template) => {
   const pages = articlesOf(site, template);
   const train = pages.slice(0, 5);
   const unseen = pages.slice(5);
 
   it('learns field rules from its feed and metadata, and fills every field of stripped unseen pages from them', async () => {
-    const pipeline = await new EmbeddedPipeline(loadConfig({ relearnAfter: 1000, retryBaseMs: 10 }), {
-      store: new MemoryStore(),
-      ephemeralQueues: true,
-    }).open();
-    pipelines.push(pipeline);
-    clearFeedAttempts();
-
-    // Training pages, live: render fetches the feed they link to (once), learn runs after the 5th.
-    await pipeline.submit(train.map((p) => ({ url: served.url(p.path) })));
-    await pipeline.run();
-    const host = siteOf(served.origin);
+    const { pipeline, host } = await learnedFrom(train);
     const rules = await getJson(pipeline.store, keys.rules(host), (v) => RulesDocumentSchema.parse(v));
     expect(rules?.fields, 'field rules learned').toBeDefined();
     const fields = rules!.fields!;
@@ -98,16 +104,7 @@ describe('template blog (no feed entry, no metadata names the author or the date
   const unseen = pages.slice(5);
 
   it('learns its byline from the one Readability reads on the rendered pages, where an author-marked element reads so, and its date from the day its URLs name; serves both on unseen pages', async () => {
-    const pipeline = await new EmbeddedPipeline(loadConfig({ relearnAfter: 1000, retryBaseMs: 10 }), {
-      store: new MemoryStore(),
-      ephemeralQueues: true,
-    }).open();
-    pipelines.push(pipeline);
-    clearFeedAttempts();
-
-    await pipeline.submit(train.map((p) => ({ url: served.url(p.path) })));
-    await pipeline.run();
-    const host = siteOf(served.origin);
+    const { pipeline, host } = await learnedFrom(train);
     for (const p of train) {
       const features = await getJson(pipeline.store, keys.features(host, pageIdOf(served.url(p.path))), (v) => FeatureDocumentSchema.parse(v));
       // neither the feed nor the page's metadata names the author: the byline's only source is the page's HTML
