@@ -64,7 +64,9 @@ export async function learnSiteFields(
     const snapshot = await store.get(doc.snapshotKey);
     if (!snapshot) continue;
     const parsed = parseHtml(snapshot.body);
-    read.push({ doc, parsed, ...postValues(doc, feeds, metadata, { markup: extractMetadata(parsed, { title: false }).byline, marked: markedAuthorNames(parsed) }) });
+    // the author-marked elements are read only to confirm a byline Readability gave
+    const marked = doc.readability?.byline ? markedAuthorNames(parsed) : undefined;
+    read.push({ doc, parsed, ...postValues(doc, feeds, metadata, { markup: extractMetadata(parsed, { title: false }).byline, marked }) });
   }
   // Days from URLs teach a date only across two days or more: posts all of one day (a site's newest
   // pages) show that day in any element that shows the date at all, a related post's or an event's.

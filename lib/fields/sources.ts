@@ -159,7 +159,7 @@ function nameLike(name: string | undefined): string | undefined {
  * it only where an element the page marks as its author's, outside its comments and forms, reads
  * so (markedAuthorNames), and the site's rules keep it only where it agrees across pages.
  */
-export function readabilityByline(raw: string | undefined): string | undefined {
+function readabilityByline(raw: string | undefined): string | undefined {
   return nameLike(raw ? extractByline(unescapeEntities(raw)) : undefined);
 }
 
