@@ -1,7 +1,7 @@
 /** Applying a site's field rules to a parsed page: title, byline and published date (ISO 8601). */
 import type { Document } from 'domhandler';
 import type { FieldRules, FieldsSection } from '../types/rules-document';
-import { siteLocales, toIso, type DateLocale } from '../text/dates';
+import { dayOfInstantSomewhere, parseIsoDate, siteLocales, toIso, type DateLocale } from '../text/dates';
 import { extractFrom, FIELD_NAMES, type Extracted, type FieldName } from './extract';
 import { FieldPage, type RuleRef } from './page';
 
@@ -47,12 +47,22 @@ export interface ChosenFields {
   readonly sources: Partial<Record<FieldName, 'rules' | 'metadata'>>;
 }
 
-/** Each field from the rules when they give it, else from the page's metadata; with where it came from. */
+/** The metadata's instant, where the rules read only a day and the metadata names a time on that day: the same date, said more exactly. */
+function moreExact(fromRules: string | undefined, fromMetadata: string | undefined): boolean {
+  const day = fromRules ? parseIsoDate(fromRules) : undefined;
+  const instant = fromMetadata ? parseIsoDate(fromMetadata) : undefined;
+  return !!day && !!instant && dayOfInstantSomewhere(instant, day);
+}
+
+/**
+ * Each field from the rules when they give it, else from the page's metadata; with where it came from.
+ * A published day the rules read gives way to the metadata's time on that day (moreExact).
+ */
 export function chooseFields(fromRules: FieldValues, fromMetadata: FieldValues): ChosenFields {
   const values: FieldValues = {};
   const sources: ChosenFields['sources'] = {};
   for (const field of FIELD_NAMES) {
-    if (fromRules[field]) {
+    if (fromRules[field] && !(field === 'published' && moreExact(fromRules.published, fromMetadata.published))) {
       values[field] = fromRules[field];
       sources[field] = 'rules';
     } else if (fromMetadata[field]) {

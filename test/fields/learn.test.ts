@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileSelector } from '../../lib/html/selector';
 import { elements, parseHtml } from '../../lib/html/parse';
-import { applyFieldRules } from '../../lib/fields/apply-fields';
+import { applyFieldRules, chooseFields } from '../../lib/fields/apply-fields';
 import { truthOf, type FieldTruth } from '../../lib/fields/extract';
 import { candidateRules, generateFilters, learnFieldRules, scoreRules, type TrainingPost } from '../../lib/fields/learn';
 import { FieldPage, pathOf, resolvePath, selectorOf, type RuleRef } from '../../lib/fields/page';
@@ -322,5 +322,18 @@ describe('a day without a time (a URL\'s) as the truth', () => {
     // the same instants against days two days off: no rule
     const off = days.map((day, i) => ({ ...posts[i], truths: { published: truthOf('published', new Date(Date.parse(day) - 2 * 86_400_000).toISOString().slice(0, 10)) as FieldTruth } }));
     expect(learnFieldRules({ posts: off })?.published?.rules).toEqual([]);
+  });
+});
+
+describe('chooseFields', () => {
+  it('takes the metadata\u2019s time on the day the rules read, and the rules\u2019 value otherwise', () => {
+    expect(chooseFields({ published: '2012-10-30', byline: 'Jane Doe' }, { published: '2012-10-31T02:00:00.000Z', byline: 'Someone Else' })).toEqual({
+      values: { published: '2012-10-31T02:00:00.000Z', byline: 'Jane Doe' },
+      sources: { published: 'metadata', byline: 'rules' },
+    });
+    // another day, or a time the rules read themselves: the rules'
+    expect(chooseFields({ published: '2012-10-27' }, { published: '2012-10-31T02:00:00.000Z' }).sources).toEqual({ published: 'rules' });
+    expect(chooseFields({ published: '2012-10-30T20:00:00.000Z' }, { published: '2012-10-30T21:00:00.000Z' }).values.published).toBe('2012-10-30T20:00:00.000Z');
+    expect(chooseFields({}, { published: '2012-10-30' })).toEqual({ values: { published: '2012-10-30' }, sources: { published: 'metadata' } });
   });
 });
