@@ -13,7 +13,7 @@ import { truthOf, FIELD_NAMES, type FieldTruth, type FieldName } from './extract
 import { parseFeed, type FeedEntry } from './feeds';
 import { learnFieldRules, type LearnFieldsOptions, type TrainingPost } from './learn';
 import { FieldPage } from './page';
-import { FeedIndex, markedAuthorNames, postValues, sharedTitles, type PostValues } from './sources';
+import { FeedIndex, markedAuthorNames, postValues, publisherOf, sharedTitles, siteAuthor, type PostValues } from './sources';
 
 /** Feeds read per site (newest first), and the largest one read. */
 const MAX_FEEDS = 10;
@@ -59,15 +59,22 @@ export async function learnSiteFields(
   let fromReadability = 0;
   let fromUrl = 0;
   const metadata = { sharedTitles: sharedTitles(docs.map((d) => d.page)), documentTitle: true };
-  const read: Array<{ doc: FeatureDocument; parsed: Document } & PostValues> = [];
+  // The author-marked elements are read to confirm a byline Readability gave, and where the metadata
+  // names one author on every page, to tell a publisher from a single author (publisherOf).
+  const author = siteAuthor(docs.map((d) => d.page));
+  const pages: Array<{ doc: FeatureDocument; parsed: Document; marked?: string[] }> = [];
   for (const doc of docs) {
     const snapshot = await store.get(doc.snapshotKey);
     if (!snapshot) continue;
     const parsed = parseHtml(snapshot.body);
-    // the author-marked elements are read only to confirm a byline Readability gave
-    const marked = doc.readability?.byline ? markedAuthorNames(parsed) : undefined;
-    read.push({ doc, parsed, ...postValues(doc, feeds, metadata, { markup: extractMetadata(parsed, { title: false }).byline, marked }) });
+    pages.push({ doc, parsed, marked: author || doc.readability?.byline ? markedAuthorNames(parsed) : undefined });
   }
+  const publisher = publisherOf(author, pages.map((p) => p.marked));
+  const read: Array<{ doc: FeatureDocument; parsed: Document } & PostValues> = pages.map(({ doc, parsed, marked }) => ({
+    doc,
+    parsed,
+    ...postValues(doc, feeds, metadata, { markup: extractMetadata(parsed, { title: false }).byline, marked, publisher }),
+  }));
   // Days from URLs teach a date only across two days or more: posts all of one day (a site's newest
   // pages) show that day in any element that shows the date at all, a related post's or an event's.
   const urlDays = new Set(read.filter((r) => r.sources.published === 'url').map((r) => r.values.published));

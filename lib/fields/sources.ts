@@ -180,6 +180,32 @@ export function markedAuthorNames(doc: Document): string[] {
   return names;
 }
 
+/**
+ * The author the metadata names on every page of a site that names one (three pages or more): a
+ * single author's blog, or the publisher ("ABC News", "Los Angeles Times" in `<meta name="author">`
+ * on every story). Which of the two, the pages' own bylines tell (publisherOf).
+ */
+export function siteAuthor(pages: readonly PageMetadata[]): string | undefined {
+  const bylines = pages.map((p) => metadataValues(p).byline).filter((b): b is string => !!b);
+  if (bylines.length < 3 || new Set(bylines.map(normalizeText)).size !== 1) return undefined;
+  return bylines[0];
+}
+
+/** The first name-like name of a page's author-marked elements (markedAuthorNames) that is not `author`. */
+function otherMarkedName(marked: readonly string[] | undefined, author: string): string | undefined {
+  return marked?.map(nameLike).find((name) => name && !sameByline(name, author));
+}
+
+/**
+ * The site's author (siteAuthor) when it is the publisher, not a writer: the pages' author-marked
+ * elements name two people or more besides it. A single author's blog names that author there too.
+ */
+export function publisherOf(author: string | undefined, markedPerPage: ReadonlyArray<readonly string[] | undefined>): string | undefined {
+  if (!author) return undefined;
+  const others = new Set(markedPerPage.map((m) => otherMarkedName(m, author)).filter((n): n is string => !!n).map(normalizeText));
+  return others.size >= 2 ? author : undefined;
+}
+
 /** What a page's own HTML names as its byline, beside its metadata. */
 export interface PageBylines {
   /**
@@ -189,10 +215,13 @@ export interface PageBylines {
   readonly markup?: string;
   /** The names the page's author-marked elements read as (markedAuthorNames); Readability's byline counts only when one of them is it. */
   readonly marked?: readonly string[];
+  /** The site's publisher (publisherOf): where the metadata names it, the page's marked name is the post's byline. */
+  readonly publisher?: string;
 }
 
 /**
- * A page's values, feed first (the paper's source), the page's metadata for what the feed lacks;
+ * A page's values, feed first (the paper's source), the page's metadata for what the feed lacks
+ * (where it names the site's publisher as the author, the page's marked name instead: publisherOf);
  * for a byline neither gives, the one the page's markup names (`bylines.markup`), then the one
  * Readability read on the rendered page (readabilityByline); for a date, the day its URL names (urlDay).
  */
@@ -205,6 +234,9 @@ export function postValues(
   const entry = feeds?.find([doc.url, doc.finalUrl, doc.page.canonical]);
   const fromFeed = entry ? feedValues(entry) : {};
   const fromMeta = { ...metadataValues(doc.page, metadata) };
+  if (bylines.publisher && fromMeta.byline && sameByline(fromMeta.byline, bylines.publisher)) {
+    fromMeta.byline = otherMarkedName(bylines.marked, bylines.publisher) ?? fromMeta.byline;
+  }
   fromMeta.byline ??= nameLike(cleanAuthorValue(bylines.markup));
   const read = readabilityByline(doc.readability?.byline);
   const fromReadability: Partial<Record<FieldName, string>> = { byline: read && bylines.marked?.some((name) => sameByline(name, read)) ? read : undefined };

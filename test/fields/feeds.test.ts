@@ -6,7 +6,7 @@ import { generateSite } from '../../lib/demo/index';
 import { clearFeedAttempts, refreshFeeds } from '../../lib/fields/feed-refresh';
 import { parseFeed } from '../../lib/fields/feeds';
 import { fetchFeed } from '../../lib/net/feed-fetch';
-import { FeedIndex, descriptionValues, feedValues, markedAuthorNames, metadataValues, permalinkKey, postValues, titleValues } from '../../lib/fields/sources';
+import { FeedIndex, descriptionValues, feedValues, markedAuthorNames, metadataValues, permalinkKey, postValues, publisherOf, siteAuthor, titleValues } from '../../lib/fields/sources';
 import { extractMetadata } from '../../lib/html/metadata';
 import { parseHtml } from '../../lib/html/parse';
 import { silentLogger } from '../../lib/step/context';
@@ -152,6 +152,34 @@ describe('matching feed entries to pages', () => {
     expect(postValues({ url, finalUrl: url, page: { ...page, author: 'Ann Lee' }, readability: readability('Jane Osei') }, undefined, {}, { marked: ['Jane Osei'] }).values).toEqual({ byline: 'Ann Lee' });
     // without the page's author-marked names, Readability's byline is not taken
     expect(postValues({ url, finalUrl: url, page, readability: readability('Jane Osei') }).values).toEqual({});
+  });
+
+  it('an author the metadata names on every page while the pages\' bylines name others is the publisher: the page\'s byline is the post\'s', () => {
+    const page = (author: string): PageMetadata => ({ title: 'A story', author, jsonLd: [], feeds: [] });
+    const url = 'https://news.example/story';
+    const marked = (html: string) => markedAuthorNames(parseHtml(`<html><body><h1>A story</h1>${html}<p>Body text.</p></body></html>`));
+    const stories = [
+      marked('<div class="byline">By RUSSELL GOLDMAN and DAN HARRIS</div>'),
+      marked('<div class="byline">By Christina Ng</div>'),
+      marked('<div class="byline">By ABC NEWS</div>'),
+      marked(''),
+    ];
+    const pages = stories.map(() => page('ABC News'));
+    expect(siteAuthor(pages)).toBe('ABC News');
+    const publisher = publisherOf(siteAuthor(pages), stories);
+    expect(publisher).toBe('ABC News');
+    const bylines = stories.map((m, i) => postValues({ url, finalUrl: url, page: pages[i] }, undefined, {}, { marked: m, publisher }).values.byline);
+    // the page's own byline where it names someone; the metadata's where it names the publisher or no one
+    expect(bylines).toEqual(['RUSSELL GOLDMAN and DAN HARRIS', 'Christina Ng', 'ABC News', 'ABC News']);
+
+    // a single author's blog names that author on every post, in its metadata and its bylines: no publisher
+    const blog = [marked('<span class="author">Jane Osei</span>'), marked('<span class="author">Jane Osei</span>'), marked('<span class="author">Jane Osei</span>')];
+    expect(publisherOf(siteAuthor([page('Jane Osei'), page('Jane Osei'), page('Jane Osei')]), blog)).toBeUndefined();
+    // one guest post is not enough to call the site's author a publisher
+    expect(publisherOf('Jane Osei', [...blog, marked('<span class="author">Guest Writer</span>')])).toBeUndefined();
+    // fewer than three pages, or authors that differ: no site author
+    expect(siteAuthor([page('ABC News'), page('ABC News')])).toBeUndefined();
+    expect(siteAuthor([page('ABC News'), page('ABC News'), page('Christina Ng')])).toBeUndefined();
   });
 
   it('a date no feed entry or metadata gives: the day the page\'s URL names, year first', () => {
