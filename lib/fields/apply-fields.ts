@@ -2,7 +2,7 @@
 import type { Document } from 'domhandler';
 import type { FieldRules, FieldsSection } from '../types/rules-document';
 import { dayOfInstantSomewhere, parseIsoDate, siteLocales, toIso, type DateLocale } from '../text/dates';
-import { extractFrom, FIELD_NAMES, type Extracted, type FieldName } from './extract';
+import { bylineAnnounced, extractFrom, FIELD_NAMES, type Extracted, type FieldName } from './extract';
 import { FieldPage, type RuleRef } from './page';
 
 export interface FieldValues {
@@ -12,11 +12,16 @@ export interface FieldValues {
   published?: string;
 }
 
-/** What a field's rules read on a page: the value of the first rule, in order, whose element holds one (learning reads it so too). */
+/**
+ * What a field's rules read on a page: the value of the first rule, in order, whose element holds one
+ * (learning reads it so too). An announced byline rule's element holds one only where it introduces
+ * the name: there it holds something else, a dateline ("WESTPORT, Wash." where "By …" stood).
+ */
 export function firstValue(page: FieldPage, field: FieldName, rules: readonly RuleRef[], locales: readonly DateLocale[]): Extracted | undefined {
   for (const rule of rules) {
     const el = page.select(rule);
-    const got = el ? extractFrom(field, el, { locales, text: rule.text }) : undefined;
+    if (!el || (rule.announced && !bylineAnnounced(el, rule))) continue;
+    const got = extractFrom(field, el, { locales, text: rule.text });
     if (got) return got;
   }
   return undefined;

@@ -7,7 +7,7 @@ import { Element } from 'domhandler';
 import { elements } from '../html/parse';
 import { dayOfInstantSomewhere, findDate, findDateAllLocales, instantOf, offsetBetween, parseMachineDate, sameDate, type DateLocale, type DateValue } from '../text/dates';
 import { elementText, ownText } from '../html/element-text';
-import { collapse, extractByline, isTitleOf, normalizeByline, normalizeText, sameByline, headlineVariants } from '../text/match';
+import { announcesByline, collapse, extractByline, isTitleOf, normalizeByline, normalizeText, sameByline, headlineVariants } from '../text/match';
 
 export const FIELD_NAMES = ['title', 'byline', 'published'] as const;
 export type FieldName = (typeof FIELD_NAMES)[number];
@@ -57,6 +57,18 @@ function innerTimeDate(el: Element): { text: string; date: DateValue } | undefin
   return found ? attributeDate(found) : undefined;
 }
 
+/** The text a byline is read from, by lines (a byline ends at a line break: "By Jane Doe<br>April 17, 2009"); undefined past the byline's length. */
+function bylineText(el: Element, options: Pick<ExtractOptions, 'text'>): string | undefined {
+  const raw = options.text === 'own' ? ownText(el) : elementText(el, MAX_TEXT.byline, true);
+  return raw && raw.length <= MAX_TEXT.byline ? raw : undefined;
+}
+
+/** Whether the element's byline text introduces the name ("By Jane Doe", "Posted by …": announcesByline). */
+export function bylineAnnounced(el: Element, options: Pick<ExtractOptions, 'text'> = {}): boolean {
+  const raw = bylineText(el, options);
+  return !!raw && announcesByline(raw);
+}
+
 /** The field's value in an element, or undefined when the element holds none. */
 export function extractFrom(field: FieldName, el: Element, options: ExtractOptions = {}): Extracted | undefined {
   switch (field) {
@@ -65,10 +77,8 @@ export function extractFrom(field: FieldName, el: Element, options: ExtractOptio
       return text && text.length <= MAX_TEXT.title ? { field, text } : undefined;
     }
     case 'byline': {
-      // by lines: a byline ends at a line break ("By Jane Doe<br>April 17, 2009")
-      const raw = options.text === 'own' ? ownText(el) : elementText(el, MAX_TEXT.byline, true);
-      if (!raw || raw.length > MAX_TEXT.byline) return undefined;
-      const text = extractByline(raw);
+      const raw = bylineText(el, options);
+      const text = raw && extractByline(raw);
       return text ? { field, text } : undefined;
     }
     case 'published': {

@@ -20,7 +20,7 @@ import { cssEscape } from '../html/selector';
 import { DATE_LOCALES, siteLocales, offsetBetween, type DateLocale } from '../text/dates';
 import { normalizeText } from '../text/match';
 import type { FieldRule, FieldRules, FieldsSection } from '../types/rules-document';
-import { extractFrom, FIELD_NAMES, isValue, matchingLocales, MAX_TEXT, prefilter, type FieldName, type FieldTruth } from './extract';
+import { bylineAnnounced, extractFrom, FIELD_NAMES, isValue, matchingLocales, MAX_TEXT, prefilter, type FieldName, type FieldTruth } from './extract';
 import { firstValue } from './apply-fields';
 import { classesOf, FieldPage, pathOf, selectorOf, type RuleKind, type RuleRef } from './page';
 
@@ -398,6 +398,15 @@ function dropSharedTitles(posts: readonly TrainingPost[]): Set<string> {
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
 /**
+ * Whether a byline rule's element introduced the name ("By Jane Doe") on every training post it was
+ * right on: an element that did so always and now does not holds something else (a wire story's
+ * dateline, "WESTPORT, Wash.", in the byline's place).
+ */
+function announcedOn(r: ScoredRule): boolean {
+  return r.outcomes.every((o, i) => o !== 'right' || bylineAnnounced(r.picks[i]!, r));
+}
+
+/**
  * The site's UTC offset, when the kept rules read zone-less times and the truths have zones that
  * agree: on each post, the time of the first rule that gives one, as apply reads it (a site's second
  * layout may show its times without the zone its first layout's elements carry).
@@ -458,6 +467,7 @@ export function learnFieldRules(input: LearnFieldsInput, options: Partial<LearnF
       kind: r.kind,
       value: r.value,
       ...(r.text ? { text: r.text } : {}),
+      ...(field === 'byline' && announcedOn(r) ? { announced: true as const } : {}),
       selector: selectorOf(r),
       score: round(r.score),
       support: r.support,

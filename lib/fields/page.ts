@@ -18,6 +18,8 @@ export interface RuleRef {
   readonly value: string;
   /** `own`: the element's own text only (its text nodes, not its child elements'), as in `<h1>Title <span>date</span></h1>`. */
   readonly text?: 'own';
+  /** byline: the element introduced the name on every training post it was right on ("By Jane Doe"): it gives none where it introduces none. */
+  readonly announced?: true;
 }
 
 export class FieldPage {

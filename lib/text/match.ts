@@ -109,6 +109,12 @@ function stripPrefix(s: string): string {
   return s.replace(BYLINE_PREFIX, '').replace(FOREIGN_PREFIX, '');
 }
 
+/** Whether a byline text opens with words that introduce the name ("By", "Posted by", "Author:", "par"), after any separator. */
+export function announcesByline(text: string): boolean {
+  const t = collapse(text).replace(/^[\s,;:|·•\-–—]+/u, '');
+  return stripPrefix(t) !== t;
+}
+
 /** Where a byline ends inside a longer line: a separator, or "on <date>", "at <time>", "in <section>". */
 const BYLINE_END = /\s*(?:\s[|·•—–\/]\s|\s-{1,2}\s|\n|\s(?:on|at|in|um|am|le|el|il|op|den|on:)\s+(?=[\p{Lu}\p{N}])|\s\(|\s*\|)/u;
 

@@ -33,9 +33,11 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * single cell, as it did a table laid out around paragraphs, keeps a code block's language and struck
  * text (del, s), and leaves out a code listing's line numbers; the article has the page's `siteName`
  * and lead `image` (2026-11-28). 11: a page with no other date has the day its URL names
- * (`/2026/03/14/story.html`) for `published` (2026-11-28).
+ * (`/2026/03/14/story.html`) for `published` (2026-11-28). 12: a published day the rules read gives
+ * way to the metadata's time on that day, and an announced byline rule reads no byline where its
+ * element introduces none (2026-11-28).
  */
-export const EXTRACTION_VERSION = 11;
+export const EXTRACTION_VERSION = 12;
 
 /** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings, `<time>`, and for a date last the day its URL names. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);

@@ -82,6 +82,11 @@ export const FieldRuleSchema = z.object({
   value: z.string().min(1).max(2048),
   /** `own`: only the element's own text nodes count, not its children's (`<h1>Title <span>date</span></h1>`). */
   text: z.enum(['own']).optional(),
+  /**
+   * byline: on every training post it was right on, the element introduced the name ("By Jane Doe",
+   * "Posted by …"); apply then reads no byline where it introduces none (a dateline in its place).
+   */
+  announced: z.literal(true).optional(),
   /** The same rule as a CSS selector, for reading (the first element in document order it matches). */
   selector: z.string().min(1).max(4096),
   /** Share of the training posts on which the rule gives the post's value (Algorithm 1). */

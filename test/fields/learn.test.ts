@@ -325,6 +325,27 @@ describe('a day without a time (a URL\'s) as the truth', () => {
   });
 });
 
+describe('an announced byline', () => {
+  const story = (i: number, byline: string) =>
+    new FieldPage(parseHtml(`<html><body><div class="story"><h1>Story ${i}</h1><div class="byline_date">${byline}</div><p>Body of story ${i}.</p></div></body></html>`));
+  const names = ['DANICA KIRKA Associated Press', 'JOANN LOVIGLIO Associated Press', 'Christina Ng', 'Russell Goldman'];
+
+  it('is read only where the element introduces the name: a dateline in its place is no byline', () => {
+    const posts: TrainingPost[] = names.map((name, i) => ({ pageId: `p${i}`, page: story(i, `By ${name}<br>LONDON July 24, 2012 (AP)`), truths: { byline: truthOf('byline', name) as FieldTruth } }));
+    const fields = learnFieldRules({ posts })!;
+    expect(fields.byline!.rules[0]).toMatchObject({ kind: 'class', value: 'byline_date', announced: true, score: 1 });
+    expect(applyFieldRules(story(8, 'By Zed Zee<br>PARIS July 25, 2012 (AP)'), fields).byline).toBe('Zed Zee');
+    expect(applyFieldRules(story(9, 'WESTPORT, Wash. July 24, 2012 (AP)'), fields).byline).toBeUndefined();
+  });
+
+  it('is not required of an element that showed the name alone on some training post', () => {
+    const posts: TrainingPost[] = names.map((name, i) => ({ pageId: `p${i}`, page: story(i, i === 2 ? name : `By ${name}`), truths: { byline: truthOf('byline', name) as FieldTruth } }));
+    const fields = learnFieldRules({ posts })!;
+    expect(fields.byline!.rules[0].announced).toBeUndefined();
+    expect(applyFieldRules(story(9, 'Zed Zee'), fields).byline).toBe('Zed Zee');
+  });
+});
+
 describe('chooseFields', () => {
   it('takes the metadata\u2019s time on the day the rules read, and the rules\u2019 value otherwise', () => {
     expect(chooseFields({ published: '2012-10-30', byline: 'Jane Doe' }, { published: '2012-10-31T02:00:00.000Z', byline: 'Someone Else' })).toEqual({

@@ -11,7 +11,7 @@ import {
   type DateValue,
 } from '../../lib/text/dates';
 import { elementText, ownText } from '../../lib/html/element-text';
-import { extractByline, isTitleOf, normalizeText, sameByline, sameTitle, headlineVariants, cleanAuthorValue, restates, saysTitle } from '../../lib/text/match';
+import { announcesByline, extractByline, isTitleOf, normalizeText, sameByline, sameTitle, headlineVariants, cleanAuthorValue, restates, saysTitle } from '../../lib/text/match';
 import { elements, parseHtml } from '../../lib/html/parse';
 
 describe('titles', () => {
@@ -79,6 +79,12 @@ describe('restates', () => {
 });
 
 describe('bylines', () => {
+  it('are announced by words that introduce the name, after any separator', () => {
+    for (const t of ['By Jane Doe', '| By Jane Doe', 'Posted by Jane Doe on May 3', 'Author: Jane Doe', 'par Jean Dupont', 'Von Anna Schmidt']) expect(announcesByline(t)).toBe(true);
+    for (const t of ['Jane Doe', 'WESTPORT, Wash.', 'Byron Kane', 'From Junko Ogura, CNN', 'de Souza']) expect(announcesByline(t)).toBe(false);
+  });
+
+
   it('take the name out of "By", "Posted by", "Written by" and friends, cut at separators', () => {
     expect(extractByline('By Jane Doe')).toBe('Jane Doe');
     expect(extractByline('BY JANE DOE')).toBe('JANE DOE');
