@@ -142,16 +142,27 @@ export class MemoryQueue<T> implements QueueSender<T> {
     this.notify();
   }
 
-  /** Up to `max` visible messages; each becomes invisible for the visibility timeout. */
+  /**
+   * Up to `max` visible messages; each becomes invisible for the visibility timeout. The receive is
+   * journaled, so a process that ends while handling a message (killed, out of memory) has spent it.
+   * A message visible again after its last receive was never answered (the process ended, or the
+   * step outlived the visibility timeout): a dead letter that says so, as SQS moves it to its
+   * dead-letter queue instead of delivering it again.
+   */
   async receive(max = 10): Promise<ReceivedMessage<T>[]> {
     await this.open();
     const now = Date.now();
     const busyGroups = new Set<string>();
     if (this.fifo) for (const e of this.entries.values()) if (e.groupId && e.inFlight && e.visibleAt > now) busyGroups.add(e.groupId);
     const out: ReceivedMessage<T>[] = [];
+    const unanswered: Entry<T>[] = [];
     for (const entry of this.entries.values()) {
       if (out.length >= max) break;
       if (entry.visibleAt > now) continue;
+      if (entry.receiveCount >= this.maxReceiveCount) {
+        unanswered.push(entry);
+        continue;
+      }
       if (this.fifo && entry.groupId) {
         if (busyGroups.has(entry.groupId)) continue;
         busyGroups.add(entry.groupId); // one message per group at a time
@@ -162,6 +173,14 @@ export class MemoryQueue<T> implements QueueSender<T> {
       entry.visibleAt = now + this.visibilityMs;
       out.push({ id: entry.id, body: structuredClone(entry.body), receiveCount: entry.receiveCount, groupId: entry.groupId });
     }
+    for (const entry of unanswered) {
+      const last = entry.errors.length ? `; last error: ${entry.errors[entry.errors.length - 1]}` : '';
+      await this.killEntry(
+        entry,
+        `received ${entry.receiveCount} times and never answered on its last receive: the process handling it ended (killed, out of memory, a crash) or the step outlived the ${this.visibilityMs / 1000} s visibility timeout${last}`,
+      );
+    }
+    await Promise.all(out.map((m) => this.journal(this.entries.get(m.id)!)));
     return out;
   }
 

@@ -84,6 +84,37 @@ describe('MemoryQueue', () => {
     expect(JSON.parse(await readFile(path.join(dir, 'dead-letters', files[0]), 'utf8'))).toMatchObject({ body: 'dead', reason: 'bad input' });
   });
 
+  it('counts a receive the process never answered (killed while handling it): after the receive limit, a dead letter that says so', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'spider-q-'));
+    const open = () => new MemoryQueue<string>({ name: 'q', journalDir: dir, maxReceiveCount: 2 }).open();
+    await (await open()).send('kills the process');
+    // each process receives it and ends without deleting, failing or handing it back
+    expect((await (await open()).receive()).map((m) => m.receiveCount)).toEqual([1]);
+    expect((await (await open()).receive()).map((m) => m.receiveCount)).toEqual([2]);
+    const third = await open();
+    expect(await third.receive()).toEqual([]);
+    expect(third.size).toBe(0);
+    expect(third.deadLettered).toHaveLength(1);
+    expect(third.deadLettered[0]).toMatchObject({ body: 'kills the process', receiveCount: 2 });
+    expect(third.deadLettered[0].reason).toMatch(/^received 2 times and never answered on its last receive: the process handling it ended/);
+    expect(await readdir(path.join(dir, 'pending'))).toEqual([]);
+  });
+
+  it('dead-letters a message whose last receive outlived the visibility timeout instead of delivering it again', async () => {
+    const clock = fakeDate();
+    const q = new MemoryQueue<string>({ name: 'q', visibilityTimeoutSeconds: 1, maxReceiveCount: 2, retryBaseMs: 10 });
+    await q.send('hangs');
+    const [m1] = await q.receive();
+    await q.fail(m1.id, 'timeout 1', true);
+    clock.advance(10);
+    expect((await q.receive()).map((m) => m.receiveCount)).toEqual([2]);
+    clock.advance(1000);
+    expect(await q.receive()).toEqual([]);
+    expect(q.deadLettered.map((d) => d.reason)).toEqual([
+      'received 2 times and never answered on its last receive: the process handling it ended (killed, out of memory, a crash) or the step outlived the 1 s visibility timeout; last error: timeout 1',
+    ]);
+  });
+
   it('journals a message handed back, received and handed back again before its first write is done, then deleted: no error, no file left', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'spider-q-'));
     const q = new MemoryQueue<string>({ name: 'q', journalDir: dir });
