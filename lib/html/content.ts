@@ -8,7 +8,7 @@
  * unwrapped, and inline text left directly inside an unwrapped block (a bare <div>) is wrapped in
  * <p>. Layout tables (nested tables, cells holding paragraphs or sections, a row framing
  * preformatted text, a single cell) are unwrapped like <div>s; a code listing's line-number cell
- * beside it is left out. Scripts, styles, forms' controls, hidden elements and empty elements are
+ * beside it is left out, as are line numbers written at the start of each of its lines. Scripts, styles, forms' controls, hidden elements and empty elements are
  * dropped; no other attribute survives but a code block's language (`class="language-js"` on pre
  * and code, as the page names it).
  */
@@ -187,6 +187,63 @@ function isLineNumberGutter(cell: Element): boolean {
   return numbers.length >= 2 && numbers.every((n, i) => Number(n) === i + 1);
 }
 
+/** The text of an element at the start of a code line that holds a line number and nothing else ("12", "12 ", "12:"). */
+const LINE_NUMBER = /^\s*(\d{1,6})[:.]?\s*$/;
+
+/**
+ * The line numbers a highlighter writes inside preformatted code, one element at the start of each
+ * line (`<span class="linenos">1</span>let a = 1;`): elements that each hold only a number, at the
+ * start of their line, numbering the lines one after another, on lines that mostly go on with code.
+ * A listing of numbers alone (its lines hold nothing else) is the code's own text.
+ */
+function inlineLineNumbers(pre: Element): Set<Element> {
+  const found: Array<{ el: Element; n: number; line: number; rest: boolean }> = [];
+  let line = 0;
+  let atStart = true;
+  const walk = (node: AnyNode): void => {
+    if (node instanceof Text) {
+      for (const ch of node.data) {
+        if (ch === '\n') {
+          line++;
+          atStart = true;
+        } else if (!/\s/.test(ch)) {
+          const last = found[found.length - 1];
+          if (last?.line === line) last.rest = true;
+          atStart = false;
+        }
+      }
+      return;
+    }
+    if (!(node instanceof Element)) return;
+    if (node.name === 'br') {
+      line++;
+      atStart = true;
+      return;
+    }
+    if (atStart) {
+      const text = plainText(node);
+      const m = LINE_NUMBER.exec(text);
+      if (m && !text.includes('\n')) {
+        found.push({ el: node, n: Number(m[1]), line, rest: false });
+        atStart = false;
+        return;
+      }
+    }
+    for (const child of node.children) walk(child);
+  };
+  for (const child of pre.children) walk(child);
+  const consecutive = found.length >= 2 && found.every((f, i) => i === 0 || f.n === found[i - 1].n + 1);
+  const withCode = found.filter((f) => f.rest).length;
+  return consecutive && withCode * 2 >= found.length ? new Set(found.map((f) => f.el)) : new Set();
+}
+
+/** An element's text nodes, joined. */
+function plainText(el: Element): string {
+  let out = '';
+  for (const c of el.children) out += c instanceof Text ? c.data : c instanceof Element ? plainText(c) : '';
+  return out;
+}
+
 /**
  * A table used for layout, not data, as its shown content says: nested tables, cells holding
  * sections or more paragraphs than there are cells, one row holding preformatted text (a syntax
@@ -259,6 +316,8 @@ export function renderContent(roots: readonly ContentRoot[], options: ContentOpt
   let htmlSpace = true; // last html output ended in white space (or a block boundary)
   let phrasingDepth = 0;
   let preDepth = 0;
+  /** Line-number elements inside the preformatted blocks met so far (inlineLineNumbers): left out. */
+  const lineNumbers = new Set<Element>();
   /** Stack of emitted-table states: 1 inside a data table being emitted, -1 inside a layout table. */
   const tables: number[] = [];
   const frames: Frame[] = [{ wrap: true, pMark: -1, pMeaning: 0 }];
@@ -368,8 +427,10 @@ export function renderContent(roots: readonly ContentRoot[], options: ContentOpt
   const enter = (el: Element, stack: Array<AnyNode | Open>) => {
     const name = el.name;
     if (SKIP_TAGS.has(name) || isHidden(el) || (skip && skip(el))) return;
-    // a code listing's line numbers, in a cell of the layout table beside its code
+    // a code listing's line numbers, in a cell of the layout table beside its code, or at the start of each of its lines
     if ((name === 'td' || name === 'th') && tables[tables.length - 1] === -1 && isLineNumberGutter(el)) return;
+    if (preDepth > 0 && lineNumbers.has(el)) return;
+    if (PRE_TAGS.has(name) && preDepth === 0) for (const n of inlineLineNumbers(el)) lineNumbers.add(n);
 
     if (name === 'br') {
       breakLine();

@@ -191,6 +191,22 @@ describe('extractWithRules', () => {
     );
   });
 
+  it('leaves out the line numbers a highlighter writes at the start of each code line, not numbers that are the code', () => {
+    const doc = parseHtml(
+      // Pygments' inline numbers, and Hugo's (a span per line, its number in a span of its own), from 9 on
+      '<body><div class="pygments"><pre><span class="linenos">1</span>let a = 1;\n<span class="linenos">2</span>\n<span class="linenos">3</span>let c = 3;</pre></div>' +
+        '<div class="hugo"><pre><code><span class="line"><span class="ln">9</span><span class="cl">x();\n</span></span><span class="line"><span class="ln">10</span><span class="cl">y();\n</span></span></code></pre></div>' +
+        // numbers that are the listing's text (lines of nothing else), numbers out of order, a numeric literal
+        '<div class="numbers"><pre><span>1</span>\n<span>2</span>\n<span>3</span></pre></div>' +
+        '<div class="literals"><pre><span class="mi">4</span> + 1\n<span class="mi">7</span> * 2</pre></div></body>',
+    );
+    const text = (selector: string) => extractWithRules(doc, { selectors: [selector], clean: [] }).text.split('\n');
+    expect(extractWithRules(doc, { selectors: ['div.pygments'], clean: [] }).html).toBe('<pre>let a = 1;\n\nlet c = 3;</pre>');
+    expect(text('div.hugo')).toEqual(['x();', 'y();']);
+    expect(text('div.numbers')).toEqual(['1', '2', '3']);
+    expect(text('div.literals')).toEqual(['4 + 1', '7 * 2']);
+  });
+
   it('keeps struck-out text marked as such', () => {
     const doc = parseHtml('<body><p class="c">The <del>old</del> <strike>older</strike> <s>oldest</s> figure.</p></body>');
     const r = extractWithRules(doc, { selectors: ['p.c'], clean: [] });
