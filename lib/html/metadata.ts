@@ -316,13 +316,6 @@ const squash = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '').toLowerCase();
  * against it, the cut part being the site for it. The best cut with some evidence wins (the longer
  * kept part on a tie); without any, the title stays whole.
  */
-/** Whether a name is the site's: its og:site_name, or the first or last piece of a `<title>` made of pieces ("Story - ABC News"). */
-function isSiteName(name: string, siteName: string | undefined, documentTitle: string | undefined): boolean {
-  const pieces = documentTitle ? titlePieces(documentTitle) : [];
-  const names = [siteName, ...(pieces.length >= 2 ? [pieces[0], pieces[pieces.length - 1]] : [])];
-  return names.some((n) => n !== undefined && norm(n) === norm(name));
-}
-
 export function cleanTitle(title: string, headings: readonly string[], siteName?: string, host?: string, pageText?: () => string): string {
   const t = withoutDecoration(clean(title));
   const site = siteName ? norm(siteName) : undefined;
@@ -427,12 +420,12 @@ export function extractMetadata(doc: Document, options: MetadataOptions = {}): A
   // names read as field learning reads its truth (lib/fields/sources.ts): "By", e-mails, URLs and
   // sentences are no byline; a byline element's text may go on with the date or the comment count
   const ldAuthors = (ld?.authors ?? []).map((a) => cleanAuthorValue(a)).filter((a): a is string => !!a);
-  const named = (ldAuthors.length ? ldAuthors.join(', ') : undefined) ?? cleanAuthorValue(text(...META_NAMES.author));
-  const marked = cleanAuthorValue(c.itempropAuthor) ?? cleanAuthorValue(c.relAuthor) ?? (c.bylineText ? extractByline(c.bylineText) : undefined);
-  // an author the page names as the site itself (its og:site_name, or the site's part of its <title>:
-  // "… - ABC News") is the publisher: the byline the page's markup shows names the writer, when it
-  // reads as a name (no digit: a byline element may hold only the date)
-  const byline = named && marked && !/\p{N}/u.test(marked) && isSiteName(named, siteName, c.title) ? marked : (named ?? marked);
+  const byline =
+    (ldAuthors.length ? ldAuthors.join(', ') : undefined) ??
+    cleanAuthorValue(text(...META_NAMES.author)) ??
+    cleanAuthorValue(c.itempropAuthor) ??
+    cleanAuthorValue(c.relAuthor) ??
+    (c.bylineText ? extractByline(c.bylineText) : undefined);
   if (byline) out.byline = byline;
 
   const spiderUrl = c.metas.get('spider:url');

@@ -63,19 +63,6 @@ describe('extractMetadata', () => {
     expect(meta('', '<div class="byline">By Greg Miller and Josh Meyer\n <br> April 17, 2009</div>').byline).toBe('Greg Miller and Josh Meyer');
   });
 
-  it('takes the byline the page shows over an author that names the site itself (the publisher)', () => {
-    const byline = '<div class="byline">By Russell Goldman and Dan Harris</div>';
-    expect(meta('<title>Story - ABC News</title><meta name="author" content="ABC News">', byline).byline).toBe('Russell Goldman and Dan Harris');
-    expect(meta('<title>Story</title><meta property="og:site_name" content="ABC News"><meta name="author" content="ABC News">', byline).byline).toBe('Russell Goldman and Dan Harris');
-    // an author who is not the site's name, or no byline shown: the metadata's author
-    expect(meta('<title>Story - ABC News</title><meta name="author" content="Jane Doe">', byline).byline).toBe('Jane Doe');
-    expect(meta('<title>Story - ABC News</title><meta name="author" content="ABC News">').byline).toBe('ABC News');
-    // a byline element that holds only the date names no writer
-    expect(meta('<title>Story - ABC News</title><meta name="author" content="ABC News">', '<div class="byline">Jan. 7, 2008</div>').byline).toBe('ABC News');
-    // a title of one piece names no site
-    expect(meta('<title>ABC News</title><meta name="author" content="ABC News">', byline).byline).toBe('ABC News');
-  });
-
   it('reads the character references a page escaped twice in its metas, as a reader would (Readability unescapes them too)', () => {
     const m = meta(
       `<meta property="og:title" content="AT&amp;amp;T&amp;rsquo;s bet on R&amp;D"><meta name="author" content="Ren&amp;eacute;e Smith">
