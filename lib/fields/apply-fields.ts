@@ -1,5 +1,5 @@
 /** Applying a site's field rules to a parsed page: title, byline and published date (ISO 8601). */
-import type { Document } from 'domhandler';
+import type { Document, Element } from 'domhandler';
 import type { FieldRules, FieldsSection } from '../types/rules-document';
 import { dayOfInstantSomewhere, parseIsoDate, siteLocales, toIso, type DateLocale } from '../text/dates';
 import { bylineAnnounced, extractFrom, FIELD_NAMES, type Extracted, type FieldName } from './extract';
@@ -18,11 +18,16 @@ export interface FieldValues {
  * the name: there it holds something else, a dateline ("WESTPORT, Wash." where "By …" stood).
  */
 export function firstValue(page: FieldPage, field: FieldName, rules: readonly RuleRef[], locales: readonly DateLocale[]): Extracted | undefined {
+  return firstRule(page, field, rules, locales)?.got;
+}
+
+/** The rule firstValue reads, its element and what it reads there (the site report marks that element). */
+export function firstRule<R extends RuleRef>(page: FieldPage, field: FieldName, rules: readonly R[], locales: readonly DateLocale[]): { rule: R; el: Element; got: Extracted } | undefined {
   for (const rule of rules) {
     const el = page.select(rule);
     if (!el || (rule.announced && !bylineAnnounced(el, rule))) continue;
     const got = extractFrom(field, el, { locales, text: rule.text });
-    if (got) return got;
+    if (got) return { rule, el, got };
   }
   return undefined;
 }
@@ -52,22 +57,28 @@ export interface ChosenFields {
   readonly sources: Partial<Record<FieldName, 'rules' | 'metadata'>>;
 }
 
-/** The metadata's instant, where the rules read only a day and the metadata names a time on that day: the same date, said more exactly. */
-function moreExact(fromRules: string | undefined, fromMetadata: string | undefined): boolean {
-  const day = fromRules ? parseIsoDate(fromRules) : undefined;
-  const instant = fromMetadata ? parseIsoDate(fromMetadata) : undefined;
+/**
+ * The metadata's instant, where the rules read only a day and the page declares its publication time
+ * on that day (publishedDeclared: not a comment's `<time>`): the same date, said more exactly.
+ */
+function moreExact(fromRules: FieldValues, fromMetadata: MetadataValues): boolean {
+  const day = fromRules.published ? parseIsoDate(fromRules.published) : undefined;
+  const instant = fromMetadata.publishedDeclared && fromMetadata.published ? parseIsoDate(fromMetadata.published) : undefined;
   return !!day && !!instant && dayOfInstantSomewhere(instant, day);
 }
 
+/** The page's metadata values, and whether its date is the one it declares as its publication's (extractMetadata). */
+export type MetadataValues = FieldValues & { readonly publishedDeclared?: boolean };
+
 /**
  * Each field from the rules when they give it, else from the page's metadata; with where it came from.
- * A published day the rules read gives way to the metadata's time on that day (moreExact).
+ * A published day the rules read gives way to the time the page declares on that day (moreExact).
  */
-export function chooseFields(fromRules: FieldValues, fromMetadata: FieldValues): ChosenFields {
+export function chooseFields(fromRules: FieldValues, fromMetadata: MetadataValues): ChosenFields {
   const values: FieldValues = {};
   const sources: ChosenFields['sources'] = {};
   for (const field of FIELD_NAMES) {
-    if (fromRules[field] && !(field === 'published' && moreExact(fromRules.published, fromMetadata.published))) {
+    if (fromRules[field] && !(field === 'published' && moreExact(fromRules, fromMetadata))) {
       values[field] = fromRules[field];
       sources[field] = 'rules';
     } else if (fromMetadata[field]) {

@@ -13,7 +13,7 @@ import { truthOf, FIELD_NAMES, type FieldTruth, type FieldName } from './extract
 import { parseFeed, type FeedEntry } from './feeds';
 import { learnFieldRules, type LearnFieldsOptions, type TrainingPost } from './learn';
 import { FieldPage } from './page';
-import { FeedIndex, markedAuthorNames, postValues, publisherOf, sharedTitles, siteAuthor, type PostValues } from './sources';
+import { FeedIndex, introducedByline, markedAuthorNames, postValues, publisherOf, sharedTitles, siteAuthor, type PostValues } from './sources';
 
 /** Feeds read per site (newest first), and the largest one read. */
 const MAX_FEEDS = 10;
@@ -62,18 +62,19 @@ export async function learnSiteFields(
   // The author-marked elements are read to confirm a byline Readability gave, and where the metadata
   // names one author on every page, to tell a publisher from a single author (publisherOf).
   const author = siteAuthor(docs.map((d) => d.page));
-  const pages: Array<{ doc: FeatureDocument; parsed: Document; marked?: string[] }> = [];
+  const pages: Array<{ doc: FeatureDocument; parsed: Document; marked?: string[]; introduced?: string }> = [];
   for (const doc of docs) {
     const snapshot = await store.get(doc.snapshotKey);
     if (!snapshot) continue;
     const parsed = parseHtml(snapshot.body);
-    pages.push({ doc, parsed, marked: author || doc.readability?.byline ? markedAuthorNames(parsed) : undefined });
+    const marked = doc.readability?.byline ? markedAuthorNames(parsed) : undefined;
+    pages.push({ doc, parsed, marked, introduced: author ? introducedByline(parsed) : undefined });
   }
-  const publisher = publisherOf(author, pages.map((p) => p.marked));
-  const read: Array<{ doc: FeatureDocument; parsed: Document } & PostValues> = pages.map(({ doc, parsed, marked }) => ({
+  const publisher = publisherOf(author, pages.map((p) => p.introduced));
+  const read: Array<{ doc: FeatureDocument; parsed: Document } & PostValues> = pages.map(({ doc, parsed, marked, introduced }) => ({
     doc,
     parsed,
-    ...postValues(doc, feeds, metadata, { markup: extractMetadata(parsed, { title: false }).byline, marked, publisher }),
+    ...postValues(doc, feeds, metadata, { markup: extractMetadata(parsed, { title: false }).byline, marked, introduced, publisher }),
   }));
   // Days from URLs teach a date only across two days or more: posts all of one day (a site's newest
   // pages) show that day in any element that shows the date at all, a related post's or an event's.

@@ -284,6 +284,12 @@ export function scoreRules(
         if (o !== undefined && o !== mode) outcomes[i] = 'wrong';
       });
     }
+    // An announced rule (announcedOn) reads nothing, as apply does, where its element introduces no name.
+    if (field === 'byline' && outcomes.includes('right') && announcedOn({ outcomes, picks, text: r.text })) {
+      outcomes.forEach((o, i) => {
+        if (o === 'wrong' && !bylineAnnounced(picks[i]!, r)) outcomes[i] = 'none';
+      });
+    }
     let support = 0;
     let chars = 0;
     let position = 0;
@@ -402,7 +408,7 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
  * right on: an element that did so always and now does not holds something else (a wire story's
  * dateline, "WESTPORT, Wash.", in the byline's place).
  */
-function announcedOn(r: ScoredRule): boolean {
+function announcedOn(r: Pick<ScoredRule, 'outcomes' | 'picks' | 'text'>): boolean {
   return r.outcomes.every((o, i) => o !== 'right' || bylineAnnounced(r.picks[i]!, r));
 }
 

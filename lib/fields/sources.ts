@@ -11,7 +11,7 @@ import type { FeatureDocument, PageMetadata } from '../types/feature-document';
 import { isAuthorMarked } from '../html/metadata';
 import { elementOrder, type Document } from '../html/parse';
 import { urlDay } from '../text/dates';
-import { extractFrom, type FieldName } from './extract';
+import { bylineAnnounced, extractFrom, type FieldName } from './extract';
 import type { FeedEntry } from './feeds';
 import { cleanAuthorValue, collapse, extractByline, normalizeText, sameByline, unescapeEntities } from '../text/match';
 
@@ -191,18 +191,28 @@ export function siteAuthor(pages: readonly PageMetadata[]): string | undefined {
   return bylines[0];
 }
 
-/** The first name-like name of a page's author-marked elements (markedAuthorNames) that is not `author`. */
-function otherMarkedName(marked: readonly string[] | undefined, author: string): string | undefined {
-  return marked?.map(nameLike).find((name) => name && !sameByline(name, author));
+/**
+ * The byline the page shows as its own: the name its first author-marked element (markedAuthorNames)
+ * reads as, when that element introduces it ("By Jane Doe": bylineAnnounced) and it reads as a name.
+ * Not a dateline in a byline class ("WESTPORT, Wash."), nor a teaser's author class further down.
+ */
+export function introducedByline(doc: Document): string | undefined {
+  for (const el of elementOrder(doc).elements) {
+    if (!isAuthorMarked(el)) continue;
+    const name = extractFrom('byline', el)?.text;
+    if (name) return bylineAnnounced(el) ? nameLike(name) : undefined;
+  }
+  return undefined;
 }
 
 /**
- * The site's author (siteAuthor) when it is the publisher, not a writer: the pages' author-marked
- * elements name two people or more besides it. A single author's blog names that author there too.
+ * The site's author (siteAuthor) when it is the publisher, not a writer: the bylines its pages show
+ * as their own (introducedByline) name two people or more besides it. A single author's blog names
+ * that author there too.
  */
-export function publisherOf(author: string | undefined, markedPerPage: ReadonlyArray<readonly string[] | undefined>): string | undefined {
+export function publisherOf(author: string | undefined, introducedPerPage: ReadonlyArray<string | undefined>): string | undefined {
   if (!author) return undefined;
-  const others = new Set(markedPerPage.map((m) => otherMarkedName(m, author)).filter((n): n is string => !!n).map(normalizeText));
+  const others = new Set(introducedPerPage.filter((n): n is string => !!n && !sameByline(n, author)).map(normalizeText));
   return others.size >= 2 ? author : undefined;
 }
 
@@ -215,13 +225,15 @@ export interface PageBylines {
   readonly markup?: string;
   /** The names the page's author-marked elements read as (markedAuthorNames); Readability's byline counts only when one of them is it. */
   readonly marked?: readonly string[];
-  /** The site's publisher (publisherOf): where the metadata names it, the page's marked name is the post's byline. */
+  /** The byline the page shows as its own (introducedByline). */
+  readonly introduced?: string;
+  /** The site's publisher (publisherOf): where the metadata names it, the byline the page shows as its own is the post's. */
   readonly publisher?: string;
 }
 
 /**
  * A page's values, feed first (the paper's source), the page's metadata for what the feed lacks
- * (where it names the site's publisher as the author, the page's marked name instead: publisherOf);
+ * (where it names the site's publisher as the author, the byline the page shows instead: publisherOf);
  * for a byline neither gives, the one the page's markup names (`bylines.markup`), then the one
  * Readability read on the rendered page (readabilityByline); for a date, the day its URL names (urlDay).
  */
@@ -234,9 +246,7 @@ export function postValues(
   const entry = feeds?.find([doc.url, doc.finalUrl, doc.page.canonical]);
   const fromFeed = entry ? feedValues(entry) : {};
   const fromMeta = { ...metadataValues(doc.page, metadata) };
-  if (bylines.publisher && fromMeta.byline && sameByline(fromMeta.byline, bylines.publisher)) {
-    fromMeta.byline = otherMarkedName(bylines.marked, bylines.publisher) ?? fromMeta.byline;
-  }
+  if (bylines.publisher && bylines.introduced && sameByline(fromMeta.byline, bylines.publisher)) fromMeta.byline = bylines.introduced;
   fromMeta.byline ??= nameLike(cleanAuthorValue(bylines.markup));
   const read = readabilityByline(doc.readability?.byline);
   const fromReadability: Partial<Record<FieldName, string>> = { byline: read && bylines.marked?.some((name) => sameByline(name, read)) ? read : undefined };

@@ -18,6 +18,12 @@ export interface ArticleMetadata {
   byline?: string;
   /** ISO 8601: a date (`2012-03-05`) or a UTC date-time (`2012-03-05T14:30:00.000Z`). */
   published?: string;
+  /**
+   * `published` is what the page declares as its publication time: JSON-LD `datePublished`, a
+   * published meta, or a `<time>` marked as the post's (`pubdate`, `itemprop="datePublished"`), not
+   * any `<time>` of the page (a comment's) nor its URL's day.
+   */
+  publishedDeclared?: boolean;
   lang?: string;
   excerpt?: string;
   /** The publication's name: og:site_name, application-name, else the JSON-LD article's publisher. */
@@ -46,7 +52,8 @@ interface Collected {
   h1s: string[];
   /** h2 and h3 texts (Blogger's post title is an h3 under the blog's name in an h1). */
   subheads: string[];
-  times: Array<{ datetime: string; preferred: boolean }>;
+  /** `<time datetime>`s: `preferred` when marked as the publication's, or of a date class; `declared` when marked so by pubdate or itemprop. */
+  times: Array<{ datetime: string; preferred: boolean; declared: boolean }>;
   itempropAuthor?: string;
   relAuthor?: string;
   bylineText?: string;
@@ -163,8 +170,8 @@ function collect(doc: Document): Collected {
         break;
       case 'time':
         if (a.datetime && c.times.length < 20) {
-          const preferred = a.pubdate !== undefined || /datePublished/i.test(a.itemprop ?? '') || /publish|posted|date/i.test(a.class ?? '');
-          c.times.push({ datetime: a.datetime.trim(), preferred });
+          const declared = a.pubdate !== undefined || /datePublished/i.test(a.itemprop ?? '');
+          c.times.push({ datetime: a.datetime.trim(), preferred: declared || /publish|posted|date/i.test(a.class ?? ''), declared });
         }
         break;
       default:
@@ -431,17 +438,18 @@ export function extractMetadata(doc: Document, options: MetadataOptions = {}): A
   const spiderUrl = c.metas.get('spider:url');
   // the page's URL: what a relative image URL is resolved against, and a day in its path is the date's last source
   const pageUrl = options.baseUrl ?? spiderUrl ?? c.canonical ?? meta('og:url');
-  const timeCandidates = [...c.times.filter((t) => t.preferred), ...c.times.filter((t) => !t.preferred)].map((t) => t.datetime);
-  for (const candidate of [
-    ld?.datePublished,
-    meta(...META_NAMES.published),
-    ...timeCandidates,
+  const times = [...c.times.filter((t) => t.preferred), ...c.times.filter((t) => !t.preferred)];
+  for (const [candidate, declared] of [
+    [ld?.datePublished, true],
+    [meta(...META_NAMES.published), true],
+    ...times.map((t) => [t.datetime, t.declared] as const),
     // a post filed under the day it was published (/2026/03/14/story.html): a day without a time
-    urlDay(pageUrl),
-  ]) {
+    [urlDay(pageUrl), false],
+  ] as const) {
     const iso = toIsoDate(candidate);
     if (iso) {
       out.published = iso;
+      if (declared) out.publishedDeclared = true;
       break;
     }
   }

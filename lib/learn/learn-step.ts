@@ -249,7 +249,7 @@ export function sameExtractionSince(rules: RulesDocument): number {
  */
 function extractionPart(r: Pick<RulesDocument, 'content' | 'templates' | 'fields'>): string {
   const field = (f: FieldRules | undefined) =>
-    f && { rules: f.rules.map((x) => [x.kind, x.value, x.text ?? null]), locale: f.locale ?? null, utcOffsetMinutes: f.utcOffsetMinutes ?? null };
+    f && { rules: f.rules.map((x) => [x.kind, x.value, x.text ?? null, x.announced ?? null]), locale: f.locale ?? null, utcOffsetMinutes: f.utcOffsetMinutes ?? null };
   const set = (selectors: readonly string[] | undefined) => [...new Set(selectors ?? [])].sort();
   const content = ({ selectors, dek, header, clean }: Pick<ContentRule, 'selectors' | 'dek' | 'header' | 'clean'>) => [set(selectors), set(dek), set(header), set(clean)];
   // a template's layout selectors choose which pages its rules serve: they are part of what it extracts

@@ -12,7 +12,8 @@
  */
 import { Element } from 'domhandler';
 import { FieldPage } from '../fields/page';
-import { extractFrom, FIELD_NAMES, type FieldName } from '../fields/extract';
+import { firstRule } from '../fields/apply-fields';
+import { FIELD_NAMES, type FieldName } from '../fields/extract';
 import { isElement, parseHtml } from '../html/parse';
 import { compileSelector, matchesAny, selectOutermost } from '../html/selector';
 import { renderContent } from '../html/content';
@@ -94,13 +95,9 @@ export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' 
     for (const field of FIELD_NAMES) {
       const fieldRules = rules.fields[field];
       if (!fieldRules) continue;
-      // apply's choice (lib/fields/apply-fields.ts): the first rule whose element holds a value
-      for (const rule of fieldRules.rules) {
-        const el = page.select(rule);
-        if (!el || !extractFrom(field, el, { locales: siteLocales(fieldRules.locale), text: rule.text })) continue;
-        marks.push({ kind: field, path: elementPath(el), rule: rule.selector, text: shorten(renderContent([el]).text) });
-        break;
-      }
+      // apply's choice: the first rule whose element holds a value
+      const first = firstRule(page, field, fieldRules.rules, siteLocales(fieldRules.locale));
+      if (first) marks.push({ kind: field, path: elementPath(first.el), rule: first.rule.selector, text: shorten(renderContent([first.el]).text) });
     }
   }
   return { marks, invalidSelectors: [...new Set(invalid)] };

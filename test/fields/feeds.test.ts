@@ -6,7 +6,7 @@ import { generateSite } from '../../lib/demo/index';
 import { clearFeedAttempts, refreshFeeds } from '../../lib/fields/feed-refresh';
 import { parseFeed } from '../../lib/fields/feeds';
 import { fetchFeed } from '../../lib/net/feed-fetch';
-import { FeedIndex, descriptionValues, feedValues, markedAuthorNames, metadataValues, permalinkKey, postValues, publisherOf, siteAuthor, titleValues } from '../../lib/fields/sources';
+import { FeedIndex, descriptionValues, feedValues, introducedByline, markedAuthorNames, metadataValues, permalinkKey, postValues, publisherOf, siteAuthor, titleValues } from '../../lib/fields/sources';
 import { extractMetadata } from '../../lib/html/metadata';
 import { parseHtml } from '../../lib/html/parse';
 import { silentLogger } from '../../lib/step/context';
@@ -154,29 +154,35 @@ describe('matching feed entries to pages', () => {
     expect(postValues({ url, finalUrl: url, page, readability: readability('Jane Osei') }).values).toEqual({});
   });
 
-  it('an author the metadata names on every page while the pages\' bylines name others is the publisher: the page\'s byline is the post\'s', () => {
+  it('an author the metadata names on every page while the pages\' bylines name others is the publisher: the byline the page shows is the post\'s', () => {
     const page = (author: string): PageMetadata => ({ title: 'A story', author, jsonLd: [], feeds: [] });
     const url = 'https://news.example/story';
-    const marked = (html: string) => markedAuthorNames(parseHtml(`<html><body><h1>A story</h1>${html}<p>Body text.</p></body></html>`));
+    const shown = (html: string) => introducedByline(parseHtml(`<html><body><h1>A story</h1>${html}<p>Body text.</p></body></html>`));
     const stories = [
-      marked('<div class="byline">By RUSSELL GOLDMAN and DAN HARRIS</div>'),
-      marked('<div class="byline">By Christina Ng</div>'),
-      marked('<div class="byline">By ABC NEWS</div>'),
-      marked(''),
+      shown('<div class="byline">By RUSSELL GOLDMAN and DAN HARRIS</div>'),
+      shown('<div class="byline">By Christina Ng</div>'),
+      shown('<div class="byline">By ABC NEWS</div>'),
+      // a dateline where the byline stands: no name introduced
+      shown('<div class="byline_date">WESTPORT, Wash. July 24, 2012 (AP)</div>'),
+      // the page's own byline names the publisher; a teaser's author class further down is not the page's
+      shown('<div class="byline">By ABC News</div><aside><span class="author">By Jane Teaser</span></aside>'),
+      shown(''),
     ];
+    expect(stories).toEqual(['RUSSELL GOLDMAN and DAN HARRIS', 'Christina Ng', 'ABC NEWS', undefined, 'ABC News', undefined]);
     const pages = stories.map(() => page('ABC News'));
     expect(siteAuthor(pages)).toBe('ABC News');
     const publisher = publisherOf(siteAuthor(pages), stories);
     expect(publisher).toBe('ABC News');
-    const bylines = stories.map((m, i) => postValues({ url, finalUrl: url, page: pages[i] }, undefined, {}, { marked: m, publisher }).values.byline);
-    // the page's own byline where it names someone; the metadata's where it names the publisher or no one
-    expect(bylines).toEqual(['RUSSELL GOLDMAN and DAN HARRIS', 'Christina Ng', 'ABC News', 'ABC News']);
+    const bylines = stories.map((introduced, i) => postValues({ url, finalUrl: url, page: pages[i] }, undefined, {}, { introduced, publisher }).values.byline);
+    // the byline the page shows where it names someone; the metadata's where it names the publisher or no one
+    expect(bylines).toEqual(['RUSSELL GOLDMAN and DAN HARRIS', 'Christina Ng', 'ABC NEWS', 'ABC News', 'ABC News', 'ABC News']);
 
     // a single author's blog names that author on every post, in its metadata and its bylines: no publisher
-    const blog = [marked('<span class="author">Jane Osei</span>'), marked('<span class="author">Jane Osei</span>'), marked('<span class="author">Jane Osei</span>')];
+    const blog = ['By Jane Osei', 'By Jane Osei', 'By Jane Osei'].map((b) => shown(`<span class="author">${b}</span>`));
     expect(publisherOf(siteAuthor([page('Jane Osei'), page('Jane Osei'), page('Jane Osei')]), blog)).toBeUndefined();
-    // one guest post is not enough to call the site's author a publisher
-    expect(publisherOf('Jane Osei', [...blog, marked('<span class="author">Guest Writer</span>')])).toBeUndefined();
+    // one guest post is not enough to call the site's author a publisher; nor are datelines
+    expect(publisherOf('Jane Osei', [...blog, 'Guest Writer'])).toBeUndefined();
+    expect(publisherOf('ABC News', ['Christina Ng', shown('<div class="byline">BOSTON</div>'), shown('<div class="byline">AUSTIN, Texas</div>')])).toBeUndefined();
     // fewer than three pages, or authors that differ: no site author
     expect(siteAuthor([page('ABC News'), page('ABC News')])).toBeUndefined();
     expect(siteAuthor([page('ABC News'), page('ABC News'), page('Christina Ng')])).toBeUndefined();

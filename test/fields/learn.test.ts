@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compileSelector } from '../../lib/html/selector';
 import { elements, parseHtml } from '../../lib/html/parse';
 import { applyFieldRules, chooseFields } from '../../lib/fields/apply-fields';
+import { extractMetadata } from '../../lib/html/metadata';
 import { truthOf, type FieldTruth } from '../../lib/fields/extract';
 import { candidateRules, generateFilters, learnFieldRules, scoreRules, type TrainingPost } from '../../lib/fields/learn';
 import { FieldPage, pathOf, resolvePath, selectorOf, type RuleRef } from '../../lib/fields/page';
@@ -347,14 +348,25 @@ describe('an announced byline', () => {
 });
 
 describe('chooseFields', () => {
-  it('takes the metadata\u2019s time on the day the rules read, and the rules\u2019 value otherwise', () => {
-    expect(chooseFields({ published: '2012-10-30', byline: 'Jane Doe' }, { published: '2012-10-31T02:00:00.000Z', byline: 'Someone Else' })).toEqual({
+  it('takes the time the page declares on the day the rules read, and the rules\u2019 value otherwise', () => {
+    expect(chooseFields({ published: '2012-10-30', byline: 'Jane Doe' }, { published: '2012-10-31T02:00:00.000Z', publishedDeclared: true, byline: 'Someone Else' })).toEqual({
       values: { published: '2012-10-31T02:00:00.000Z', byline: 'Jane Doe' },
       sources: { published: 'metadata', byline: 'rules' },
     });
-    // another day, or a time the rules read themselves: the rules'
-    expect(chooseFields({ published: '2012-10-27' }, { published: '2012-10-31T02:00:00.000Z' }).sources).toEqual({ published: 'rules' });
-    expect(chooseFields({ published: '2012-10-30T20:00:00.000Z' }, { published: '2012-10-30T21:00:00.000Z' }).values.published).toBe('2012-10-30T20:00:00.000Z');
+    // another day, a time the rules read themselves, or a time the page does not declare as its publication's (a comment's <time>): the rules'
+    expect(chooseFields({ published: '2012-10-27' }, { published: '2012-10-31T02:00:00.000Z', publishedDeclared: true }).sources).toEqual({ published: 'rules' });
+    expect(chooseFields({ published: '2012-10-30T20:00:00.000Z' }, { published: '2012-10-30T21:00:00.000Z', publishedDeclared: true }).values.published).toBe('2012-10-30T20:00:00.000Z');
+    expect(chooseFields({ published: '2012-10-30' }, { published: '2012-10-30T21:03:00.000Z' }).values.published).toBe('2012-10-30');
     expect(chooseFields({}, { published: '2012-10-30' })).toEqual({ values: { published: '2012-10-30' }, sources: { published: 'metadata' } });
+  });
+
+  it('reads as declared the JSON-LD datePublished, a published meta and a <time> marked as the post\u2019s, not a comment\u2019s <time> nor the URL\u2019s day', () => {
+    const declared = (head: string, body = '', url = 'https://news.example/story') =>
+      extractMetadata(parseHtml(`<html><head><link rel="canonical" href="${url}">${head}</head><body>${body}</body></html>`), { title: false });
+    expect(declared('<meta property="article:published_time" content="2012-10-30T21:03:00Z">')).toMatchObject({ published: '2012-10-30T21:03:00.000Z', publishedDeclared: true });
+    expect(declared('', '<time itemprop="datePublished" datetime="2012-10-30T21:03:00Z">Oct 30</time>').publishedDeclared).toBe(true);
+    expect(declared('', '<div class="comment"><time datetime="2012-10-30T21:03:00Z">9:03 pm</time></div>')).toMatchObject({ published: '2012-10-30T21:03:00.000Z' });
+    expect(declared('', '<div class="comment"><time datetime="2012-10-30T21:03:00Z">9:03 pm</time></div>').publishedDeclared).toBeUndefined();
+    expect(declared('', '', 'https://news.example/2012/10/30/story').publishedDeclared).toBeUndefined();
   });
 });

@@ -549,6 +549,9 @@ describe('learnStep', () => {
     });
     expect(extractsDifferently(withFields(0.9), withFields(0.7))).toBe(false);
     expect(extractsDifferently(withFields(0.9), withFields(0.9, 'de'))).toBe(true);
+    // an announced byline rule reads no byline where its element introduces none
+    const byline = (announced: boolean) => ({ ...base, fields: { byline: { rules: [{ ...rule, ...(announced ? { announced: true as const } : {}) }], posts: 10 }, training: { posts: 10, feedEntries: 0, fromFeed: 0, fromMetadata: 10 }, minScore: 0.5 } });
+    expect(extractsDifferently(byline(false), byline(true))).toBe(true);
     expect(extractsDifferently(base, { ...base, content: { ...base.content, clean: ['p.ad'] } })).toBe(true);
     expect(extractsDifferently(base, { ...base, content: { ...base.content, dek: ['p.standfirst'] } })).toBe(true);
     // selectors are sets: apply takes their matches in document order
