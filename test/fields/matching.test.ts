@@ -84,7 +84,6 @@ describe('bylines', () => {
     for (const t of ['Jane Doe', 'WESTPORT, Wash.', 'Byron Kane', 'From Junko Ogura, CNN', 'de Souza']) expect(announcesByline(t)).toBe(false);
   });
 
-
   it('take the name out of "By", "Posted by", "Written by" and friends, cut at separators', () => {
     expect(extractByline('By Jane Doe')).toBe('Jane Doe');
     expect(extractByline('BY JANE DOE')).toBe('JANE DOE');
