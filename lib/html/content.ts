@@ -193,13 +193,17 @@ const LINE_NUMBER = /^\s*(\d{1,6})[:.]?\s*$/;
 /**
  * The line numbers a highlighter writes inside preformatted code, one element at the start of each
  * line (`<span class="linenos">1</span>let a = 1;`): elements that each hold only a number, at the
- * start of their line, numbering the lines one after another, on lines that mostly go on with code.
- * A listing of numbers alone (its lines hold nothing else) is the code's own text.
+ * start of their line, numbering (nearly) every line one after another, on lines that mostly go on
+ * with code. A listing of numbers alone (its lines hold nothing else) is the code's own text, and a
+ * document's numbered headings ("2. Terminology" in an RFC's <pre>) number only a few of its lines.
  */
 function inlineLineNumbers(pre: Element): Set<Element> {
   const found: Array<{ el: Element; n: number; line: number; rest: boolean }> = [];
   let line = 0;
   let atStart = true;
+  /** Lines with something on them, their number or code. */
+  let shown = 0;
+  let lastShown = -1;
   const walk = (node: AnyNode): void => {
     if (node instanceof Text) {
       for (const ch of node.data) {
@@ -209,6 +213,7 @@ function inlineLineNumbers(pre: Element): Set<Element> {
         } else if (!/\s/.test(ch)) {
           const last = found[found.length - 1];
           if (last?.line === line) last.rest = true;
+          if (lastShown !== line) [shown, lastShown] = [shown + 1, line];
           atStart = false;
         }
       }
@@ -225,6 +230,7 @@ function inlineLineNumbers(pre: Element): Set<Element> {
       const m = LINE_NUMBER.exec(text);
       if (m && !text.includes('\n')) {
         found.push({ el: node, n: Number(m[1]), line, rest: false });
+        if (lastShown !== line) [shown, lastShown] = [shown + 1, line];
         atStart = false;
         return;
       }
@@ -232,7 +238,8 @@ function inlineLineNumbers(pre: Element): Set<Element> {
     for (const child of node.children) walk(child);
   };
   for (const child of pre.children) walk(child);
-  const consecutive = found.length >= 2 && found.every((f, i) => i === 0 || f.n === found[i - 1].n + 1);
+  // a gutter numbers every line (a document's numbered headings number a few)
+  const consecutive = found.length >= 2 && found.length * 10 >= shown * 9 && found.every((f, i) => i === 0 || f.n === found[i - 1].n + 1);
   const withCode = found.filter((f) => f.rest).length;
   return consecutive && withCode * 2 >= found.length ? new Set(found.map((f) => f.el)) : new Set();
 }

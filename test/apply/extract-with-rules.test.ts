@@ -198,13 +198,16 @@ describe('extractWithRules', () => {
         '<div class="hugo"><pre><code><span class="line"><span class="ln">9</span><span class="cl">x();\n</span></span><span class="line"><span class="ln">10</span><span class="cl">y();\n</span></span></code></pre></div>' +
         // numbers that are the listing's text (lines of nothing else), numbers out of order, a numeric literal
         '<div class="numbers"><pre><span>1</span>\n<span>2</span>\n<span>3</span></pre></div>' +
-        '<div class="literals"><pre><span class="mi">4</span> + 1\n<span class="mi">7</span> * 2</pre></div></body>',
+        '<div class="literals"><pre><span class="mi">4</span> + 1\n<span class="mi">7</span> * 2</pre></div>' +
+        // an RFC's numbered section headings, among its other lines
+        '<div class="rfc"><pre><a href="#s2">2</a>. Terminology\n\n   The key words.\n\n<a href="#s3">3</a>. Storage model\n\n   The server stores.</pre></div></body>',
     );
     const text = (selector: string) => extractWithRules(doc, { selectors: [selector], clean: [] }).text.split('\n');
     expect(extractWithRules(doc, { selectors: ['div.pygments'], clean: [] }).html).toBe('<pre>let a = 1;\n\nlet c = 3;</pre>');
     expect(text('div.hugo')).toEqual(['x();', 'y();']);
     expect(text('div.numbers')).toEqual(['1', '2', '3']);
     expect(text('div.literals')).toEqual(['4 + 1', '7 * 2']);
+    expect(text('div.rfc').filter(Boolean)).toEqual(['2. Terminology', 'The key words.', '3. Storage model', 'The server stores.']);
   });
 
   it('keeps struck-out text marked as such', () => {
