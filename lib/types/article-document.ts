@@ -34,8 +34,9 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * text (del, s), and leaves out a code listing's line numbers; the article has the page's `siteName`
  * and lead `image` (2026-11-28). 11: a page with no other date has the day its URL names
  * (`/2026/03/14/story.html`) for `published` (2026-11-28). 12: a published day the rules read gives
- * way to the metadata's time on that day, and an announced byline rule reads no byline where its
- * element introduces none (2026-11-28).
+ * way to the time the page declares on that day, an announced byline rule reads no byline where its
+ * element introduces none, and line numbers written at the start of each code line are left out
+ * (2026-11-28).
  */
 export const EXTRACTION_VERSION = 12;
 
