@@ -8,12 +8,13 @@
  * unwrapped, and inline text left directly inside an unwrapped block (a bare <div>) is wrapped in
  * <p>. Layout tables (nested tables, cells holding paragraphs or sections, a row framing
  * preformatted text, a single cell) are unwrapped like <div>s; a code listing's line-number cell
- * beside it is left out, as are line numbers written at the start of each of its lines. Scripts, styles, forms' controls, hidden elements and empty elements are
- * dropped; no other attribute survives but a code block's language (`class="language-js"` on pre
- * and code, as the page names it).
+ * beside it is left out, as are line numbers written at the start of each of its lines. Scripts,
+ * styles, forms' controls, hidden elements and empty elements are dropped; no other attribute
+ * survives but a code block's language (`class="language-js"` on pre and code, as the page names it).
  */
 import { Element, Text, type AnyNode } from 'domhandler';
 import { countWords } from '../text/words';
+import { textContent } from './parse';
 
 export interface ContentOptions {
   /** Leave out this element and everything under it (the rules' clean selectors, the fallback's filters). */
@@ -226,7 +227,7 @@ function inlineLineNumbers(pre: Element): Set<Element> {
       return;
     }
     if (atStart) {
-      const text = plainText(node);
+      const text = textContent(node);
       const m = LINE_NUMBER.exec(text);
       if (m && !text.includes('\n')) {
         found.push({ el: node, n: Number(m[1]), line, rest: false });
@@ -242,13 +243,6 @@ function inlineLineNumbers(pre: Element): Set<Element> {
   const consecutive = found.length >= 2 && found.length * 10 >= shown * 9 && found.every((f, i) => i === 0 || f.n === found[i - 1].n + 1);
   const withCode = found.filter((f) => f.rest).length;
   return consecutive && withCode * 2 >= found.length ? new Set(found.map((f) => f.el)) : new Set();
-}
-
-/** An element's text nodes, joined. */
-function plainText(el: Element): string {
-  let out = '';
-  for (const c of el.children) out += c instanceof Text ? c.data : c instanceof Element ? plainText(c) : '';
-  return out;
 }
 
 /**
