@@ -30,7 +30,11 @@ export const SettingsSchema = z.object({
 
   learnMemoryMiB: int(128, 10240).default(1024),
   learnTimeoutSeconds: int(10, 900).default(120),
-  learnBatchSize: int(1, 10).default(1),
+  /**
+   * One site per invocation, and no more: Powertools' FIFO batch processor stops at a batch's first
+   * failure and hands back the rest unrun, each spending a receive (another site's too).
+   */
+  learnBatchSize: int(1, 1).default(1),
   learnMaxConcurrency: int(2, 1000).default(5),
 
   applyMemoryMiB: int(128, 10240).default(512),
@@ -45,7 +49,7 @@ export const SettingsSchema = z.object({
    * itself, with the reason). At least 5, as AWS advises for Lambda consumers: on AWS a receive is
    * also spent by a throttled invocation or a record left without time in its invocation.
    */
-  maxReceiveCount: int(1, 1000).default(5),
+  maxReceiveCount: int(5, 1000).default(5),
   logRetentionDays: z.coerce
     .number()
     .refine((d) => (LOG_RETENTION_DAYS as readonly number[]).includes(d), `one of ${LOG_RETENTION_DAYS.join(', ')}`)

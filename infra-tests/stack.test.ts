@@ -566,6 +566,9 @@ describe('settings from cdk.json context', () => {
   it('an invalid setting fails the synth with its key named', () => {
     expect(() => synthTemplate({ context: { 'spider:renderMemoryMiB': 1024 } })).toThrow(/spider:renderMemoryMiB/);
     expect(() => synthTemplate({ context: { 'spider:logRetentionDays': 31 } })).toThrow(/spider:logRetentionDays/);
+    // a FIFO batch of several sites would hand back the rest unrun after one failure; fewer than 5 receives is below AWS's advice
+    expect(() => synthTemplate({ context: { 'spider:learnBatchSize': 2 } })).toThrow(/spider:learnBatchSize/);
+    expect(() => synthTemplate({ context: { 'spider:maxReceiveCount': 1 } })).toThrow(/spider:maxReceiveCount/);
     expect(() => synthTemplate({ context: { 'spider:config': { noSuchKey: 1 } } })).toThrow(/noSuchKey/);
     // One value for the redrive policy and the functions: spider:maxReceiveCount, not spider:config.
     expect(() => synthTemplate({ context: { 'spider:config': { maxReceiveCount: 9 } } })).toThrow(/spider:config\.maxReceiveCount: set spider:maxReceiveCount instead/);
