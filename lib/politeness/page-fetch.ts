@@ -8,6 +8,7 @@ import type { EgressPolicy } from '../net/egress-policy';
 import { safeFetch, type SafeFetchResponse } from '../net/safe-fetch';
 import { decodeBytes } from '../text/encoding';
 import { NonRetryableError } from '../util/errors';
+import { rejectAfter } from '../util/timeout';
 import { httpStatusError } from './http-status';
 import type { Politeness } from './politeness';
 
@@ -37,9 +38,10 @@ export async function fetchPage(url: string, options: PageFetchOptions): Promise
   const redirects: string[] = [];
   let current = url;
   let res: SafeFetchResponse;
+  const exceeded = (): Error => new Error(`fetch of ${url} exceeded ${options.timeoutMs} ms`);
   for (let hop = 0; ; hop++) {
     const remaining = deadline - Date.now();
-    if (remaining <= 0) throw new Error(`fetch of ${url} exceeded ${options.timeoutMs} ms`);
+    if (remaining <= 0) throw exceeded();
     res = await safeFetch(current, {
       policy: options.policy,
       userAgent: options.userAgent,
@@ -53,8 +55,9 @@ export async function fetchPage(url: string, options: PageFetchOptions): Promise
     if (hop >= maxRedirects) throw new NonRetryableError(`more than ${maxRedirects} redirects from ${url}`);
     const next = URL.parse(location, current);
     if (!next) throw new NonRetryableError(`invalid redirect location ${JSON.stringify(location)} from ${current}`);
-    // The redirect's target is asked of robots.txt too, as render asks of every navigation.
-    const verdict = await options.politeness.checkRobots(next.toString());
+    // The redirect's target is asked of robots.txt too, as render asks of every navigation, within
+    // the fetch's deadline: a target host whose robots.txt is slow to answer does not stretch it.
+    const verdict = await rejectAfter(options.politeness.checkRobots(next.toString()), deadline - Date.now(), exceeded);
     if (!verdict.allowed) {
       if (verdict.retryable) throw new Error(verdict.reason);
       throw new NonRetryableError(verdict.reason);

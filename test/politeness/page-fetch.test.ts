@@ -1,4 +1,6 @@
 /** The fetch path's HTTP fetch, against a real server on 127.0.0.1. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config/config';
 import { egressPolicyFor } from '../../lib/net/egress-policy';
@@ -51,5 +53,22 @@ describe('fetchPage', () => {
     expect(await fetchPage(`${server.origin}/big`, options)).toMatchObject({ ok: false, reason: expect.stringContaining('larger') });
     const latin = await fetchPage(`${server.origin}/latin1`, options);
     expect(latin.ok && latin.html).toBe('<p>café</p>');
+  });
+  it("keeps to its deadline while a redirect target's robots.txt never answers", async () => {
+    // a second host that accepts the request for its robots.txt and never answers it
+    const silent = http.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentOrigin = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const hop = await serveRoutes({ '/away': { status: 302, body: '', headers: { location: `${silentOrigin}/story` } } });
+    try {
+      const config = loadConfig({ allowHosts: [new URL(hop.origin).host, new URL(silentOrigin).host], hostIntervalMs: 0 });
+      const tight = { ...options, policy: egressPolicyFor(config), politeness: new Politeness(config), timeoutMs: 500 };
+      // the robots.txt request's own timeout is 15 s, past this test's 5 s: only the fetch's deadline ends it
+      await expect(fetchPage(`${hop.origin}/away`, tight)).rejects.toThrow(/exceeded 500 ms/);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+      await hop.close();
+    }
   });
 });
