@@ -2,10 +2,12 @@
  * One pipeline step on AWS: an SQS queue, its dead-letter queue, and the Lambda function that consumes
  * it, with every reliability setting fixed in one place:
  *
- * - the queue redrives to the DLQ after `maxReceiveCount` receives; both are encrypted (SSE-SQS) and
- *   refuse plain HTTP; FIFO queues get a FIFO DLQ. The function gets the same count
- *   (SPIDER_MAX_RECEIVE_COUNT) and puts a message that failed on its last receive on the DLQ itself,
- *   with the reason; the redrive is left with invocations that timed out or ran out of memory;
+ * - the function tries a message on `maxReceiveCount` receives (SPIDER_MAX_RECEIVE_COUNT) and puts one
+ *   that failed on its last receive on the DLQ itself, with the reason; the queue redrives to the DLQ
+ *   after one receive more, so that a message whose last receive was never answered (the invocation
+ *   timed out, ran out of memory or crashed) comes back once more and the function dead-letters it,
+ *   untried, with a reason that says so. Queue and DLQ are encrypted (SSE-SQS) and refuse plain HTTP;
+ *   FIFO queues get a FIFO DLQ;
  * - a consumer whose step defers messages (`defers`: a host whose turn has not come) may send to its
  *   own queue (SPIDER_QUEUE_URL), where a deferred message goes back with a delay (standard queues only);
  * - visibility timeout = 6 × the function timeout + the batching window (AWS's guidance for Lambda
@@ -44,6 +46,16 @@ export function npmPlatformFor(architecture: lambda.Architecture): Record<string
   return { npm_config_os: 'linux', npm_config_cpu: architecture.name === lambda.Architecture.ARM_64.name ? 'arm64' : 'x64', npm_config_libc: 'glibc' };
 }
 
+/**
+ * The redrive policy's maxReceiveCount for a function that tries a message on `maxReceiveCount`
+ * receives: one more. A receive beyond the function's count comes only when the last one was never
+ * answered (an invocation that died); the function dead-letters it with that reason instead of SQS
+ * moving it without one (lib/aws/sqs-records.ts).
+ */
+export function redriveReceiveCount(maxReceiveCount: number): number {
+  return maxReceiveCount + 1;
+}
+
 export interface QueueConsumerProps {
   /** Handler source, relative to the project root (e.g. `functions/render.ts`). */
   readonly entry: string;
@@ -57,7 +69,10 @@ export interface QueueConsumerProps {
   readonly batchSize: number;
   readonly maxBatchingWindow?: Duration;
   readonly maxConcurrency: number;
-  /** Receives before the redrive to the DLQ; the function is told the same (SPIDER_MAX_RECEIVE_COUNT). */
+  /**
+   * Receives a message is tried on (the function's SPIDER_MAX_RECEIVE_COUNT); the queue's redrive policy
+   * counts one more (redriveReceiveCount).
+   */
   readonly maxReceiveCount: number;
   readonly fifo?: boolean;
   /**
@@ -105,7 +120,7 @@ export class QueueConsumer extends Construct {
       retentionPeriod: Duration.days(4),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.maxReceiveCount },
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: redriveReceiveCount(props.maxReceiveCount) },
     });
 
     this.logGroup = new logs.LogGroup(this, 'Logs', {
@@ -138,7 +153,7 @@ export class QueueConsumer extends Construct {
         [AWS_ENV.deadLetterQueueUrl]: this.deadLetterQueue.queueUrl,
         ...(props.defers ? { [AWS_ENV.queueUrl]: this.queue.queueUrl } : {}),
         ...props.environment,
-        // One source of truth with the redrive policy above (spider:config may not set it: cdk/settings.ts).
+        // One source of truth with the redrive policy above, which counts one receive more (spider:config may not set it: cdk/settings.ts).
         [envName('maxReceiveCount')]: String(props.maxReceiveCount),
       },
       projectRoot: PROJECT_ROOT,
@@ -177,7 +192,7 @@ export class QueueConsumer extends Construct {
     );
 
     this.deadLetterAlarm = new cloudwatch.Alarm(this, 'DeadLetterAlarm', {
-      alarmDescription: `${props.description}: messages in the dead-letter queue (failed ${props.maxReceiveCount} times, or can never succeed). Read them, fix the cause, then redrive.`,
+      alarmDescription: `${props.description}: messages in the dead-letter queue (failed ${props.maxReceiveCount} times, never answered on their last receive: the invocation timed out, ran out of memory or crashed, or can never succeed). Read them (spider dead-letters), fix the cause, then redrive.`,
       metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: cloudwatch.Stats.MAXIMUM }),
       threshold: 1,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

@@ -44,10 +44,12 @@ export const SettingsSchema = z.object({
   applyMaxConcurrency: int(2, 1000).default(10),
 
   /**
-   * Receives of a failing message before the dead-letter queue: the queues' redrive policy, and the
-   * functions' SPIDER_MAX_RECEIVE_COUNT (on the last receive a handler dead-letters a retryable failure
-   * itself, with the reason). At least 5, as AWS advises for Lambda consumers: on AWS a receive is
-   * also spent by a throttled invocation or a record left without time in its invocation.
+   * Receives a failing message is tried on before the dead-letter queue: the functions'
+   * SPIDER_MAX_RECEIVE_COUNT (on the last receive a handler dead-letters a retryable failure itself,
+   * with the reason); the queues' redrive policy counts one more, on which a handler dead-letters a
+   * message whose last receive was never answered (cdk/queue-consumer.ts). At least 5, as AWS advises
+   * for Lambda consumers: on AWS a receive is also spent by a throttled invocation or a record left
+   * without time in its invocation.
    */
   maxReceiveCount: int(5, 1000).default(5),
   logRetentionDays: z.coerce

@@ -161,6 +161,49 @@ describe('sqsRecordHandler: the last receive (maxReceiveCount) and deferrals (Ho
     expect(dlq.sent).toEqual([]);
   });
 
+  it('a receive beyond maxReceiveCount (the last one never answered: the invocation died) is a dead letter that says so, the step not run again', async () => {
+    const dlq = deadLetters();
+    const dead: unknown[] = [];
+    const step = vi.fn(async () => undefined);
+    const handle = sqsRecordHandler({ schema: RenderMessageSchema, logger, deadLetters: dlq, maxReceiveCount: 5, onDeadLetter: (e) => dead.push(e), step });
+    await handle(record({ v: 1, url: 'https://a.com/x' }, { messageId: 'died', receiveCount: 6 }));
+    expect(step).not.toHaveBeenCalled();
+    expect(dlq.sent).toEqual([
+      {
+        id: 'died',
+        reason:
+          "received 5 times and never answered on its last receive: the Lambda invocation handling it timed out, ran out of memory, crashed or was throttled (an invocation's log names its batch's message ids when it starts)",
+      },
+    ]);
+    expect(dead.map(failureKind)).toEqual(['retries-exhausted']);
+    // the same words as the embedded runner's queues (MemoryQueue), whose cause is a process
+    expect(dlq.sent[0].reason).toMatch(/^received \d+ times and never answered on its last receive: /);
+    // without a dead-letter queue it is thrown, untried, and the redrive policy moves it
+    const noDlq = sqsRecordHandler({ schema: RenderMessageSchema, logger, maxReceiveCount: 5, step });
+    await expect(noDlq(record({ v: 1, url: 'https://a.com/x' }, { receiveCount: 6 }))).rejects.toThrow(/never answered/);
+    expect(step).not.toHaveBeenCalled();
+  });
+
+  it('a deferred copy counts the receives spent before it: beyond maxReceiveCount only once the copy itself was received before', async () => {
+    const dlq = deadLetters();
+    const step = vi.fn(async () => Promise.reject(new Error('HTTP 500')));
+    const handle = sqsRecordHandler({ schema: RenderMessageSchema, logger, deadLetters: dlq, deferrals: deferrals(), maxReceiveCount: 5, step });
+    const copy = (receiveCount: number, priorReceives: number, messageId: string) =>
+      record({ v: 1, url: 'https://a.com/x' }, { messageId, receiveCount, messageAttributes: attributes({ 'spider.deferrals': '1', 'spider.priorReceives': String(priorReceives) }) });
+    // four receives spent before the deferral: the copy's first is the fifth, tried, and the last
+    await handle(copy(1, 4, 'fifth'));
+    // its second is the sixth: the fifth never answered
+    await handle(copy(2, 4, 'sixth'));
+    // a copy's first receive was just sent, never a sign of an unanswered one, whatever it carries: tried
+    await handle(copy(1, 7, 'first'));
+    expect(step).toHaveBeenCalledTimes(2);
+    expect(dlq.sent.map((d) => [d.id, d.reason.replace(/:.*/, '')])).toEqual([
+      ['fifth', 'failed 5 times; last error'],
+      ['sixth', 'received 5 times and never answered on its last receive'],
+      ['first', 'failed 8 times; last error'],
+    ]);
+  });
+
   it('a busy host: the message is sent again with the delay rounded up to seconds (at most 900), counted in spider.deferrals, and the record is processed', async () => {
     const dlq = deadLetters();
     const again = deferrals();
@@ -307,6 +350,27 @@ describe('the step handlers\' batch response (sqsBatchHandler, Powertools)', () 
     const res = await sqsBatchHandler({ processor: new BatchProcessor(EventType.SQS), recordHandler: handle, logger, metrics: m })({ Records: records }, context);
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: 'f' }] });
     expect(m.hasStoredMetrics()).toBe(false);
+  });
+
+  it("logs the batch's message ids when an invocation starts (info), so the messages of one that then dies can be found", async () => {
+    const lines: string[] = [];
+    const info = new Logger({ serviceName: 'test', logLevel: 'INFO' });
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      // the invocation dies in its step: the handler never answers
+      const handle = sqsRecordHandler({ schema: LearnMessageSchema, logger: info, step: () => new Promise<never>(() => undefined) });
+      void sqsBatchHandler({ processor: new BatchProcessor(EventType.SQS), recordHandler: handle, logger: info, metrics: metrics() })(
+        { Records: [record({ v: 1, site: 'a.com' }, { messageId: 'm-1' }), record({ v: 1, site: 'b.com' }, { messageId: 'm-2' })] },
+        context,
+      );
+    } finally {
+      spy.mockRestore();
+    }
+    const logged = lines.flatMap((l) => l.split('\n')).filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(logged).toEqual([expect.objectContaining({ level: 'INFO', message: 'invocation started', messageIds: ['m-1', 'm-2'], function_request_id: 'req' })]);
   });
 
   it('a batch where every record fails is reported record by record, not thrown', async () => {

@@ -111,6 +111,7 @@ describe('failureKind', () => {
     ['no snapshot for page abc of a.example (pages/a.example/abc/snapshot.html)', 'missing-input'],
     ['failed 3 times; last error: HTTP 503 for https://a.example/', 'retries-exhausted'],
     ["deferred 300 times, its host's turn never came; last: HostBusyError: a.example is rate-limited: next request in 900000 ms", 'retries-exhausted'],
+    ['received 3 times and never answered on its last receive: the process handling it ended (killed, out of memory, a crash) or the step outlived the 300 s visibility timeout', 'retries-exhausted'],
     ['something else', 'other'],
   ])('%s → %s', (reason, kind) => {
     expect(failureKind(reason)).toBe(kind);

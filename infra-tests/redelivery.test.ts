@@ -8,13 +8,17 @@
  *   redrive policy (which carries none).
  * - A page whose host's turn has not come (HostBusyError) is sent again to its queue with a delay and
  *   spends no receive: on a queue that redrives after one receive it still ends rendered.
+ * - A page whose invocations die (crash, out of memory, timeout) on every receive it is tried on comes
+ *   back once more, as the stack's redrive policy counts one receive more, and the handler puts it in
+ *   the dead-letter queue with a reason that says so, without rendering it.
  */
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import type { SQSEvent } from 'aws-lambda';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { S3Store } from '../lib/aws/s3-store';
 import { SqsQueueSender } from '../lib/aws/sqs-queue';
 import { keys, pageIdOf, siteOf } from '../lib/store/keys';
+import { redriveReceiveCount } from '../cdk/queue-consumer';
 import type { RenderMessage } from '../lib/types/messages';
 import { serveRoutes, type TestServer } from '../test/helpers/http-server';
 import { startEmulator, type Emulator, type StepQueues } from './emulator';
@@ -38,6 +42,7 @@ beforeAll(async () => {
     '/always-503.html': { status: 503, body: 'busy' },
     '/story-1.html': { body: article(1) },
     '/story-2.html': { body: article(2) },
+    '/story-3.html': { body: article(3) },
   });
   Object.assign(process.env, {
     ...emu.env(),
@@ -61,15 +66,24 @@ interface Seen {
   readonly at: number;
 }
 
+interface RenderFunctionOptions {
+  readonly env?: Record<string, string>;
+  /** The render queue's redrive policy's count (default: maxReceiveCount, stricter than the stack's). */
+  readonly redriveReceiveCount?: number;
+  /** Invocations given this record die before the handler answers (as a crash, out of memory or a timeout). */
+  readonly dies?: (record: SQSRecord) => boolean;
+}
+
 /**
  * A render function as the stack makes it, on queues of its own: a bucket, the render queue with its
- * DLQ and redrive after `maxReceiveCount` receives, the apply and learn queues it sends to (not consumed
- * here). Returns its poller and every record it was given.
+ * DLQ and redrive after `maxReceiveCount` receives (or as `redriveReceiveCount` says), the apply and
+ * learn queues it sends to (not consumed here). Returns its poller and every record it was given.
  */
-async function renderFunction(name: string, maxReceiveCount: number, env: Record<string, string> = {}) {
+async function renderFunction(name: string, maxReceiveCount: number, options: RenderFunctionOptions = {}) {
+  const { env = {}, dies } = options;
   const bucket = `spider-${name}`;
   await emu.s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  const render: StepQueues = await emu.createStepQueues(`${name}-render`, { visibilitySeconds: VISIBILITY_SECONDS, maxReceiveCount });
+  const render: StepQueues = await emu.createStepQueues(`${name}-render`, { visibilitySeconds: VISIBILITY_SECONDS, maxReceiveCount: options.redriveReceiveCount ?? maxReceiveCount });
   const apply = await emu.createQueue(`${name}-apply`);
   const learn = await emu.createStepQueues(`${name}-learn`, { fifo: true, visibilitySeconds: 30, maxReceiveCount: 5 });
   vi.resetModules();
@@ -88,6 +102,7 @@ async function renderFunction(name: string, maxReceiveCount: number, env: Record
     for (const r of event.Records) {
       seen.push({ url: JSON.parse(r.body).url, receiveCount: Number(r.attributes.ApproximateReceiveCount), deferrals: r.messageAttributes['spider.deferrals']?.stringValue, at: Date.now() });
     }
+    if (dies && event.Records.some(dies)) throw new Error('Runtime.OutOfMemory: the invocation died');
     return fn.handler(event, context);
   };
   const poller = new LambdaPoller({ name: `${name}-render`, sqs: emu.sqs, queueUrl: render.url, queueArn: render.arn, handler, batchSize: 1, timeoutMs: 120_000 });
@@ -119,7 +134,7 @@ describe('redelivery on AWS: the last receive, and a busy host', () => {
   it('a page whose host\'s turn has not come is sent again with a delay, spends no receive, and ends rendered', async () => {
     // No waiting in-process for the host's turn, and a queue that redrives after a single receive:
     // a deferral that spent the receive would end in the DLQ.
-    const fn = await renderFunction('busy-host', 1, { SPIDER_POLITENESS_MAX_WAIT_MS: '0' });
+    const fn = await renderFunction('busy-host', 1, { env: { SPIDER_POLITENESS_MAX_WAIT_MS: '0' } });
     const urls = [`${site.origin}/story-1.html`, `${site.origin}/story-2.html`];
     // The host held back for 3 s (as after a 429 with Retry-After), in its shared rate-limit slot.
     const pausedUntil = Date.now() + 3_000;
@@ -153,5 +168,35 @@ describe('redelivery on AWS: the last receive, and a busy host', () => {
       expect(await store.get(keys.snapshot(siteName, pageIdOf(url))), url).toBeDefined();
     }
     expect((await emu.drain(fn.queues.apply.url)).map((m) => JSON.parse(m.Body!).pageId).sort()).toEqual(urls.map(pageIdOf).sort());
+  }, 120_000);
+
+  it('a page whose invocation dies on each receive it is tried on comes back once more, as the stack\'s redrive counts, and is a dead letter that says so, not rendered', async () => {
+    const maxReceiveCount = 2;
+    const fn = await renderFunction('never-answered', maxReceiveCount, {
+      redriveReceiveCount: redriveReceiveCount(maxReceiveCount),
+      dies: (r) => Number(r.attributes.ApproximateReceiveCount) <= maxReceiveCount,
+    });
+    const url = `${site.origin}/story-3.html`;
+    expect(await fn.submit([url])).toEqual({ sent: 1, failed: [] });
+
+    await runUntilIdle([fn.poller], { timeoutMs: 60_000 });
+
+    // Two invocations died with it; the third receive is answered: a dead letter, with the reason.
+    expect(fn.seen.map((s) => s.receiveCount)).toEqual([1, 2, 3]);
+    expect(fn.poller.invocations.map((i) => [i.failed, i.batchError !== undefined])).toEqual([
+      [1, true],
+      [1, true],
+      [0, false],
+    ]);
+    const dead = await emu.drain(fn.queues.render.dlqUrl);
+    expect(dead.map((m) => JSON.parse(m.Body!).url)).toEqual([url]);
+    const attrs = dead[0].MessageAttributes ?? {};
+    expect(attrs['spider.error']?.StringValue).toMatch(/^received 2 times and never answered on its last receive: the Lambda invocation handling it timed out, ran out of memory, crashed or was throttled/);
+    expect(attrs['spider.receiveCount']?.StringValue).toBe('3');
+    // not rendered on that last receive: no request to the site, nothing stored
+    expect(site.hits.get('/story-3.html') ?? 0).toBe(0);
+    const store = new S3Store({ bucket: fn.bucket, client: emu.s3 });
+    expect(await store.get(keys.features(siteOf(url), pageIdOf(url)))).toBeUndefined();
+    expect(await queueDepth(emu.sqs, fn.queues.render.url)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
   }, 120_000);
 });

@@ -134,13 +134,13 @@ describe('data bucket', () => {
 });
 
 describe('queues', () => {
-  it.each(STEPS)('%s: encrypted queue and DLQ, redrive after 5 receives (AWS: at least 5 for a Lambda consumer), DLQ keeps messages 14 days', (step) => {
+  it.each(STEPS)('%s: encrypted queue and DLQ, redrive after 6 receives (5 tried, AWS: at least 5 for a Lambda consumer, and one for a last receive never answered), DLQ keeps messages 14 days', (step) => {
     const queue = resources[id('AWS::SQS::Queue', `${step}Queue`)].Properties;
     const dlqId = id('AWS::SQS::Queue', `${step}DeadLetterQueue`);
     const dlq = resources[dlqId].Properties;
     expect(queue.SqsManagedSseEnabled).toBe(true);
     expect(dlq.SqsManagedSseEnabled).toBe(true);
-    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: getAtt(dlqId), maxReceiveCount: 5 });
+    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: getAtt(dlqId), maxReceiveCount: 6 });
     expect(dlq.MessageRetentionPeriod).toBe(14 * 24 * 3600);
     expect(dlq.MessageRetentionPeriod).toBeGreaterThan(queue.MessageRetentionPeriod);
     expect(dlq.RedrivePolicy).toBeUndefined();
@@ -191,11 +191,16 @@ describe('functions', () => {
     expect(fn.Role).toEqual(getAtt(id('AWS::IAM::Role', `${step}Role`)));
   });
 
-  it.each(STEPS)('%s: told its queue\'s maxReceiveCount (one value with the redrive policy), so it dead-letters a last failure itself with the reason', (step) => {
+  it.each(STEPS)('%s: told the receives it tries a message on, one fewer than its queue\'s redrive policy counts, so it dead-letters a last failure, and a last receive never answered, itself with the reason', (step) => {
     const fn = resources[id('AWS::Lambda::Function', `${step}Function`)].Properties;
     const queue = resources[id('AWS::SQS::Queue', `${step}Queue`)].Properties;
-    expect(fn.Environment.Variables.SPIDER_MAX_RECEIVE_COUNT).toBe(String(queue.RedrivePolicy.maxReceiveCount));
+    expect(fn.Environment.Variables.SPIDER_MAX_RECEIVE_COUNT).toBe(String(queue.RedrivePolicy.maxReceiveCount - 1));
     expect(fn.Environment.Variables.SPIDER_MAX_RECEIVE_COUNT).toBe('5');
+  });
+
+  it.each(STEPS)('%s: its dead-letter alarm says what its dead letters are', (step) => {
+    const alarm = resources[id('AWS::CloudWatch::Alarm', `${step}DeadLetterAlarm`)];
+    expect(alarm.Properties.AlarmDescription).toMatch(/failed 5 times, never answered on their last receive: the invocation timed out, ran out of memory or crashed, or can never succeed/);
   });
 
   it('fetch and render (standard queues, a host\'s turn) get their own queue, to put a deferred message back with a delay; learn (FIFO) and apply do not', () => {
@@ -556,7 +561,7 @@ describe('settings from cdk.json context', () => {
     t.hasResourceProperties('AWS::Lambda::Function', { MemorySize: 3008, Timeout: 180, Architectures: ['x86_64'] });
     t.hasResourceProperties('AWS::Lambda::Function', { MemorySize: 256, Architectures: ['arm64'], Environment: { Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: 'spider-fetch' }) } });
     t.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 20 }, BatchSize: 1 });
-    t.hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 1080, RedrivePolicy: Match.objectLike({ maxReceiveCount: 7 }) });
+    t.hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 1080, RedrivePolicy: Match.objectLike({ maxReceiveCount: 8 }) });
     t.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SPIDER_MAX_RECEIVE_COUNT: '7' }) } }, 4);
     t.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 90 }, 4);
     t.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { AlarmActions: [topic] }, 20);

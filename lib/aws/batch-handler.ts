@@ -4,6 +4,11 @@
  * (partial batch response: SQS deletes the rest), and the invocation's metrics are published whatever
  * happens. A batch whose every record failed is answered the same way, not thrown: each record then
  * follows its own retry count to the dead-letter queue.
+ *
+ * Each invocation first logs its batch's message ids (info): an invocation that times out, runs out of
+ * memory or crashes answers for none of its records, and Lambda's own line for it names none, so this
+ * line is where its messages are found (a message that died so on its last receive is dead-lettered
+ * on the next one, saying so: sqs-records.ts).
  */
 import { processPartialResponse, type BatchProcessor } from '@aws-lambda-powertools/batch';
 import type { Logger } from '@aws-lambda-powertools/logger';
@@ -24,6 +29,7 @@ export function sqsBatchHandler(options: SqsBatchHandlerOptions): (event: SQSEve
   const { processor, recordHandler, logger, metrics, processInParallel = true } = options;
   return async (event, context) => {
     logger.addContext(context);
+    logger.info('invocation started', { messageIds: event.Records.map((r) => r.messageId) });
     try {
       return await processPartialResponse(event, recordHandler, processor, { context, processInParallel, throwOnFullBatchFailure: false });
     } finally {

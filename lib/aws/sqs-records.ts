@@ -5,10 +5,15 @@
  *
  * - Retryable failure (any error but NonRetryableError): thrown, so the batch processor reports the
  *   record in `batchItemFailures` and SQS delivers it again after the visibility timeout; but on its
- *   last receive (`maxReceiveCount`, the queue's redrive setting, given to the function by the stack)
- *   it is sent to the dead-letter queue with the reason, `failed 5 times; last error: …`, and reported
- *   as processed. The redrive policy is left with what no handler can answer for: invocations that
- *   timed out or ran out of memory.
+ *   last receive (`maxReceiveCount`, given to the function by the stack) it is sent to the dead-letter
+ *   queue with the reason, `failed 5 times; last error: …`, and reported as processed.
+ * - A receive beyond `maxReceiveCount` (the stack's redrive policy counts one more) comes only after a
+ *   last receive that was never answered: the invocation timed out, ran out of memory or crashed, so no
+ *   handler code ran to the end of the record. The step is not run again: the message goes to the
+ *   dead-letter queue at once with a reason that says so (`received 5 times and never answered on its
+ *   last receive: …`, as the embedded runner's queues say it). The redrive policy is left with what
+ *   no handler can answer for: a message whose every invocation dies, or whose dead-letter send failed,
+ *   on that extra receive too.
  * - Never-succeeding input (a body that is not JSON or fails the schema, or a NonRetryableError from
  *   the step): sent at once to the function's dead-letter queue with the reason in message attributes
  *   (`spider.error`, `spider.sourceQueue`, `spider.receiveCount`, `spider.messageId`), then reported
@@ -27,9 +32,12 @@ import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { SendMessageCommand, type MessageAttributeValue, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
-import { DeadlineExceededError, deferralOf, describeError, isNonRetryable, NonRetryableError } from '../util/errors';
+import { DeadlineExceededError, deferralOf, describeError, isNonRetryable, neverAnsweredReason, NonRetryableError } from '../util/errors';
 import { sqsClient } from './clients';
 import { MAX_DELAY_SECONDS } from './sqs-queue';
+
+/** What ends, on AWS, when a receive is never answered (neverAnsweredReason). */
+const UNANSWERED_CAUSE = "the Lambda invocation handling it timed out, ran out of memory, crashed or was throttled (an invocation's log names its batch's message ids when it starts)";
 
 /** Longest reason kept in the `spider.error` attribute. */
 const MAX_REASON_CHARS = 2000;
@@ -163,8 +171,10 @@ export interface SqsRecordHandlerOptions<M> {
   /** Where never-succeeding messages go at once; without it they are retried until the redrive. */
   readonly deadLetters?: DeadLetterSender;
   /**
-   * The queue's maxReceiveCount (its redrive policy): on that receive a retryable failure goes to the
-   * dead-letter queue with its reason. Without it (or without deadLetters) it is left to the redrive.
+   * Receives a message is tried on (SPIDER_MAX_RECEIVE_COUNT; the queue's redrive policy counts one
+   * more): on that receive a retryable failure goes to the dead-letter queue with its reason, and a
+   * receive beyond it (the last one was never answered) goes there without running the step. Without
+   * it (or without deadLetters) both are left to the redrive.
    */
   readonly maxReceiveCount?: number;
   /** Where a deferred message goes back to (its own queue); without it a deferral fails like any error. */
@@ -191,6 +201,15 @@ export function sqsRecordHandler<M>(options: SqsRecordHandlerOptions<M>): (recor
       logger.error(message, { ...where, error: reason });
       return true;
     };
+
+    if (maxReceiveCount !== undefined && receives > maxReceiveCount && receiveCountOf(record) > 1) {
+      // Its last receive never answered (a deferred copy's first receive is never one: it was just sent).
+      const why = neverAnsweredReason(receives - 1, UNANSWERED_CAUSE);
+      const unanswered = new NonRetryableError(why, { kind: 'retries-exhausted' });
+      if (await deadLetter(unanswered, why, 'message received again after its last receive, which never answered; sent to the dead-letter queue, not run again')) return;
+      logger.error('message received again after its last receive, which never answered; no dead-letter queue configured, leaving it to the redrive policy', { ...where, error: why });
+      throw unanswered;
+    }
 
     try {
       const message = parseMessage(record.body, schema);

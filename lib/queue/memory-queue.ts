@@ -13,6 +13,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { readFile, readdir, rm, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { makeDirectory } from '../util/make-directory';
+import { neverAnsweredReason } from '../util/errors';
 import type { QueueSender, ReceivedMessage, SendOptions } from './queue';
 import type { QueueCounts } from './status';
 
@@ -174,11 +175,8 @@ export class MemoryQueue<T> implements QueueSender<T> {
       out.push({ id: entry.id, body: structuredClone(entry.body), receiveCount: entry.receiveCount, groupId: entry.groupId });
     }
     for (const entry of unanswered) {
-      const last = entry.errors.length ? `; last error: ${entry.errors[entry.errors.length - 1]}` : '';
-      await this.killEntry(
-        entry,
-        `received ${entry.receiveCount} times and never answered on its last receive: the process handling it ended (killed, out of memory, a crash) or the step outlived the ${this.visibilityMs / 1000} s visibility timeout${last}`,
-      );
+      const cause = `the process handling it ended (killed, out of memory, a crash) or the step outlived the ${this.visibilityMs / 1000} s visibility timeout`;
+      await this.killEntry(entry, neverAnsweredReason(entry.receiveCount, cause, entry.errors.at(-1)));
     }
     await Promise.all(out.map((m) => this.journal(this.entries.get(m.id)!)));
     return out;

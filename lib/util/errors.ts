@@ -21,13 +21,13 @@ export type FailureKind = (typeof FAILURE_KINDS)[number];
 /**
  * The kind of a failure, from the error's own `kind`, else from the reason's wording (the reasons
  * the steps and queues write: "invalid message: …", "HTTP 404 …", "failed 3 times; last error: …",
- * "deferred 300 times, …").
+ * "deferred 300 times, …", "received 3 times and never answered …").
  */
 export function failureKind(failure: unknown): FailureKind {
   const own = (failure as { kind?: unknown } | undefined)?.kind;
   if (typeof own === 'string' && (FAILURE_KINDS as readonly string[]).includes(own)) return own as FailureKind;
   const reason = typeof failure === 'string' ? failure : describeError(failure);
-  if (/^(failed|deferred) \d+ times/.test(reason)) return 'retries-exhausted';
+  if (/^(failed|deferred|received) \d+ times/.test(reason)) return 'retries-exhausted';
   if (/^invalid message|not a valid (absolute URL|page id)/.test(reason)) return 'invalid-message';
   if (/^HTTP \d{3}/.test(reason)) return 'http-status';
   if (/^not an HTML page/.test(reason)) return 'not-html';
@@ -35,6 +35,16 @@ export function failureKind(failure: unknown): FailureKind {
   if (/larger than|more than the|more than \d+ frames/.test(reason)) return 'too-large';
   if (/is not in the store|no snapshot|has no URL/.test(reason)) return 'missing-input';
   return 'other';
+}
+
+/**
+ * Why a message is a dead letter when its last receive was never answered: whatever handled it ended
+ * without saying how the message fared (a process killed or out of memory, a Lambda invocation that
+ * timed out or crashed), so no failure was recorded for it. The embedded queues (MemoryQueue) and the
+ * Lambda handlers (lib/aws/sqs-records.ts) say it in the same words; `cause` names what ends in each.
+ */
+export function neverAnsweredReason(receives: number, cause: string, lastError?: string): string {
+  return `received ${receives} times and never answered on its last receive: ${cause}${lastError ? `; last error: ${lastError}` : ''}`;
 }
 
 export function isNonRetryable(error: unknown): boolean {
