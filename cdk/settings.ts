@@ -48,8 +48,7 @@ export const SettingsSchema = z.object({
    * SPIDER_MAX_RECEIVE_COUNT (on the last receive a handler dead-letters a retryable failure itself,
    * with the reason); the queues' redrive policy counts one more, on which a handler dead-letters a
    * message whose last receive was never answered (cdk/queue-consumer.ts). At least 5, as AWS advises
-   * for Lambda consumers: on AWS a receive is also spent by a throttled invocation or a record left
-   * without time in its invocation.
+   * for Lambda consumers: on AWS a receive is also spent by a throttled invocation.
    */
   maxReceiveCount: int(5, 1000).default(5),
   logRetentionDays: z.coerce

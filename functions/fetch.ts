@@ -27,7 +27,7 @@ const recordHandler = oneAtATimePer(hostOfRecord, sqsRecordHandler({
   ...failureHandlingFromEnv(ctx.config),
   onDeadLetter: (error) => recordDeadLetter(metrics, error),
   // Each fetch gets min(SPIDER_RENDER_TIMEOUT_MS, remaining time − 30 s: the host's turn, robots.txt, S3);
-  // with less than 5 s for it the record is retried by a fresh invocation.
+  // with less than 5 s for it the record is not started but deferred to a fresh invocation (no receive spent).
   step: async (message, _record, context) =>
     recordFetch(metrics, await fetchStep(message, { ...ctx, fetchTimeoutMs: recordBudget(context, ctx.config.renderTimeoutMs, 30_000, MIN_FETCH_MS) })),
 }));

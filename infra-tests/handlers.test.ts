@@ -14,7 +14,7 @@ import { ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import { deferralDelaySeconds, hostOfRecord, oneAtATimePer, parseMessage, recordBudget, sqsRecordHandler, SqsDeferralSender, type DeadLetterSender, type Deferral, type DeferralSender } from '../lib/aws/sqs-records';
 import { silentLogger } from '../lib/step/context';
 import { LearnMessageSchema, RenderMessageSchema } from '../lib/types/messages';
-import { DeadlineExceededError, HostBusyError, NonRetryableError, failureKind, isNonRetryable } from '../lib/util/errors';
+import { DeadlineExceededError, HostBusyError, NonRetryableError, StepNotStartedError, deferralOf, failureKind, isNonRetryable } from '../lib/util/errors';
 import { startEmulator } from './emulator';
 
 const logger = new Logger({ serviceName: 'test', logLevel: 'SILENT' });
@@ -261,6 +261,58 @@ describe('sqsRecordHandler: the last receive (maxReceiveCount) and deferrals (Ho
     expect(dlq.sent).toEqual([{ id: 'last', reason: 'failed 5 times; last error: HostBusyError: a.com is rate-limited: next request in 1000 ms (and could not be sent again with a delay: SQS unavailable)' }]);
   });
 
+  it('a record not started for lack of time in its invocation (recordBudget, RendererHolder) is sent again a second later and spends no receive, on its last receive too', async () => {
+    const dlq = deadLetters();
+    const again = deferrals();
+    const left = (ms: number) => ({ getRemainingTimeInMillis: () => ms }) as unknown as Context;
+    const holder = new RendererHolder(() => ({ close: async () => undefined }), silentLogger, { marginMs: 10_000, minBudgetMs: 5_000 });
+    const render = vi.fn(async () => undefined);
+    const fetchHandler = sqsRecordHandler({ schema: RenderMessageSchema, logger, deadLetters: dlq, deferrals: again, maxReceiveCount: 5, step: async (_m, _r, context) => recordBudget(context, 45_000, 30_000, 5_000) });
+    const renderHandler = sqsRecordHandler({ schema: RenderMessageSchema, logger, deadLetters: dlq, deferrals: again, maxReceiveCount: 5, step: async (_m, _r, context) => holder.withDeadline(context, 45_000, render) });
+    await fetchHandler(record({ v: 1, url: 'https://a.com/x' }, { messageId: 'fetch-last', receiveCount: 5 }), left(34_000));
+    await renderHandler(record({ v: 1, url: 'https://a.com/y' }, { messageId: 'render-last', receiveCount: 5 }), left(12_000));
+    // a copy that waited for its host before: its host deferrals are carried, not counted up
+    await fetchHandler(record({ v: 1, url: 'https://a.com/z' }, { messageId: 'copy', receiveCount: 2, messageAttributes: attributes({ 'spider.deferrals': '4', 'spider.priorReceives': '1', 'spider.notStarted': '2' }) }), left(1_000));
+    expect(render).not.toHaveBeenCalled();
+    expect(dlq.sent).toEqual([]);
+    expect(again.sent).toEqual([
+      { id: 'fetch-last', delaySeconds: 1, deferral: { deferrals: 0, priorReceives: 4, notStarted: 1 } },
+      { id: 'render-last', delaySeconds: 1, deferral: { deferrals: 0, priorReceives: 4, notStarted: 1 } },
+      { id: 'copy', delaySeconds: 1, deferral: { deferrals: 4, priorReceives: 2, notStarted: 3 } },
+    ]);
+  });
+
+  it('not started maxDeferrals times already: a dead letter that says so, never that its host\'s turn never came; host deferrals and not-started ones are bounded apart', async () => {
+    const dlq = deadLetters();
+    const again = deferrals();
+    const dead: unknown[] = [];
+    let error: Error = new StepNotStartedError('only 1000 ms left in this invocation; not starting the step');
+    const handle = sqsRecordHandler({ schema: RenderMessageSchema, logger, deadLetters: dlq, deferrals: again, maxDeferrals: 3, onDeadLetter: (e) => dead.push(e), step: async () => Promise.reject(error) });
+    await handle(record({ v: 1, url: 'https://a.com/x' }, { messageId: 'tired', messageAttributes: attributes({ 'spider.notStarted': '3', 'spider.deferrals': '1' }) }));
+    // three host deferrals and a first time not started: deferred again
+    await handle(record({ v: 1, url: 'https://a.com/x' }, { messageId: 'waited', messageAttributes: attributes({ 'spider.deferrals': '3' }) }));
+    // three times not started and its host busy now: deferred again
+    error = new HostBusyError('a.com', 2_000);
+    await handle(record({ v: 1, url: 'https://a.com/x' }, { messageId: 'busy', messageAttributes: attributes({ 'spider.notStarted': '3' }) }));
+    expect(dlq.sent).toEqual([{ id: 'tired', reason: 'not started 3 times, its invocations never had the time left for it; last: StepNotStartedError: only 1000 ms left in this invocation; not starting the step' }]);
+    expect(dead.map(failureKind)).toEqual(['retries-exhausted']);
+    expect(failureKind(dlq.sent[0].reason)).toBe('retries-exhausted');
+    expect(again.sent.map((s) => [s.id, s.deferral])).toEqual([
+      ['waited', { deferrals: 3, priorReceives: 0, notStarted: 1 }],
+      ['busy', { deferrals: 1, priorReceives: 0, notStarted: 3 }],
+    ]);
+  });
+
+  it('a step that started and then ran out of time (the render past its deadline) is a retryable failure, not a deferral', async () => {
+    const dlq = deadLetters();
+    const again = deferrals();
+    const handle = sqsRecordHandler({ schema: RenderMessageSchema, logger, deadLetters: dlq, deferrals: again, maxReceiveCount: 5, step: failing(new DeadlineExceededError('render did not finish within 2400 ms')) });
+    await expect(handle(record({ v: 1, url: 'https://a.com/x' }, { receiveCount: 1 }))).rejects.toThrow(/did not finish/);
+    await handle(record({ v: 1, url: 'https://a.com/x' }, { messageId: 'last', receiveCount: 5 }));
+    expect(again.sent).toEqual([]);
+    expect(dlq.sent).toEqual([{ id: 'last', reason: 'failed 5 times; last error: DeadlineExceededError: render did not finish within 2400 ms' }]);
+  });
+
   it('the first deferral waits for the host\'s turn; the k-th a random time in the upper half of 2^(k-1) times it, at most 900 s', () => {
     const low = () => 0;
     const high = () => 0.999999;
@@ -478,10 +530,13 @@ describe('RendererHolder', () => {
     expect(FakeRenderer.made).toBe(2);
   });
 
-  it('does not start a render without enough time left', async () => {
+  it('does not start a render without enough time left: a deferral of a second (StepNotStartedError), not a failure', async () => {
     const holder = new RendererHolder(() => new FakeRenderer(), silentLogger, { marginMs: 10_000, minBudgetMs: 5_000 });
     const run = vi.fn(async () => undefined);
-    await expect(holder.withDeadline(remaining(12_000), 45_000, run)).rejects.toThrow(/not starting a render/);
+    const refused = await holder.withDeadline(remaining(12_000), 45_000, run).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(StepNotStartedError);
+    expect((refused as Error).message).toMatch(/not starting a render$/);
+    expect(deferralOf(refused)).toBe(1_000);
     expect(run).not.toHaveBeenCalled();
   });
 
@@ -536,7 +591,7 @@ describe('oneAtATimePer (the fetch function: one host at a time, hosts side by s
 
 describe('recordBudget (the fetch function near its timeout)', () => {
   const left = (ms: number) => ({ getRemainingTimeInMillis: () => ms });
-  it('gives the step its full time, less near the end of the invocation, and refuses to start below the minimum (retryable)', () => {
+  it('gives the step its full time, less near the end of the invocation, and refuses to start below the minimum (a deferral of a second)', () => {
     expect(recordBudget(left(120_000), 45_000, 30_000, 5_000)).toBe(45_000);
     expect(recordBudget(left(50_000), 45_000, 30_000, 5_000)).toBe(20_000);
     expect(recordBudget(undefined, 45_000, 30_000, 5_000)).toBe(45_000);
@@ -546,7 +601,7 @@ describe('recordBudget (the fetch function near its timeout)', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(DeadlineExceededError);
-    expect(isNonRetryable(error)).toBe(false);
+    expect(error).toBeInstanceOf(StepNotStartedError);
+    expect(deferralOf(error)).toBe(1_000);
   });
 });

@@ -11,6 +11,8 @@
  * - A page whose invocations die (crash, out of memory, timeout) on every receive it is tried on comes
  *   back once more, as the stack's redrive policy counts one receive more, and the handler puts it in
  *   the dead-letter queue with a reason that says so, without rendering it.
+ * - A page whose render is not started for lack of time in its invocation is sent again a second later
+ *   and spends no receive; a function that never has the time ends it as a dead letter that says so.
  */
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
@@ -43,6 +45,7 @@ beforeAll(async () => {
     '/story-1.html': { body: article(1) },
     '/story-2.html': { body: article(2) },
     '/story-3.html': { body: article(3) },
+    '/story-4.html': { body: article(4) },
   });
   Object.assign(process.env, {
     ...emu.env(),
@@ -63,6 +66,7 @@ interface Seen {
   readonly url: string;
   readonly receiveCount: number;
   readonly deferrals?: string;
+  readonly notStarted?: string;
   readonly at: number;
 }
 
@@ -72,6 +76,8 @@ interface RenderFunctionOptions {
   readonly redriveReceiveCount?: number;
   /** Invocations given this record die before the handler answers (as a crash, out of memory or a timeout). */
   readonly dies?: (record: SQSRecord) => boolean;
+  /** The function's timeout (ms; default 120 s). */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -100,12 +106,12 @@ async function renderFunction(name: string, maxReceiveCount: number, options: Re
   const seen: Seen[] = [];
   const handler: SqsHandler = async (event: SQSEvent, context) => {
     for (const r of event.Records) {
-      seen.push({ url: JSON.parse(r.body).url, receiveCount: Number(r.attributes.ApproximateReceiveCount), deferrals: r.messageAttributes['spider.deferrals']?.stringValue, at: Date.now() });
+      seen.push({ url: JSON.parse(r.body).url, receiveCount: Number(r.attributes.ApproximateReceiveCount), deferrals: r.messageAttributes['spider.deferrals']?.stringValue, notStarted: r.messageAttributes['spider.notStarted']?.stringValue, at: Date.now() });
     }
     if (dies && event.Records.some(dies)) throw new Error('Runtime.OutOfMemory: the invocation died');
     return fn.handler(event, context);
   };
-  const poller = new LambdaPoller({ name: `${name}-render`, sqs: emu.sqs, queueUrl: render.url, queueArn: render.arn, handler, batchSize: 1, timeoutMs: 120_000 });
+  const poller = new LambdaPoller({ name: `${name}-render`, sqs: emu.sqs, queueUrl: render.url, queueArn: render.arn, handler, batchSize: 1, timeoutMs: options.timeoutMs ?? 120_000 });
   const submit = (urls: string[]) => new SqsQueueSender<RenderMessage>({ queueUrl: render.url, client: emu.sqs }).sendBatch(urls.map((url) => ({ body: { v: 1, url } })));
   return { bucket, queues: { render, apply }, poller, seen, submit };
 }
@@ -197,6 +203,32 @@ describe('redelivery on AWS: the last receive, and a busy host', () => {
     expect(site.hits.get('/story-3.html') ?? 0).toBe(0);
     const store = new S3Store({ bucket: fn.bucket, client: emu.s3 });
     expect(await store.get(keys.features(siteOf(url), pageIdOf(url)))).toBeUndefined();
+    expect(await queueDepth(emu.sqs, fn.queues.render.url)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
+  }, 120_000);
+
+  it('a page not started for lack of time in its invocation is sent again a second later, spends no receive, and ends a dead letter that says so when no invocation ever has the time', async () => {
+    // A function whose 12 s timeout, less the render's 10 s margin, leaves less than the 5 s a render
+    // needs to start, on a queue that redrives after a single receive: a deferral that spent the
+    // receive would end there without a reason, or as a failure.
+    const fn = await renderFunction('no-time', 1, { timeoutMs: 12_000, env: { SPIDER_MAX_DEFERRALS: '2' } });
+    const url = `${site.origin}/story-4.html`;
+    expect(await fn.submit([url])).toEqual({ sent: 1, failed: [] });
+
+    await runUntilIdle([fn.poller], { timeoutMs: 60_000 });
+
+    expect(fn.seen.map((s) => [s.receiveCount, s.notStarted, s.deferrals])).toEqual([
+      [1, undefined, undefined],
+      [1, '1', '0'],
+      [1, '2', '0'],
+    ]);
+    expect(fn.seen[1].at - fn.seen[0].at).toBeGreaterThanOrEqual(1_000);
+    expect(fn.poller.invocations.every((i) => i.failed === 0 && !i.batchError)).toBe(true);
+    const dead = await emu.drain(fn.queues.render.dlqUrl);
+    expect(dead.map((m) => JSON.parse(m.Body!).url)).toEqual([url]);
+    expect(dead[0].MessageAttributes?.['spider.error']?.StringValue).toMatch(
+      /^not started 2 times, its invocations never had the time left for it; last: StepNotStartedError: only \d+ ms left in this invocation; not starting a render$/,
+    );
+    expect(site.hits.get('/story-4.html') ?? 0).toBe(0);
     expect(await queueDepth(emu.sqs, fn.queues.render.url)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
   }, 120_000);
 });

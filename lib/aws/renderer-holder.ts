@@ -9,11 +9,12 @@
  * The step is given `min(renderTimeoutMs, remaining - margin)` and should finish within it. If it does
  * not, the hard deadline (`remaining - margin / 2`) fails the record as retryable and throws the browser
  * away (closed in the background, bounded), so the handler still returns its partial batch response
- * before Lambda kills the invocation, and the next render starts a fresh browser.
+ * before Lambda kills the invocation, and the next render starts a fresh browser. A budget below
+ * `minBudgetMs` starts no render: StepNotStartedError, which the handler defers (no receive spent).
  */
 import type { Context } from 'aws-lambda';
 import type { Logger } from '../step/context';
-import { DeadlineExceededError } from '../util/errors';
+import { DeadlineExceededError, StepNotStartedError } from '../util/errors';
 
 export interface Closable {
   close(): Promise<void>;
@@ -22,7 +23,7 @@ export interface Closable {
 export interface RendererHolderOptions {
   /** Time kept back from the remaining time for reporting and cleanup (ms). */
   readonly marginMs?: number;
-  /** Below this budget a render is not started; the record is retried later (ms). */
+  /** Below this budget a render is not started (StepNotStartedError): the record is deferred, tried by a later invocation (ms). */
   readonly minBudgetMs?: number;
   /** Longest wait for a discarded browser to close (ms). */
   readonly closeTimeoutMs?: number;
@@ -54,7 +55,7 @@ export class RendererHolder<R extends Closable> {
     const remaining = context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY;
     const budget = Math.floor(Math.min(maxMs, remaining - this.marginMs));
     if (budget < this.minBudgetMs) {
-      throw new DeadlineExceededError(`only ${Math.max(0, Math.round(remaining))} ms left in this invocation; not starting a render`);
+      throw new StepNotStartedError(`only ${Math.max(0, Math.round(remaining))} ms left in this invocation; not starting a render`);
     }
     const hardMs = Number.isFinite(remaining) ? Math.max(budget, remaining - this.marginMs / 2) : budget + this.marginMs / 2;
     const renderer = this.get();

@@ -27,12 +27,19 @@
  *   the receives spent before (`spider.priorReceives`: a deferral takes back only its own receive, as
  *   the embedded runner's does). After `maxDeferrals` deferrals it is a dead letter that says so. If
  *   the send fails, the record fails as a retryable failure would (never lost).
+ * - A step not started for lack of time (StepNotStartedError: recordBudget, RendererHolder; the
+ *   records before it in the batch took the invocation's time) is deferred too, NOT_STARTED_RETRY_MS
+ *   (a second) later: the message was never tried, so it spends no receive, and a busy batch cannot
+ *   push it to its dead letter untried. These are counted apart (`spider.notStarted`), so that a
+ *   message is never said to have waited for its host when it waited for time: after `maxDeferrals`
+ *   of them (a function whose timeout leaves no record the time to start) it is a dead letter that
+ *   says it was never started, and why.
  */
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { SendMessageCommand, type MessageAttributeValue, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
-import { DeadlineExceededError, deferralOf, describeError, isNonRetryable, neverAnsweredReason, NonRetryableError } from '../util/errors';
+import { deferralOf, describeError, isNonRetryable, isNotStarted, neverAnsweredReason, NonRetryableError, StepNotStartedError } from '../util/errors';
 import { sqsClient } from './clients';
 import { MAX_DELAY_SECONDS } from './sqs-queue';
 
@@ -58,6 +65,8 @@ export const MESSAGE_ATTRIBUTES = {
   deferrals: 'spider.deferrals',
   /** On a deferred message's copy: the receives it spent before (failures), which its new copy does not show. */
   priorReceives: 'spider.priorReceives',
+  /** On a deferred message's copy: how many times its step was not started for lack of time (absent: none). */
+  notStarted: 'spider.notStarted',
 } as const;
 
 export interface DeadLetterSender {
@@ -114,10 +123,12 @@ export function deferralDelaySeconds(retryInMs: number, deferrals: number, rando
 
 /** What a deferred message's copy carries. */
 export interface Deferral {
-  /** Deferrals so far, this one included. */
+  /** Deferrals for its host's turn so far, this one included if it is one. */
   readonly deferrals: number;
   /** Receives spent before, not counting the one deferred. */
   readonly priorReceives: number;
+  /** Times its step was not started for lack of time, this one included if it is one (absent: none). */
+  readonly notStarted?: number;
 }
 
 export interface DeferralSender {
@@ -128,7 +139,8 @@ export interface DeferralSender {
 /**
  * Puts a deferred record's body back on the queue it came from, with a delay: a new message, so the
  * receive the deferral took is not counted. Standard queues only (FIFO queues have no per-message delay).
- * The record's own message attributes go along but for spider.*; `spider.deferrals` and `spider.priorReceives` are set.
+ * The record's own message attributes go along but for spider.*; `spider.deferrals` and `spider.priorReceives` are set,
+ * and `spider.notStarted` when the message was ever not started for lack of time.
  */
 export class SqsDeferralSender implements DeferralSender {
   private readonly client: SQSClient;
@@ -146,6 +158,7 @@ export class SqsDeferralSender implements DeferralSender {
     const ours: Record<string, MessageAttributeValue> = {
       [A.deferrals]: { DataType: 'Number', StringValue: String(deferral.deferrals) },
       [A.priorReceives]: { DataType: 'Number', StringValue: String(deferral.priorReceives) },
+      ...(deferral.notStarted ? { [A.notStarted]: { DataType: 'Number', StringValue: String(deferral.notStarted) } } : {}),
     };
     const theirs: Record<string, MessageAttributeValue> = {};
     for (const [name, value] of Object.entries(record.messageAttributes ?? {})) {
@@ -179,7 +192,11 @@ export interface SqsRecordHandlerOptions<M> {
   readonly maxReceiveCount?: number;
   /** Where a deferred message goes back to (its own queue); without it a deferral fails like any error. */
   readonly deferrals?: DeferralSender;
-  /** Deferrals after which a message is a dead letter that says its host's turn never came (SPIDER_MAX_DEFERRALS); without it, no bound. */
+  /**
+   * Deferrals after which a message is a dead letter that says its host's turn never came
+   * (SPIDER_MAX_DEFERRALS), and, counted apart, times not started for lack of time after which it is
+   * one that says so; without it, no bound.
+   */
   readonly maxDeferrals?: number;
   readonly step: (message: M, record: SQSRecord, context: Context | undefined) => Promise<unknown>;
   /** Called for each message the handler puts on the dead-letter queue (the handler's metrics count them). */
@@ -219,18 +236,26 @@ export function sqsRecordHandler<M>(options: SqsRecordHandlerOptions<M>): (recor
       let reason = describeError(error);
       const deferMs = deferralOf(error);
       if (deferMs !== undefined && deferrals) {
-        const deferral = { deferrals: deferralsOf(record) + 1, priorReceives: receives - 1 };
-        if (deferral.deferrals > maxDeferrals) {
-          const why = `deferred ${maxDeferrals} times, its host's turn never came; last: ${reason}`;
+        // Not started for lack of time, or its host's turn has not come: counted apart, each bounded by maxDeferrals.
+        const notStarted = isNotStarted(error);
+        const timesNotStarted = notStartedOf(record) + (notStarted ? 1 : 0);
+        const deferral: Deferral = { deferrals: deferralsOf(record) + (notStarted ? 0 : 1), priorReceives: receives - 1, ...(timesNotStarted ? { notStarted: timesNotStarted } : {}) };
+        if ((notStarted ? timesNotStarted : deferral.deferrals) > maxDeferrals) {
+          const why = notStarted
+            ? `not started ${maxDeferrals} times, its invocations never had the time left for it; last: ${reason}`
+            : `deferred ${maxDeferrals} times, its host's turn never came; last: ${reason}`;
           const exhausted = new NonRetryableError(why, { kind: 'retries-exhausted', cause: error });
           if (await deadLetter(exhausted, why, 'message deferred too many times; sent to the dead-letter queue')) return;
           logger.error('message deferred too many times; no dead-letter queue configured, leaving it to the redrive policy', { ...where, error: why });
           throw error;
         }
-        const delaySeconds = deferralDelaySeconds(deferMs, deferral.deferrals);
+        const delaySeconds = notStarted ? Math.ceil(deferMs / 1000) : deferralDelaySeconds(deferMs, deferral.deferrals);
         try {
           await deferrals.send(record, delaySeconds, deferral);
-          logger.info('host busy: message sent again to its queue with a delay, no receive spent', { ...where, delaySeconds, deferrals: deferral.deferrals, error: reason });
+          const what = notStarted
+            ? 'not started, too little time left in this invocation: message sent again to its queue with a delay, no receive spent'
+            : 'host busy: message sent again to its queue with a delay, no receive spent';
+          logger.info(what, { ...where, delaySeconds, deferrals: deferral.deferrals, notStarted: timesNotStarted, error: reason });
           return;
         } catch (sendError) {
           // Not put back: the record fails as any retryable failure, and SQS delivers it again.
@@ -256,13 +281,14 @@ export function sqsRecordHandler<M>(options: SqsRecordHandlerOptions<M>): (recor
 /**
  * The time a record's step may take: `maxMs`, or less when the invocation has less than `maxMs` +
  * `marginMs` left (the margin covers what the step does besides, and returning the batch response
- * before Lambda's timeout). Below `minMs` the step is not started: DeadlineExceededError, retryable,
- * so SQS delivers the record again to a fresh invocation instead of the whole batch timing out.
+ * before Lambda's timeout). Below `minMs` the step is not started: StepNotStartedError, a deferral, so
+ * the record goes back to its queue for a fresh invocation (no receive spent) instead of the whole
+ * batch timing out.
  */
 export function recordBudget(context: Pick<Context, 'getRemainingTimeInMillis'> | undefined, maxMs: number, marginMs: number, minMs: number): number {
   const remaining = context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY;
   const budget = Math.floor(Math.min(maxMs, remaining - marginMs));
-  if (budget < minMs) throw new DeadlineExceededError(`only ${Math.max(0, Math.round(remaining))} ms left in this invocation; not starting the step`);
+  if (budget < minMs) throw new StepNotStartedError(`only ${Math.max(0, Math.round(remaining))} ms left in this invocation; not starting the step`);
   return budget;
 }
 
@@ -331,9 +357,14 @@ export function receivesOf(record: SQSRecord): number {
   return receiveCountOf(record) + numberAttribute(record, MESSAGE_ATTRIBUTES.priorReceives);
 }
 
-/** Times the message was deferred (`spider.deferrals`). */
+/** Times the message was deferred for its host's turn (`spider.deferrals`). */
 export function deferralsOf(record: SQSRecord): number {
   return numberAttribute(record, MESSAGE_ATTRIBUTES.deferrals);
+}
+
+/** Times the message's step was not started for lack of time (`spider.notStarted`). */
+export function notStartedOf(record: SQSRecord): number {
+  return numberAttribute(record, MESSAGE_ATTRIBUTES.notStarted);
 }
 
 function numberAttribute(record: SQSRecord, name: string): number {

@@ -21,13 +21,13 @@ export type FailureKind = (typeof FAILURE_KINDS)[number];
 /**
  * The kind of a failure, from the error's own `kind`, else from the reason's wording (the reasons
  * the steps and queues write: "invalid message: …", "HTTP 404 …", "failed 3 times; last error: …",
- * "deferred 300 times, …", "received 3 times and never answered …").
+ * "deferred 300 times, …", "received 3 times and never answered …", "not started 300 times, …").
  */
 export function failureKind(failure: unknown): FailureKind {
   const own = (failure as { kind?: unknown } | undefined)?.kind;
   if (typeof own === 'string' && (FAILURE_KINDS as readonly string[]).includes(own)) return own as FailureKind;
   const reason = typeof failure === 'string' ? failure : describeError(failure);
-  if (/^(failed|deferred|received) \d+ times/.test(reason)) return 'retries-exhausted';
+  if (/^(failed|deferred|received|not started) \d+ times/.test(reason)) return 'retries-exhausted';
   if (/^invalid message|not a valid (absolute URL|page id)/.test(reason)) return 'invalid-message';
   if (/^HTTP \d{3}/.test(reason)) return 'http-status';
   if (/^not an HTML page/.test(reason)) return 'not-html';
@@ -87,10 +87,10 @@ export function retryAfterOf(error: unknown): number | undefined {
   return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
 }
 
-/** A deferral (not a failure), and for how long, if the error is one. */
+/** A deferral (not a failure: HostBusyError, StepNotStartedError), and for how long, if the error is one. */
 export function deferralOf(error: unknown): number | undefined {
-  if (!(error instanceof Error) || error.name !== 'HostBusyError') return undefined;
-  const ms = (error as HostBusyError).retryInMs;
+  if (!(error instanceof Error) || (error.name !== 'HostBusyError' && !isNotStarted(error))) return undefined;
+  const ms = (error as HostBusyError | StepNotStartedError).retryInMs;
   return typeof ms === 'number' && Number.isFinite(ms) ? Math.max(0, ms) : undefined;
 }
 
@@ -115,4 +115,31 @@ export class DeadlineExceededError extends Error {
     super(message);
     this.name = 'DeadlineExceededError';
   }
+}
+
+/**
+ * How soon a step not started for lack of time comes back (ms): a fresh invocation has its whole time,
+ * so the next one will do; a second, not less, as SQS's delays are whole seconds.
+ */
+export const NOT_STARTED_RETRY_MS = 1_000;
+
+/**
+ * A step not started because its Lambda invocation has too little time left (the records before it in
+ * the batch took it). No failure of the message, which was never tried: a deferral, as HostBusyError is
+ * (deferralOf): the handler sends it again to its queue after `retryInMs` without spending a receive
+ * (lib/aws/sqs-records.ts). A step that started and then ran out of time is a DeadlineExceededError
+ * of its own: a retryable failure.
+ */
+export class StepNotStartedError extends DeadlineExceededError {
+  readonly retryInMs = NOT_STARTED_RETRY_MS;
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'StepNotStartedError';
+  }
+}
+
+/** The step was not started for lack of time (StepNotStartedError). */
+export function isNotStarted(error: unknown): boolean {
+  return error instanceof Error && error.name === 'StepNotStartedError';
 }
