@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { deferralOf, describeError, isNonRetryable, retryAfterOf } from '../util/errors';
 import type { MemoryQueue } from './memory-queue';
+import { exhaustedReason, type ReceivedMessage } from './queue';
 
 export interface Consumer<T> {
   readonly queue: MemoryQueue<unknown>;
@@ -49,15 +50,15 @@ export async function drain(consumers: readonly Consumer<unknown>[], options: Dr
   const handling = new Map<string, MemoryQueue<unknown>>();
   const stopped = () => options.signal?.aborted === true;
 
-  const handleOne = async (consumer: Consumer<unknown>, id: string, body: unknown) => {
+  const handleOne = async (consumer: Consumer<unknown>, msg: ReceivedMessage) => {
     try {
-      await settle(consumer, id, body);
+      await settle(consumer, msg);
     } finally {
-      handling.delete(id);
+      handling.delete(msg.id);
     }
   };
 
-  const settle = async (consumer: Consumer<unknown>, id: string, body: unknown) => {
+  const settle = async (consumer: Consumer<unknown>, { id, body, receiveCount }: ReceivedMessage) => {
     const { queue } = consumer;
     const parsed = consumer.schema.safeParse(body);
     if (!parsed.success) {
@@ -82,7 +83,10 @@ export async function drain(consumers: readonly Consumer<unknown>[], options: Dr
       const retryable = !isNonRetryable(error);
       const reason = describeError(error);
       const dead = (await queue.fail(id, reason, retryable, retryAfterOf(error))) === 'dead';
-      options.onEvent?.({ queue: queue.name, outcome: dead ? 'dead' : 'retry', message: parsed.data, error: reason });
+      // A retryable failure that was the last receive: the dead letter's reason, as the queue keeps it
+      // (`spider dead-letters`), so the run's line and its tally's kind (retries-exhausted) say the same.
+      const said = dead && retryable ? exhaustedReason(receiveCount, reason) : reason;
+      options.onEvent?.({ queue: queue.name, outcome: dead ? 'dead' : 'retry', message: parsed.data, error: said });
     }
   };
 
@@ -116,7 +120,7 @@ export async function drain(consumers: readonly Consumer<unknown>[], options: Dr
           started++;
           inFlight.set(consumer, (inFlight.get(consumer) ?? 0) + 1);
           handling.set(msg.id, consumer.queue);
-          const task = handleOne(consumer, msg.id, msg.body).finally(() => {
+          const task = handleOne(consumer, msg).finally(() => {
             inFlight.set(consumer, (inFlight.get(consumer) ?? 1) - 1);
             running.delete(task);
           });
