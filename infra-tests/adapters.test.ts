@@ -239,12 +239,13 @@ describe('AWS context and configuration', () => {
     expect(() => awsTargetFromOutputs({ Spider: {} })).toThrow(/no BucketName/);
   });
 
-  it('points clients at AWS_ENDPOINT_URL with path-style S3 for emulators', () => {
-    expect(s3ClientConfig({})).toEqual({ forcePathStyle: false });
-    expect(s3ClientConfig({ AWS_ENDPOINT_URL: 'http://127.0.0.1:4566' })).toEqual({ endpoint: 'http://127.0.0.1:4566', forcePathStyle: true });
-    expect(s3ClientConfig({ AWS_ENDPOINT_URL_S3: 'http://s3.local', SPIDER_S3_FORCE_PATH_STYLE: 'false' })).toEqual({ endpoint: 'http://s3.local', forcePathStyle: false });
-    expect(sqsClientConfig({})).toEqual({});
-    expect(sqsClientConfig({ AWS_ENDPOINT_URL: 'http://127.0.0.1:4566' })).toEqual({ endpoint: 'http://127.0.0.1:4566', useQueueUrlAsEndpoint: false });
+  it('points clients at AWS_ENDPOINT_URL with path-style S3 for emulators (their timeouts: infra-tests/clients.test.ts)', () => {
+    const requestHandler = expect.objectContaining({ requestTimeout: expect.any(Number) });
+    expect(s3ClientConfig({})).toEqual({ forcePathStyle: false, requestHandler });
+    expect(s3ClientConfig({ AWS_ENDPOINT_URL: 'http://127.0.0.1:4566' })).toEqual({ endpoint: 'http://127.0.0.1:4566', forcePathStyle: true, requestHandler });
+    expect(s3ClientConfig({ AWS_ENDPOINT_URL_S3: 'http://s3.local', SPIDER_S3_FORCE_PATH_STYLE: 'false' })).toEqual({ endpoint: 'http://s3.local', forcePathStyle: false, requestHandler });
+    expect(sqsClientConfig({})).toEqual({ requestHandler });
+    expect(sqsClientConfig({ AWS_ENDPOINT_URL: 'http://127.0.0.1:4566' })).toEqual({ endpoint: 'http://127.0.0.1:4566', useQueueUrlAsEndpoint: false, requestHandler });
   });
 });
 

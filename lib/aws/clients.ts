@@ -7,33 +7,81 @@
  * AWS_ENDPOINT_URL_SQS). With an endpoint override, S3 uses path-style addressing
  * (`http://host:port/bucket/key`), which every emulator answers without wildcard DNS;
  * SPIDER_S3_FORCE_PATH_STYLE=true|false decides explicitly.
+ *
+ * Every request has timeouts (CLIENT_TIMEOUTS): the SDK sets none of its own (but a 15-minute idle
+ * socket on SQS), so a TCP connection that hangs, or an endpoint that never answers, would hold a
+ * Lambda invocation until Lambda's timeout, its whole batch unanswered.
  */
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/**
+ * The longest long poll (ReceiveMessage's WaitTimeSeconds) this code asks (lib/aws/dead-letters.ts):
+ * the server says nothing for that long, so every timeout below must exceed it. (The functions' own
+ * queues are polled by Lambda's event source mapping, not by these clients.)
+ */
+export const LONG_POLL_SECONDS = 1;
+
+export interface ClientTimeouts {
+  /** To establish the TCP connection (ms). */
+  readonly connectionMs: number;
+  /** From the request's start to the response's headers, the request body's upload included (ms). */
+  readonly requestMs: number;
+  /** Of silence on an open connection, a response body that stops coming among others (ms). */
+  readonly socketIdleMs: number;
+}
+
+/**
+ * The S3 and SQS clients' timeouts. A request that passes one fails with a TimeoutError, which the SDK
+ * retries on a new connection (3 attempts in all by default), so a hung connection costs seconds, not
+ * the invocation.
+ * - connection, 3 s: TCP to S3 or SQS in the function's region takes milliseconds; 3 s leaves room
+ *   for a lost SYN's retransmission (1 s).
+ * - request, 30 s: the largest object a step writes is a page's snapshot, at most a few times
+ *   SPIDER_MAX_HTML_BYTES (10 MB by default, 200 MB at most), sent to S3 from Lambda at tens of MB/s;
+ *   and more than the longest long poll (LONG_POLL_SECONDS).
+ * - socket idle, 10 s: S3 and SQS answer or stream in milliseconds once asked; a long poll is silent
+ *   for at most LONG_POLL_SECONDS. It bounds what the request timeout does not: a response body that
+ *   stops coming after its headers (an S3 GetObject).
+ */
+export const CLIENT_TIMEOUTS: ClientTimeouts = { connectionMs: 3_000, requestMs: 30_000, socketIdleMs: 10_000 };
+
+/**
+ * The request handler's options (the SDK's NodeHttpHandler, given as its options). `requestTimeout`
+ * alone only logs a warning when passed: `throwOnRequestTimeout` makes it fail the request.
+ */
+function requestHandler(timeouts: ClientTimeouts) {
+  return {
+    connectionTimeout: timeouts.connectionMs,
+    requestTimeout: timeouts.requestMs,
+    throwOnRequestTimeout: true,
+    socketTimeout: timeouts.socketIdleMs,
+  } satisfies S3ClientConfig['requestHandler'] & SQSClientConfig['requestHandler'];
+}
+
 function endpointFor(service: 'S3' | 'SQS' | 'CLOUDWATCH', env: Env): string | undefined {
   return env[`AWS_ENDPOINT_URL_${service}`] || env.AWS_ENDPOINT_URL || undefined;
 }
 
-export function s3ClientConfig(env: Env = process.env): S3ClientConfig {
+export function s3ClientConfig(env: Env = process.env, timeouts: ClientTimeouts = CLIENT_TIMEOUTS): S3ClientConfig {
   const endpoint = endpointFor('S3', env);
   const explicit = env.SPIDER_S3_FORCE_PATH_STYLE;
   const forcePathStyle = explicit !== undefined && explicit !== '' ? /^(1|true)$/i.test(explicit) : endpoint !== undefined;
-  return { ...(endpoint ? { endpoint } : {}), forcePathStyle };
+  return { ...(endpoint ? { endpoint } : {}), forcePathStyle, requestHandler: requestHandler(timeouts) };
 }
 
-export function sqsClientConfig(env: Env = process.env): SQSClientConfig {
+export function sqsClientConfig(env: Env = process.env, timeouts: ClientTimeouts = CLIENT_TIMEOUTS): SQSClientConfig {
   const endpoint = endpointFor('SQS', env);
   // With an endpoint override, send every call there rather than to the host in the queue URL.
-  return endpoint ? { endpoint, useQueueUrlAsEndpoint: false } : {};
+  return { ...(endpoint ? { endpoint, useQueueUrlAsEndpoint: false } : {}), requestHandler: requestHandler(timeouts) };
 }
 
 /** CloudWatch (only `spider status` reads it: the queues' age of oldest message). */
-export function cloudWatchClientConfig(env: Env = process.env): { endpoint?: string } {
+export function cloudWatchClientConfig(env: Env = process.env, timeouts: ClientTimeouts = CLIENT_TIMEOUTS): { endpoint?: string; requestHandler: ReturnType<typeof requestHandler> } {
   const endpoint = endpointFor('CLOUDWATCH', env);
-  return endpoint ? { endpoint } : {};
+  return { ...(endpoint ? { endpoint } : {}), requestHandler: requestHandler(timeouts) };
 }
 
 let s3: S3Client | undefined;

@@ -45,7 +45,7 @@ import {
 import type { DeadLetter } from '../queue/memory-queue';
 import type { StatusQueueName } from '../queue/status';
 import { plural } from '../text/plural';
-import { sqsClient } from './clients';
+import { LONG_POLL_SECONDS, sqsClient } from './clients';
 import { deadLetterQueueOf } from './queue-status';
 import { MESSAGE_ATTRIBUTES as ATTRIBUTES } from './sqs-records';
 import type { AwsTarget } from './stack-outputs';
@@ -128,7 +128,7 @@ async function peek(sqs: SQSClient, queueUrl: string): Promise<{ messages: Messa
           MaxNumberOfMessages: 10,
           VisibilityTimeout: HOLD_SECONDS,
           // long polling asks every SQS server: a short poll may answer nothing while messages remain
-          WaitTimeSeconds: 1,
+          WaitTimeSeconds: LONG_POLL_SECONDS,
           MessageAttributeNames: ['All'],
           MessageSystemAttributeNames: ['All'],
         }),
