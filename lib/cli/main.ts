@@ -8,7 +8,7 @@
  * run loaded all of it, and `spider --version` took about 3 s where Node and tsx alone take 0.3.
  */
 import { readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -174,6 +174,29 @@ async function embeddedPipeline(options?: EmbeddedPipelineOptions): Promise<Embe
   return new EmbeddedPipeline(config(), options);
 }
 
+/**
+ * Whether the embedded data folder a command reads is there: one that does not exist (a mistyped
+ * --data-dir, or nothing run yet) is said on stderr with exit code 1, where `status`, `articles`,
+ * `rules` and `dead-letters` read it as an empty store and exited 0, and `work` and `relearn` made it
+ * empty; one that is a file is said too, where reading it failed on a raw ENOTDIR. A deployed stack
+ * has no data folder: true.
+ */
+async function dataFolderThere(): Promise<boolean> {
+  if (loadAwsTarget()) return true;
+  const dir = path.resolve(config().dataDir);
+  const problem = await stat(dir).then(
+    (s) => (s.isDirectory() ? undefined : `${dir} is a file, not a data folder`),
+    (error: NodeJS.ErrnoException) =>
+      error.code === 'ENOENT' || error.code === 'ENOTDIR'
+        ? `no data folder at ${dir}: nothing was stored there (\`spider run <url>\`, \`submit\` or \`extract\` makes it); --data-dir or SPIDER_DATA_DIR names the folder, ./spider-data by default`
+        : `cannot read the data folder ${dir}: ${error.message}`,
+  );
+  if (!problem) return true;
+  process.stderr.write(`spider: ${terminalSafe(problem, true)}\n`);
+  process.exitCode = 1;
+  return false;
+}
+
 async function readStore(): Promise<Store> {
   return (await deployed())?.store ?? embeddedStore(config().dataDir);
 }
@@ -335,13 +358,17 @@ program
   .description('process every queued message, then exit')
   .option('--json <file>', 'write the final tally there (counts per outcome, dead-letter reasons, wall time, pages/s)')
   .addHelpText('after', '\nExit codes: 0 every page gave an article or a page flagged not an article; 1 a message ended as a dead letter, a page gave an article with no words, or an error.')
-  .action((opts: { json?: string }) => withPipeline((p) => work(p, { json: opts.json })));
+  .action(async (opts: { json?: string }) => {
+    if (!(await dataFolderThere())) return;
+    await withPipeline((p) => work(p, { json: opts.json }));
+  });
 
 program
   .command('status')
   .description('what is queued, in flight and dead-lettered per queue, the sites learned and waiting, the pages extracted')
   .option('--json', 'as JSON, for scripts')
   .action(async (opts: { json?: boolean }) => {
+    if (!(await dataFolderThere())) return;
     const target = loadAwsTarget();
     const status = target ? await (await import('../aws/queue-status')).deployedStatus(target) : await (await embeddedPipeline()).status();
     process.stdout.write(opts.json ? JSON.stringify(status, null, 2) + '\n' : formatStatus(status) + '\n');
@@ -398,6 +425,7 @@ program
       process.stdout.write(`asked ${stack.target.learnQueueUrl} to relearn ${site}\n`);
       return;
     }
+    if (!(await dataFolderThere())) return;
     await withPipeline(async (p) => {
       if (!(await sitePagesStored(p.store, site))) return;
       let outcome: Record<string, unknown> | undefined;
@@ -433,16 +461,21 @@ function describeRelearn(site: string, r: Record<string, unknown> | undefined): 
 
 program
   .command('articles')
-  .description('list extracted articles')
+  .description('list extracted articles (none: said on stderr, exit code 1)')
   .option('--site <site>', 'only this site (a URL stands for its site); none stored is an error')
   .action(async (opts: { site?: string }) => {
     const site = opts.site === undefined ? undefined : siteArgument(opts.site);
     if (opts.site !== undefined && !site) return;
+    if (!(await dataFolderThere())) return;
     const store = await readStore();
     const listed = await store.list(keys.articlePrefix(site));
-    if (site && listed.length === 0) {
+    if (listed.length === 0) {
       // as for a page or a site's rules: what is not there is said, exit 1
-      process.stderr.write(`spider: no articles of ${site} (\`spider articles\` lists every site's; \`spider status\` names the sites)\n`);
+      process.stderr.write(
+        site
+          ? `spider: no articles of ${site} (\`spider articles\` lists every site's; \`spider status\` names the sites)\n`
+          : 'spider: no articles yet (`spider run <url>` extracts some; `spider status` says what is queued and dead-lettered)\n',
+      );
       process.exitCode = 1;
       return;
     }
@@ -467,6 +500,7 @@ program
       '\nExit codes: 0 the article (or a page flagged not an article) was printed; 1 none for the URL, or one with no words.',
   )
   .action(async (ref: string, opts: { format: OutputFormat }) => {
+    if (!(await dataFolderThere())) return;
     const store = await readStore();
     const isUrl = URL.canParse(ref);
     const [site, pageId] = isUrl ? [siteOf(ref), pageIdOf(ref)] : ref.split('/');
@@ -531,9 +565,15 @@ program
     }
     const site = arg === undefined ? undefined : siteArgument(arg);
     if (arg !== undefined && !site) return;
+    if (!(await dataFolderThere())) return;
     const store = await readStore();
     if (!site) {
-      for (const obj of await store.list(keys.rulesPrefix())) process.stdout.write(obj.key.replace(/^rules\/|\.json$/g, '') + '\n');
+      const learned = await store.list(keys.rulesPrefix());
+      for (const obj of learned) process.stdout.write(obj.key.replace(/^rules\/|\.json$/g, '') + '\n');
+      if (learned.length === 0) {
+        process.stderr.write('spider: no site learned yet (a site is learned once a few of its pages are rendered; `spider status` lists the sites waiting to learn)\n');
+        process.exitCode = 1;
+      }
       return;
     }
     const rules = await readDocument(store, keys.rules(site), RulesDocumentSchema, { onBad: reportBadFile });
@@ -623,6 +663,7 @@ program
   .description('list messages that failed for good: one line each, the queue, the URL (or site/page) and the reason')
   .option('--json', 'one JSON object a line (the whole dead letter: queue, message, reason, errors, times), for scripts')
   .action(async (opts: { json?: boolean }) => {
+    if (!(await dataFolderThere())) return;
     const letters = await readDeadLetters();
     if (opts.json) process.stdout.write(letters.map((d) => JSON.stringify(d) + '\n').join(''));
     else process.stdout.write(formatDeadLetters(letters));

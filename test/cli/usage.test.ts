@@ -144,6 +144,39 @@ describe('spider on a data folder it cannot create', () => {
   });
 });
 
+describe('spider on a data folder that is not there', () => {
+  it('says so and exits 1, making nothing, where it read an empty store (exit 0) or made one; says a store with nothing listed', { timeout: 90_000 }, async () => {
+    // prepare: a mistyped folder, a file in its place, and an empty one (the test's own)
+    const missing = path.join(dataDir, 'spider-dat');
+    const file = path.join(dataDir, 'a-file');
+    await writeFile(file, 'x');
+    const on = (dir: string, args: string[]) => runSpider(dir, args);
+
+    // act
+    const [status, articles, work, onFile, noArticles, noRules] = await Promise.all([
+      on(missing, ['status']),
+      on(missing, ['articles']),
+      on(missing, ['work']),
+      on(file, ['status']),
+      spider(['articles']),
+      spider(['rules']),
+    ]);
+
+    // assess
+    for (const [command, result] of Object.entries({ status, articles, work })) {
+      expect({ command, code: result.code, stdout: result.stdout }).toEqual({ command, code: 1, stdout: '' });
+      expect(result.stderr).toContain(`spider: no data folder at ${missing}: nothing was stored there`);
+    }
+    expect(existsSync(missing)).toBe(false);
+    expect(onFile.code).toBe(1);
+    expect(onFile.stderr).toContain(`spider: ${file} is a file, not a data folder`);
+    expect(noArticles).toMatchObject({ code: 1, stdout: '' });
+    expect(noArticles.stderr).toContain('spider: no articles yet');
+    expect(noRules).toMatchObject({ code: 1, stdout: '' });
+    expect(noRules.stderr).toContain('spider: no site learned yet');
+  });
+});
+
 describe('spider run and submit, URLs', () => {
   it('says no URLs were given, and exits 1, when there are none', { timeout: 60_000 }, async () => {
     const none = await spider(['run']);
