@@ -66,10 +66,12 @@ export function isUrlArgument(arg: string): boolean {
 }
 
 /**
- * What a file's text is, when it is plainly no HTML: a PDF, or binary (a NUL character in its first
- * 4 KB: an image, an archive), as a URL's content type tells the render step.
+ * What a file's text is, when it is plainly no HTML page: nothing (empty, or only white space: a file
+ * cut short, `spider extract - < /dev/null`), a PDF, or binary (a NUL character in its first 4 KB: an
+ * image, an archive), as a URL's content type tells the render step.
  */
 function notHtml(text: string): string | undefined {
+  if (!text.trim()) return text ? 'only white space' : 'empty';
   if (/^\s*%PDF-/.test(text)) return 'a PDF';
   if (text.slice(0, 4096).includes('\u0000')) return 'binary content';
   return undefined;

@@ -119,4 +119,16 @@ describe('readInputs', () => {
     expect(p).toMatchObject({ arg: png, error: `${png} is not an HTML page (binary content)` });
     expect(d).toMatchObject({ arg: pdf, error: `${pdf} is not an HTML page (a PDF)` });
   });
+
+  it('says an empty file or standard input is no page, rather than rendering and storing nothing as a page with no words', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'spider-inputs-'));
+    const empty = path.join(dir, 'empty.html');
+    const blank = path.join(dir, 'blank.html');
+    await writeFile(empty, '');
+    await writeFile(blank, ' \n\t\n');
+    const [e, b, stdin] = await readInputs([empty, blank, '-'], noStdin);
+    expect(e).toEqual({ arg: empty, error: `${empty} is not an HTML page (empty)` });
+    expect(b).toEqual({ arg: blank, error: `${blank} is not an HTML page (only white space)` });
+    expect(stdin).toEqual({ arg: '-', error: 'standard input is not an HTML page (empty)' });
+  });
 });
