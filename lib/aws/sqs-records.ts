@@ -40,6 +40,7 @@ import { SendMessageCommand, type MessageAttributeValue, type SQSClient } from '
 import type { Context, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
 import { deferralOf, describeError, isNonRetryable, isNotStarted, neverAnsweredReason, NonRetryableError, StepNotStartedError } from '../util/errors';
+import { exhaustedReason } from '../queue/queue';
 import { sqsClient } from './clients';
 import { MAX_DELAY_SECONDS } from './sqs-queue';
 
@@ -264,7 +265,7 @@ export function sqsRecordHandler<M>(options: SqsRecordHandlerOptions<M>): (recor
       }
       if (!isNonRetryable(error)) {
         if (maxReceiveCount !== undefined && receives >= maxReceiveCount) {
-          const why = `failed ${receives} times; last error: ${reason}`;
+          const why = exhaustedReason(receives, reason);
           const exhausted = new NonRetryableError(why, { kind: 'retries-exhausted', cause: error });
           if (await deadLetter(exhausted, why, 'message failed on its last receive; sent to the dead-letter queue')) return;
         }

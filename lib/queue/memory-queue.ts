@@ -14,7 +14,7 @@ import { readFile, readdir, rm, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { makeDirectory } from '../util/make-directory';
 import { neverAnsweredReason } from '../util/errors';
-import type { QueueSender, ReceivedMessage, SendOptions } from './queue';
+import { exhaustedReason, type QueueSender, type ReceivedMessage, type SendOptions } from './queue';
 import type { QueueCounts } from './status';
 
 export interface MemoryQueueOptions<T = unknown> {
@@ -202,7 +202,7 @@ export class MemoryQueue<T> implements QueueSender<T> {
     entry.errors.push(reason);
     entry.inFlight = false;
     if (!retryable || entry.receiveCount >= this.maxReceiveCount) {
-      const why = retryable ? `failed ${entry.receiveCount} times; last error: ${reason}` : reason;
+      const why = retryable ? exhaustedReason(entry.receiveCount, reason) : reason;
       await this.killEntry(entry, why);
       return 'dead';
     }
