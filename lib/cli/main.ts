@@ -73,7 +73,9 @@ function progressFor(pipeline: EmbeddedPipeline): Progress {
 async function readUrls(urls: string[], file?: string): Promise<string[]> {
   const all = [...urls];
   if (file) {
-    const text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+    const text = file === '-' ? await readStdin() : await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new Error(`cannot read the URL list ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.code === 'EISDIR' ? 'a folder, not a file' : error.message}`);
+    });
     all.push(...text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
   }
   return all;

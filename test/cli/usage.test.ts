@@ -191,6 +191,11 @@ describe('spider run and submit, URLs', () => {
     expect(fromFile.stderr).toContain(`spider: no URLs given (${empty} has none)`);
 
     expect((await spider(['submit'])).code).toBe(1);
+
+    const missing = path.join(dataDir, 'no-such-list.txt');
+    const unread = await spider(['run', '-f', missing]);
+    expect(unread.code).toBe(1);
+    expect(unread.stderr).toBe(`spider: cannot read the URL list ${missing}: no such file\n`);
   });
 
   it('reads one URL a line; the summary and --json tally count every rejected URL as a dead letter', { timeout: 60_000 }, async () => {
