@@ -82,7 +82,7 @@ export const SettingsSchema = z.object({
     .superRefine((config, ctx) => {
       for (const key of Object.keys(config)) {
         if (!(key in ConfigSchema.shape)) ctx.addIssue({ code: 'custom', path: [key], message: 'not a configuration key (lib/config/config.ts)' });
-        // The functions get the queues' redrive setting: one value for both, spider:maxReceiveCount.
+        // The functions and the queues' redrive policy (one receive more) take one value, spider:maxReceiveCount.
         if (key === 'maxReceiveCount') ctx.addIssue({ code: 'custom', path: [key], message: 'set spider:maxReceiveCount instead: the queues\' redrive policy and the functions take it from there' });
         if ((EMBEDDED_RUNNER_KEYS as readonly string[]).includes(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'only the embedded runner reads it: no function would' });
       }

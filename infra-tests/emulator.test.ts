@@ -67,7 +67,8 @@ beforeAll(async () => {
     for (const line of String(chunk).split('\n')) if (line.includes('"_aws"') && line.includes('"Spider"')) emf.push(JSON.parse(line));
     return (stdoutWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
   }) as typeof process.stdout.write;
-  // As the stack gives every function: its queue's maxReceiveCount (one value with the redrive policy).
+  // As the stack gives every function: the receives it tries a message on (the stack's redrive policy
+  // counts one more; these queues redrive at this count, stricter: redelivery.test.ts has the stack's).
   const common = { SPIDER_MAX_RECEIVE_COUNT: String(MAX_RECEIVE_COUNT) };
   const render = await importHandler(() => import('../functions/render'), {
     ...common,

@@ -1,6 +1,6 @@
 /**
  * Redelivery on the emulator path: the real render handler, driven as Lambda drives it, against fauxqs,
- * with the environment the stack gives it (SPIDER_MAX_RECEIVE_COUNT = the queue's redrive setting,
+ * with the environment the stack gives it (SPIDER_MAX_RECEIVE_COUNT = the receives it tries a message on,
  * SPIDER_QUEUE_URL = its own queue).
  *
  * - A page that fails retryably on every receive ends in the dead-letter queue after maxReceiveCount

@@ -58,7 +58,7 @@ export function deadLettersFromEnv(env: Env = process.env, client?: SQSClient): 
  * dead-letter queue (SPIDER_DEAD_LETTER_QUEUE_URL); its own queue (SPIDER_QUEUE_URL, fetch and render:
  * standard queues whose steps wait for a host's turn), where a deferred message goes back with a delay;
  * and the limits, from the configuration: `maxReceiveCount` (the stack sets SPIDER_MAX_RECEIVE_COUNT to
- * its queues' redrive setting) and `maxDeferrals`.
+ * one fewer than its queues' redrive setting: cdk/queue-consumer.ts) and `maxDeferrals`.
  */
 export function failureHandlingFromEnv(
   config: Pick<Config, 'maxReceiveCount' | 'maxDeferrals'>,
