@@ -15,7 +15,12 @@ const LOG_RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400,
 export const SettingsSchema = z.object({
   // fetch: the intake, no Chromium (docs/aws.md#the-fetch-path-on-aws): routes a page, fetches a learned site's pages.
   fetchMemoryMiB: int(128, 10240).default(512),
-  fetchTimeoutSeconds: int(30, 900).default(120),
+  /**
+   * At least 40: the function keeps 30 s of an invocation back and starts no fetch with less than 5 s
+   * for it (functions/fetch.ts); below 35 s it would start none, every message deferred until it is a
+   * dead letter that says it was never started.
+   */
+  fetchTimeoutSeconds: int(40, 900).default(120),
   fetchBatchSize: int(1, 10).default(10),
   fetchMaxBatchingWindowSeconds: int(0, 300).default(1),
   fetchMaxConcurrency: int(2, 1000).default(10),

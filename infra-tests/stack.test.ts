@@ -574,6 +574,8 @@ describe('settings from cdk.json context', () => {
     // a FIFO batch of several sites would hand back the rest unrun after one failure; fewer than 5 receives is below AWS's advice
     expect(() => synthTemplate({ context: { 'spider:learnBatchSize': 2 } })).toThrow(/spider:learnBatchSize/);
     expect(() => synthTemplate({ context: { 'spider:maxReceiveCount': 1 } })).toThrow(/spider:maxReceiveCount/);
+    // a fetch function whose timeout leaves no record the time to start (its 30 s margin and 5 s minimum)
+    expect(() => synthTemplate({ context: { 'spider:fetchTimeoutSeconds': 30 } })).toThrow(/spider:fetchTimeoutSeconds/);
     expect(() => synthTemplate({ context: { 'spider:config': { noSuchKey: 1 } } })).toThrow(/noSuchKey/);
     // One value for the redrive policy and the functions: spider:maxReceiveCount, not spider:config.
     expect(() => synthTemplate({ context: { 'spider:config': { maxReceiveCount: 9 } } })).toThrow(/spider:config\.maxReceiveCount: set spider:maxReceiveCount instead/);
