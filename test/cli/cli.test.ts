@@ -179,7 +179,7 @@ describe('the data folder lock', () => {
 });
 
 describe('stopping a run', () => {
-  it('stops on SIGTERM sent to the spider command alone: the page in flight goes back to the queue, Chromium closes, exit 143', { timeout: 120_000 }, async () => {
+  it('stops on SIGTERM sent to the spider command alone, even while its event loop is busy: the page in flight goes back to the queue, Chromium closes, exit 143', { timeout: 120_000 }, async () => {
     // This server never answers the page (robots.txt: none), so Chromium is loading it when the signal comes.
     let hits = 0;
     const hanging = createServer((req, res) => {
@@ -198,7 +198,24 @@ describe('stopping a run', () => {
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       while (hits === 0) await new Promise((r) => setTimeout(r, 100));
+      // The process running the command (the deepest one whose arguments name lib/cli/main.ts) is
+      // stopped while the signal is relayed to it, as an event loop held by a learn or an extraction
+      // would hold its handler: tsx's CLI, between the wrapper and it, SIGKILLed it then.
+      const { stdout: table } = await run('ps', ['-eo', 'pid=,ppid=,args=']);
+      const rows = table.split('\n').map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l)).filter((m) => m !== null);
+      let command = child.pid!;
+      for (let next = command; next; ) {
+        command = next;
+        next = Number(rows.find((m) => Number(m[2]) === command && m[3].includes(path.join('lib', 'cli', 'main.ts')))?.[1] ?? 0);
+      }
+      process.kill(command, 'SIGSTOP');
       child.kill('SIGTERM'); // to the wrapper only, as timeout(1) and systemd send it
+      await new Promise((r) => setTimeout(r, 500));
+      try {
+        process.kill(command, 'SIGCONT');
+      } catch {
+        // gone already: killed while stopped (tsx's CLI did)
+      }
       expect(await exited).toBe(143);
       expect(stderr).toContain('SIGTERM: stopping');
       // Not a failure of the page: still pending, its receive not counted, no dead letter.

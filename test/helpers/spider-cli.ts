@@ -1,18 +1,19 @@
 /** `spider` as a user runs it, for tests: a real process on a data folder, its output and exit code. */
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
 /**
- * The command that runs the CLI from its TypeScript source, as `npx tsx lib/cli/main.ts` does, with
- * the Node running the tests (the project's own, under `npm test`) and tsx's CLI named directly:
- * npx took about 1.5 s of each run to find it.
+ * The command that runs the CLI from its TypeScript source, as `npm start` and bin/spider.js do
+ * (`node --import tsx lib/cli/main.ts`), with the Node running the tests (the project's own, under
+ * `npm test`) and tsx's loader named by its path: npx took about 1.5 s of each run to find tsx.
  */
 export const CLI_COMMAND = process.execPath;
-const TSX_CLI = createRequire(import.meta.url).resolve('tsx/cli');
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 /** The arguments of CLI_COMMAND for `spider <args>`. */
 export function spiderArgs(...args: readonly string[]): string[] {
-  return [TSX_CLI, 'lib/cli/main.ts', ...args];
+  return ['--import', TSX_LOADER, 'lib/cli/main.ts', ...args];
 }
 
 export interface SpiderResult {
