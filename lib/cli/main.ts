@@ -48,7 +48,7 @@ const program = new Command()
   .name('spider')
   .description('Self-learning web article extractor: render pages, learn per-site rules, extract articles.')
   .version(version, '-V, --version', 'print the version')
-  .option('-d, --data-dir <dir>', 'data folder of the embedded store and queues (env SPIDER_DATA_DIR)')
+  .option('-d, --data-dir <dir>', 'data folder of the embedded store and queues (env SPIDER_DATA_DIR)', folderName)
   .option('-q, --quiet', 'print only dead letters, results and errors')
   .option('-v, --verbose', 'one line per event (rendered, learned, extracted, retried) as well as the progress')
   .option('--progress-interval <seconds>', 'without a terminal: seconds between progress lines', positiveNumber, 30)
@@ -700,6 +700,12 @@ function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a whole number, 1 or more');
   return n;
+}
+
+/** A folder option's value: an empty one (`--data-dir "$DIR"` with DIR unset) would be the current folder. */
+function folderName(value: string): string {
+  if (!value.trim()) throw new InvalidArgumentError('a folder, not empty (an empty one would be the current folder)');
+  return value;
 }
 
 function positiveNumber(value: string): number {

@@ -95,6 +95,11 @@ describe('spider, first contact', () => {
     expect(fetchPath.code).toBe(1);
     expect(fetchPath.stderr).toContain('SPIDER_FETCH_PATH: expected true, false, 1 or 0 (given: "maybe")');
 
+    // `--data-dir "$DIR"` with DIR unset: refused, where the current folder became the data folder
+    const emptyDir = await spider(['--data-dir', '', 'status']);
+    expect(emptyDir).toMatchObject({ code: 1, stdout: '' });
+    expect(emptyDir.stderr).toContain("option '-d, --data-dir <dir>' argument '' is invalid. a folder, not empty");
+
     const pages = await spider(['demo', '--pages', 'abc']);
     expect(pages.code).toBe(1);
     expect(pages.stderr).toContain("option '--pages <n>' argument 'abc' is invalid. a whole number, 1 or more");
