@@ -264,7 +264,9 @@ function onStopSignal(signal: (typeof STOP_SIGNALS)[number]): void {
 
 async function withPipeline<T>(fn: (p: EmbeddedPipeline) => Promise<T>): Promise<T> {
   for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
-  const pipeline = await (await embeddedPipeline({ logger: stderrLogger })).open({ exclusive: true });
+  // --quiet: dead letters, results and errors only; the steps' warnings are left out
+  const logger = quiet() ? { ...stderrLogger, warn() {} } : stderrLogger;
+  const pipeline = await (await embeddedPipeline({ logger })).open({ exclusive: true });
   pipelineOpen = true;
   try {
     return await fn(pipeline);

@@ -258,6 +258,20 @@ describe('spider relearn, its argument', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('spider: "not a site" is not a site name');
 
+    // --quiet leaves the steps' warnings out (the learn's quarantined file), as it says
+    const badPage = async (dir: string) => {
+      const store = new FsStore(path.join(dir, 'store'));
+      await store.put(keys.features('bad.localhost', 'p1'), 'not json');
+      return dir;
+    };
+    const [loud, quiet] = await Promise.all([
+      runSpider(await badPage(await mkdtemp(path.join(os.tmpdir(), 'spider-usage-'))), ['relearn', 'bad.localhost']),
+      runSpider(await badPage(await mkdtemp(path.join(os.tmpdir(), 'spider-usage-'))), ['--quiet', 'relearn', 'bad.localhost']),
+    ]);
+    expect(loud.stderr).toContain('warning: quarantined a bad feature document');
+    expect(quiet.stderr).not.toContain('warning:');
+    expect(quiet.stderr).toContain('spider: bad.localhost was not learned');
+
     const none = await spider(['relearn', 'nosuch.example']);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('spider: the store has no pages of nosuch.example');
