@@ -6,7 +6,9 @@
  * not import bench/, and a replay learns from every page it scores, so its figures would not be the
  * bench's.
  */
-import { readDataset } from '../dataset/dataset';
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { readDataset, type Dataset } from '../dataset/dataset';
 import type { EmbeddedPipeline } from '../pipeline/embedded';
 import { plural } from '../text/plural';
 
@@ -17,7 +19,10 @@ export interface ReplayOptions {
 
 /** Queues the dataset's pages that have a URL (of the sites asked for); returns how many were queued and skipped. */
 export async function runReplay(pipeline: EmbeddedPipeline, dir: string, options: ReplayOptions = {}) {
-  const dataset = await readDataset(dir);
+  const dataset = await readDataset(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT' && error.code !== 'ENOTDIR') throw error;
+    throw new Error(`no dataset at ${dir}: it has no manifest.jsonl (a dataset folder holds manifest.jsonl and pages/: docs/datasets.md)`);
+  });
   let chosen = dataset.entries;
   if (options.site?.length) {
     // A site no page is of would queue nothing and look like success: name it, and the sites there are
@@ -39,9 +44,24 @@ export async function runReplay(pipeline: EmbeddedPipeline, dir: string, options
   let entries = chosen.filter((e) => e.url !== null);
   const skipped = chosen.length - entries.length;
   if (options.limit !== undefined) entries = entries.slice(0, options.limit);
+  await refuseUnreadable(dataset, entries);
   for (const entry of entries) await pipeline.submit([{ url: entry.url!, html: await entry.html() }]);
   process.stderr.write(`queued ${plural(entries.length, 'page')} of ${dataset.name}${skipped ? `; ${skipped} without a URL skipped` : ''}\n`);
   return { queued: entries.length, skipped };
+}
+
+/**
+ * A page file the manifest names and the folder lacks (or cannot be read) is said before anything is
+ * queued, naming it: the replay stopped on Node's bare ENOENT halfway, the pages before it left queued.
+ */
+async function refuseUnreadable(dataset: Dataset, entries: Dataset['entries']): Promise<void> {
+  const unreadable: string[] = [];
+  for (const entry of entries) {
+    await access(entry.htmlPath).catch((error: NodeJS.ErrnoException) => unreadable.push(`${path.relative(dataset.dir, entry.htmlPath)} (${error.code ?? error.message})`));
+  }
+  if (!unreadable.length) return;
+  const named = unreadable.slice(0, 5).join(', ') + (unreadable.length > 5 ? ` and ${unreadable.length - 5} more` : '');
+  throw new Error(`${plural(unreadable.length, 'page file')} of ${dataset.name}'s manifest cannot be read: ${named}; nothing queued`);
 }
 
 /** Said after a replay: what it did not do, and what does. */

@@ -2,7 +2,7 @@
  * `spider replay <dataset>` as a user runs it: a real process, a dataset folder on disk (docs/datasets.md)
  * of generated pages, rendered from their archived copies in real Chromium.
  */
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -50,6 +50,27 @@ describe('spider replay', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`spider: no page of ${path.basename(dataset)} is of nosuch.example (its sites: nourl.example, replay-news.example)`);
     expect(refused.stderr).not.toContain('queued');
+    const status = JSON.parse((await runSpider(dataDir, ['status', '--json'])).stdout) as { queues: { render: { pending: number } } };
+    expect(status.queues.render.pending).toBe(0);
+  });
+
+  it('refuses a folder with no manifest, and a manifest naming a page file the folder lacks, naming it, and queues nothing', { timeout: 60_000 }, async () => {
+    // prepare: the dataset's manifest with one more page, whose file is missing
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-replay-missing-'));
+    const broken = await mkdtemp(path.join(os.tmpdir(), 'spider-replay-broken-'));
+    const manifest = await readFile(path.join(dataset, 'manifest.jsonl'), 'utf8');
+    const missing = { id: 'gone', site: 'replay-news.example', url: 'http://replay-news.example/gone.html', html: path.join(dataset, 'pages', 'gone.html'), gold: 'gold/gone.txt' };
+    await writeFile(path.join(broken, 'manifest.jsonl'), manifest.replace(/"html":"pages\//g, `"html":"${dataset}/pages/`) + JSON.stringify(missing) + '\n');
+
+    // act
+    const refused = await runSpider(dataDir, ['replay', broken]);
+    const noDataset = await runSpider(dataDir, ['replay', path.join(broken, 'nothing-here')]);
+
+    // assess
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`spider: 1 page file of ${path.basename(broken)}'s manifest cannot be read: ${path.relative(broken, missing.html)} (ENOENT); nothing queued`);
+    expect(noDataset.code).toBe(1);
+    expect(noDataset.stderr).toContain(`spider: no dataset at ${path.join(broken, 'nothing-here')}: it has no manifest.jsonl`);
     const status = JSON.parse((await runSpider(dataDir, ['status', '--json'])).stdout) as { queues: { render: { pending: number } } };
     expect(status.queues.render.pending).toBe(0);
   });
