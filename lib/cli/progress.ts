@@ -128,10 +128,16 @@ export interface ProgressOptions {
   readonly now?: () => number;
 }
 
-/** The mode for this process: live on a terminal, lines without one, quiet when asked. */
-export function progressMode(options: { quiet?: boolean; stream?: { isTTY?: boolean } }): ProgressMode {
+/**
+ * The mode for this process: live on a terminal, lines without one, quiet when asked. A terminal that
+ * says it has no size (0 rows or columns: `script` in CI, a container's before its first resize) gets
+ * lines: log-update draws nothing in no rows, the lines it keeps above the status (dead letters,
+ * warnings) included.
+ */
+export function progressMode(options: { quiet?: boolean; stream?: { isTTY?: boolean; rows?: number; columns?: number } }): ProgressMode {
   if (options.quiet) return 'quiet';
-  return (options.stream ?? process.stderr).isTTY ? 'live' : 'lines';
+  const stream = options.stream ?? process.stderr;
+  return stream.isTTY && stream.rows !== 0 && stream.columns !== 0 ? 'live' : 'lines';
 }
 
 export function formatDuration(seconds: number): string {

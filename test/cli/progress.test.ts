@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stderrLogger } from '../../lib/cli/format';
 import { formatStatus } from '../../lib/cli/status';
-import { createProgress, formatDuration } from '../../lib/cli/progress';
+import { createProgress, formatDuration, progressMode } from '../../lib/cli/progress';
 import { articlesOf, generateSite, serveSite, type ServedSite } from '../../lib/demo/index';
 import type { SpiderStatus } from '../../lib/queue/status';
 import { inRenderSample } from '../../lib/step/route';
@@ -268,6 +268,18 @@ describe('progress arithmetic', () => {
     } finally {
       stderr.mockRestore();
     }
+  });
+
+  it('on a terminal of no size (0 rows and columns: `script` in CI) prints lines: a live line there drew nothing, the dead letters above it included', () => {
+    const written: string[] = [];
+    const out = Object.assign(new Writable({ write: (chunk, _enc, done) => (written.push(String(chunk)), done()) }), { isTTY: true, columns: 0, rows: 0 });
+    const mode = progressMode({ stream: out });
+    const p = createProgress({ mode, out, now: () => 0 });
+    p.onEvent({ queue: 'render', outcome: 'dead', message: { url: 'http://a.example/gone' }, error: 'HTTP 404 for http://a.example/gone' });
+    p.stop();
+    expect(mode).toBe('lines');
+    expect(written.join('')).toContain('render http://a.example/gone: HTTP 404 for http://a.example/gone');
+    expect(progressMode({ stream: { isTTY: true, columns: 120, rows: 40 } })).toBe('live');
   });
 
   it('counts pages flagged not an article and pages with no words apart from articles, and rejected URLs as dead letters', () => {
