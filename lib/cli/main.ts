@@ -339,6 +339,7 @@ program
   .description('queue URLs for rendering (run `spider work` to process them)')
   .argument('[urls...]', 'page URLs')
   .option('-f, --file <file>', 'a file with one URL per line, blank lines and lines starting with # skipped (- for standard input)')
+  .addHelpText('after', '\nExit codes: 0 every URL given was queued (or skipped, the same page as an earlier one); 1 no URLs given, a URL was rejected (kept as a dead letter: `spider dead-letters`), or an error.')
   .action(async (urls: string[], opts: { file?: string }) => {
     const list = await readUrls(urls, opts.file);
     if (!someUrls(list, opts.file)) return;
