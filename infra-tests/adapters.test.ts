@@ -2,9 +2,11 @@
  * The S3 store and SQS sender against the emulator, through the real AWS SDK: the same contract as
  * the filesystem store and in-process queues (test/store, test/queue).
  */
-import { CreateBucketCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import { execFile } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFallbackModel } from '../lib/apply/fallback';
@@ -18,7 +20,7 @@ import { keys } from '../lib/store/keys';
 import { SqsQueueSender, sqsDeduplicationId } from '../lib/aws/sqs-queue';
 import { S3Store } from '../lib/aws/s3-store';
 import { PreconditionFailedError, getJson, putJson } from '../lib/store/store';
-import { startEmulator, type Emulator } from './emulator';
+import { REGION, startEmulator, type Emulator } from './emulator';
 import { CLI_COMMAND, spiderArgs } from '../test/helpers/spider-cli';
 
 let emu: Emulator;
@@ -128,6 +130,51 @@ describe('S3Store', () => {
     const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => store.put('rules/race.com.json', `w${i}`, { ifMatch: etag })));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof PreconditionFailedError)).toBe(true);
+  });
+
+  it('a conditional write whose answer is lost after it landed is not taken for a lost race when the SDK retries it', async () => {
+    // The proxy forwards the first PutObject to the emulator (it lands) and then drops the connection
+    // instead of answering, as a reset or a client timeout (lib/aws/clients.ts) does: the SDK sends
+    // it again, and S3 refuses that second attempt (412, 404), the first one having written the object.
+    let dropped = 0;
+    const proxy = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const out = http.request(new URL(req.url ?? '/', emu.endpoint), { method: req.method, headers: req.headers }, (up) => {
+          if (req.method === 'PUT' && dropped === 0) {
+            dropped++;
+            up.resume();
+            up.on('end', () => req.socket.destroy());
+            return;
+          }
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        });
+        out.end(Buffer.concat(chunks));
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const client = new S3Client({ ...s3ClientConfig({ AWS_ENDPOINT_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` }), region: REGION, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+    try {
+      const store = new S3Store({ bucket: BUCKET, client });
+      const etag = await store.put('rules/lost-answer.com.json', 'v1', { ifNoneMatch: '*' });
+      expect(dropped).toBe(1);
+      expect(etag).toBe((await store.get('rules/lost-answer.com.json'))?.etag);
+      dropped = 0;
+      const etag2 = await store.put('rules/lost-answer.com.json', 'v2', { ifMatch: etag });
+      expect(dropped).toBe(1);
+      const stored = await store.get('rules/lost-answer.com.json');
+      expect(stored?.body.toString()).toBe('v2');
+      expect(etag2).toBe(stored?.etag);
+      // a write that did not land is still a lost race, retried or not
+      dropped = 0;
+      await expect(store.put('rules/lost-answer.com.json', 'v3', { ifMatch: etag })).rejects.toBeInstanceOf(PreconditionFailedError);
+    } finally {
+      client.destroy();
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
   });
 
   it('keeps keys inside an optional bucket prefix', async () => {

@@ -6,6 +6,11 @@
  * - put: S3 writes are atomic. Conditional writes use S3's If-Match / If-None-Match; a lost race
  *   (412 Precondition Failed; 409 ConditionalRequestConflict when two conditional writes overlap;
  *   404 NoSuchKey for If-Match on a missing key) becomes PreconditionFailedError, as in the fs store.
+ *   But a refusal on the SDK's second or later attempt of the put may be of its own first attempt,
+ *   which landed and whose answer was lost (a connection reset, a client timeout: lib/aws/clients.ts):
+ *   when the object then holds the very bytes this put wrote, the put succeeded and returns its etag.
+ *   (Taken for a lost race, it would make a learn say another learn wrote its rules first and skip
+ *   extracting the site's pages again.)
  * - list: every key under the prefix, all pages, in key order (S3 lists in UTF-8 binary order); with
  *   `max`, the first `max` keys, in pages of at most that many (`max` up to 1,000: one request).
  * Etags are S3's ETag without its quotes; pass them back as `ifMatch` unchanged.
@@ -69,8 +74,12 @@ export class S3Store implements Store {
       return unquote(out.ETag);
     } catch (error) {
       // If-Match on a key that has no object: S3 answers 404 NoSuchKey; the fs store calls it a lost race too.
-      if (isPreconditionFailure(error) || (options.ifMatch !== undefined && isNotFound(error))) throw new PreconditionFailedError(key);
-      throw error;
+      if (!isPreconditionFailure(error) && !(options.ifMatch !== undefined && isNotFound(error))) throw error;
+      if (attemptsOf(error) > 1) {
+        const now = await this.get(key);
+        if (now?.body.equals(data)) return now.etag;
+      }
+      throw new PreconditionFailedError(key);
     }
   }
 
@@ -113,6 +122,11 @@ function unquote(etag: string | undefined): string {
 
 function quote(etag: string): string {
   return etag === '*' || etag.startsWith('"') ? etag : `"${etag}"`;
+}
+
+/** The SDK's attempts at the request that failed (its retries included). */
+function attemptsOf(error: unknown): number {
+  return (error as { $metadata?: { attempts?: number } })?.$metadata?.attempts ?? 1;
 }
 
 function statusOf(error: unknown): number | undefined {
