@@ -9,7 +9,7 @@ import { createAwsContext, failureHandlingFromEnv } from '../lib/aws/aws-context
 import { sqsBatchHandler } from '../lib/aws/batch-handler';
 import { SERVICE_NAMES } from '../lib/aws/metric-names';
 import { stepLogger } from '../lib/aws/logger';
-import { sqsRecordHandler } from '../lib/aws/sqs-records';
+import { sqsRecordHandler, withinInvocation } from '../lib/aws/sqs-records';
 import { recordApply, recordDeadLetter, stepMetrics } from '../lib/aws/step-metrics';
 import { ApplyMessageSchema } from '../lib/types/messages';
 
@@ -22,8 +22,9 @@ const recordHandler = sqsRecordHandler({
   logger,
   ...failureHandlingFromEnv(ctx.config),
   onDeadLetter: (error) => recordDeadLetter(metrics, error),
-  // the extraction's figures, written or not (an article made under newer rules may stand: lib/apply/apply-step.ts)
-  step: async (message) => recordApply(metrics, (await applyPage(message, ctx)).extracted),
+  // the extraction's figures, written or not (an article made under newer rules may stand: lib/apply/apply-step.ts);
+  // a step still running with ANSWER_MARGIN_MS of the invocation left fails (retryable), so the batch is answered
+  step: (message, _record, context) => withinInvocation(context, async () => recordApply(metrics, (await applyPage(message, ctx)).extracted)),
 });
 
 export const handler = sqsBatchHandler({ processor, recordHandler, logger, metrics });

@@ -12,7 +12,7 @@ import { createAwsContext, failureHandlingFromEnv } from '../lib/aws/aws-context
 import { sqsBatchHandler } from '../lib/aws/batch-handler';
 import { SERVICE_NAMES } from '../lib/aws/metric-names';
 import { stepLogger } from '../lib/aws/logger';
-import { hostOfRecord, oneAtATimePer, recordBudget, sqsRecordHandler } from '../lib/aws/sqs-records';
+import { hostOfRecord, oneAtATimePer, recordBudget, sqsRecordHandler, withinInvocation } from '../lib/aws/sqs-records';
 import { recordDeadLetter, recordFetch, stepMetrics } from '../lib/aws/step-metrics';
 import { fetchStep, MIN_FETCH_MS } from '../lib/step/fetch-step';
 import { RenderMessageSchema } from '../lib/types/messages';
@@ -28,8 +28,12 @@ const recordHandler = oneAtATimePer(hostOfRecord, sqsRecordHandler({
   onDeadLetter: (error) => recordDeadLetter(metrics, error),
   // Each fetch gets min(SPIDER_RENDER_TIMEOUT_MS, remaining time − 30 s: the host's turn, robots.txt, S3);
   // with less than 5 s for it the record is not started but deferred to a fresh invocation (no receive spent).
-  step: async (message, _record, context) =>
-    recordFetch(metrics, await fetchStep(message, { ...ctx, fetchTimeoutMs: recordBudget(context, ctx.config.renderTimeoutMs, 30_000, MIN_FETCH_MS) })),
+  // The budget is the fetch's alone: a step still running with ANSWER_MARGIN_MS of the invocation left (a host's
+  // turn and robots.txt that took their time before it, a hung S3 request) fails (retryable), so the batch is answered.
+  step: (message, _record, context) =>
+    withinInvocation(context, async () =>
+      recordFetch(metrics, await fetchStep(message, { ...ctx, fetchTimeoutMs: recordBudget(context, ctx.config.renderTimeoutMs, 30_000, MIN_FETCH_MS) })),
+    ),
 }));
 
 export const handler = sqsBatchHandler({ processor, recordHandler, logger, metrics });

@@ -35,8 +35,10 @@ export interface ClientTimeouts {
 
 /**
  * The S3 and SQS clients' timeouts. A request that passes one fails with a TimeoutError, which the SDK
- * retries on a new connection (3 attempts in all by default), so a hung connection costs seconds, not
- * the invocation.
+ * retries on a new connection (3 attempts in all by default): a request that hangs on each is given
+ * up after some 40 s (silent: the handler arms a socket timeout of 6 s or more 3 s late) or 90 s (headers
+ * that trickle), longer than a step can wait near the end of an invocation, so the fetch and apply
+ * functions give a step up before it (withinInvocation, lib/aws/sqs-records.ts).
  * - connection, 3 s: TCP to S3 or SQS in the function's region takes milliseconds; 3 s leaves room
  *   for a lost SYN's retransmission (1 s).
  * - request, 30 s: the largest object a step writes is a page's snapshot, at most a few times

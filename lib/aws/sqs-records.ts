@@ -39,7 +39,8 @@ import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { SendMessageCommand, type MessageAttributeValue, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
-import { deferralOf, describeError, isNonRetryable, isNotStarted, neverAnsweredReason, NonRetryableError, StepNotStartedError } from '../util/errors';
+import { DeadlineExceededError, deferralOf, describeError, isNonRetryable, isNotStarted, neverAnsweredReason, NonRetryableError, StepNotStartedError } from '../util/errors';
+import { rejectAfter } from '../util/timeout';
 import { exhaustedReason } from '../queue/queue';
 import { sqsClient } from './clients';
 import { MAX_DELAY_SECONDS } from './sqs-queue';
@@ -291,6 +292,30 @@ export function recordBudget(context: Pick<Context, 'getRemainingTimeInMillis'> 
   const budget = Math.floor(Math.min(maxMs, remaining - marginMs));
   if (budget < minMs) throw new StepNotStartedError(`only ${Math.max(0, Math.round(remaining))} ms left in this invocation; not starting the step`);
   return budget;
+}
+
+/**
+ * Time an invocation keeps back, after its records' steps are given up, to answer for them: the
+ * dead-letter and deferral sends, the batch response (ms).
+ */
+export const ANSWER_MARGIN_MS = 5_000;
+
+/**
+ * A record's step, failed as retryable (DeadlineExceededError: it was tried) when it still runs with
+ * `marginMs` of the invocation left, so that the invocation answers its batch before Lambda's
+ * timeout. What holds a step that long is no budget of its own: an S3 or SQS request that hangs is
+ * given up only after the SDK's three attempts of up to the clients' timeouts each (lib/aws/clients.ts:
+ * some 40 s for a silent connection, 90 s for one that trickles), more than the fetch function keeps
+ * back (30 s) and most of apply's 60 s; and an invocation that dies leaves its whole batch unanswered,
+ * the records that succeeded done again and every one's receive spent. The step is left to settle
+ * on its own, as RendererHolder leaves a render past its deadline.
+ */
+export function withinInvocation<T>(context: Pick<Context, 'getRemainingTimeInMillis'> | undefined, work: () => Promise<T>, marginMs = ANSWER_MARGIN_MS): Promise<T> {
+  const remaining = context?.getRemainingTimeInMillis();
+  const running = work();
+  if (remaining === undefined || !Number.isFinite(remaining)) return running;
+  const ms = Math.max(0, Math.round(remaining - marginMs));
+  return rejectAfter(running, ms, () => new DeadlineExceededError(`the step did not finish within ${ms} ms, ${marginMs} ms before the invocation's timeout; given up so the invocation answers its batch`));
 }
 
 /**
