@@ -7,7 +7,8 @@
  *    learned from generated sites, or from the store's learned sites).
  * 2. The DOM heuristic (readability-like.ts) votes twice: with its strict attempt (boilerplate-named
  *    subtrees stripped before scoring) and with the result it keeps (the longest of its attempts).
- * 3. A block's score is q = ¼·strict + ¼·kept + ½·p (0 inside the readers' comments: inComments),
+ * 3. A block's score is q = ¼·strict + ¼·kept + ½·p (0 inside the readers' comments, inComments, and
+ *    for a line that says where the post is filed, filingBlocks),
  *    and the article is the maximum-sum run of
  *    blocks with (q − 0.4) × words (Pasternack & Roth's token-level MSS, every word of a block
  *    scoring its block's value): a block the heuristic keeps stays unless the classifier is sure it
@@ -75,6 +76,8 @@ export interface CombinedAnalysis extends Segmentation {
   readonly hasReadability: boolean;
   /** Block inside the readers' comments (inComments): scores 0. */
   readonly comments: boolean[];
+  /** Block that says where the post is filed (filingBlocks): scores 0. */
+  readonly filing: boolean[];
   /** Combined score per block (q). */
   readonly score: number[];
   readonly title: string;
@@ -127,6 +130,30 @@ export function inComments(blocks: readonly Block[], titleBlock: number): boolea
   return blocks.map((b) => test(b.el));
 }
 
+/** A link that names a tag or category the page is filed under (the rel-tag microformat: `rel="tag"`, WordPress's `rel="category tag"`). */
+function isTagLink(el: Element): boolean {
+  return el.name === 'a' && /(?:^|\s)(?:tag|category)(?:\s|$)/i.test(el.attribs.rel ?? '');
+}
+
+/**
+ * Whether each block is a filing line of the post: it holds a link to a tag or category of the page
+ * (isTagLink), "Posted in News, Sport | 3 Comments", "Tags: …". Such a line says where the post is
+ * filed, which is not its text; it scores 0, as the readers' comments do.
+ */
+export function filingBlocks(blocks: readonly Block[], textBlock: ReadonlyMap<Text, number>): boolean[] {
+  const filing = blocks.map(() => false);
+  for (const [text, b] of textBlock) {
+    if (filing[b]) continue;
+    for (let e = text.parent; e instanceof Element && e !== blocks[b].el; e = e.parent) {
+      if (isTagLink(e)) {
+        filing[b] = true;
+        break;
+      }
+    }
+  }
+  return filing;
+}
+
 /** Steps 1-3 for a page: blocks, probabilities, votes, scores. */
 export function analyse(doc: Document, dragnet: DragnetModel, title: string): CombinedAnalysis {
   const textBlock = new Map<Text, number>();
@@ -143,8 +170,9 @@ export function analyse(doc: Document, dragnet: DragnetModel, title: string): Co
   const titles = matchTitle(title, seg.blocks);
   const titleBlock = titles.best;
   const comments = inComments(seg.blocks, titleBlock);
+  const filing = filingBlocks(seg.blocks, textBlock);
   const score = probability.map((p, i) =>
-    comments[i]
+    comments[i] || filing[i]
       ? 0
       : hasReadability
         ? w.strict * (strictRegion[i] ? 1 : 0) + w.kept * (keptRegion[i] ? 1 : 0) + w.readability * readability[i] + w.classifier * p
@@ -160,6 +188,7 @@ export function analyse(doc: Document, dragnet: DragnetModel, title: string): Co
     score,
     title,
     comments,
+    filing,
     titleBlock,
     titleCandidates: titles.shown,
   };

@@ -36,9 +36,10 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * (`/2026/03/14/story.html`) for `published` (2026-11-28). 12: a published day the rules read gives
  * way to the time the page declares on that day, an announced byline rule reads no byline where its
  * element introduces none, and line numbers written at the start of each code line are left out
- * (2026-11-28).
+ * (2026-11-28). 13: the single-page extractor leaves out a line that links the post's tags or
+ * categories (rel="tag", "Posted in News, Sport | 3 Comments") (2026-11-28).
  */
-export const EXTRACTION_VERSION = 12;
+export const EXTRACTION_VERSION = 13;
 
 /** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings, `<time>`, and for a date last the day its URL names. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);

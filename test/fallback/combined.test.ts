@@ -85,13 +85,30 @@ describe('the combination on generated pages', () => {
     }
   });
 
+  it("leaves out the post's filing line, the one that links its tags or categories (rel=tag), in any words", () => {
+    const story = [1, 2, 3, 4].map((i) => `<p>Paragraph ${i} of the post: the hospital moved its patients before the storm, and the nurses stayed through the night to keep the wards running.</p>`).join('');
+    const filed = (words: string) =>
+      `<p class="small">${words} <a href="/category/news/" rel="category tag">News</a>, <a href="/category/health/" rel="category tag">Health</a> | <a href="/2012/10/storm/#respond">No Comments »</a></p>` +
+      `<p class="small">Tags: <a href="/tag/storm/" rel="tag">storm</a>, <a href="/tag/hospitals/" rel="tag">hospitals</a></p>`;
+    const page = (words: string) =>
+      `<html><head><title>After the storm | Health Blog</title></head><body><div id="wrap"><h2>After the storm</h2>${story}${filed(words)}</div></body></html>`;
+    for (const words of ['Posted in', 'Publicado en']) {
+      const a = analyse(parseHtml(page(words)), defaultFallbackModel().dragnet, 'After the storm');
+      expect(a.filing.filter(Boolean)).toHaveLength(2);
+      const r = extractFallback(parseHtml(page(words)), { title: 'After the storm' });
+      for (const i of [1, 2, 3, 4]) expect(r.text).toContain(`Paragraph ${i} of the post`);
+      expect(r.text).not.toContain('Comments');
+      expect(r.text).not.toContain('hospitals');
+    }
+  });
+
   it('scores blocks by the votes and keeps one run', () => {
     const doc = parseHtml(pageHtml(site, articles[0].path, ORIGIN));
     const a = analyse(doc, defaultFallbackModel().dragnet, articles[0].title);
     expect(a.titleBlock).toBeGreaterThanOrEqual(0);
     // the generated page's comments are under a comment-named element: they score 0
     expect(a.comments.some(Boolean)).toBe(true);
-    a.score.forEach((q, i) => expect(q).toBeCloseTo(a.comments[i] ? 0 : 0.25 * Number(a.strict[i]) + 0.25 * Number(a.kept[i]) + 0.5 * a.probability[i], 9));
+    a.score.forEach((q, i) => expect(q).toBeCloseTo(a.comments[i] || a.filing[i] ? 0 : 0.25 * Number(a.strict[i]) + 0.25 * Number(a.kept[i]) + 0.5 * a.probability[i], 9));
     const sel = selectBlocks(a);
     expect(sel.span.start).toBeLessThanOrEqual(a.titleBlock);
     expect(sel.span.end).toBeGreaterThan(a.titleBlock);
