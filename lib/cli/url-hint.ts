@@ -5,12 +5,19 @@
  */
 import { HttpUrlSchema } from '../types/messages';
 
+/**
+ * Names that end as a file's (`story.html`, `page.json`): a file name, not a host, so a missing file of
+ * that name gets no `http://story.html` guess. None of these is a top-level domain.
+ */
+const FILE_ENDINGS = /\.(html?|xhtml|shtml|mhtml|txt|json|jsonl|xml|pdf|csv)$/i;
+
 /** `http://<text>` when the text has no scheme and that is a valid http URL of a plausible host; else undefined. */
 export function withSchemeGuess(text: string): string | undefined {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return undefined;
   const guess = `http://${text}`;
   if (!HttpUrlSchema.safeParse(guess).success) return undefined;
   const url = new URL(guess);
+  if (FILE_ENDINGS.test(url.hostname)) return undefined;
   return url.hostname.includes('.') || url.port || /(^|\.)localhost$/.test(url.hostname) ? guess : undefined;
 }
 
