@@ -39,9 +39,8 @@ import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { SendMessageCommand, type MessageAttributeValue, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
-import { DeadlineExceededError, deferralOf, describeError, isNonRetryable, isNotStarted, neverAnsweredReason, NonRetryableError, StepNotStartedError } from '../util/errors';
+import { DeadlineExceededError, deferralOf, describeError, exhaustedReason, isNonRetryable, isNotStarted, neverAnsweredReason, NonRetryableError, StepNotStartedError } from '../util/errors';
 import { rejectAfter } from '../util/timeout';
-import { exhaustedReason } from '../queue/queue';
 import { sqsClient } from './clients';
 import { MAX_DELAY_SECONDS } from './sqs-queue';
 

@@ -13,8 +13,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { readFile, readdir, rm, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { makeDirectory } from '../util/make-directory';
-import { neverAnsweredReason } from '../util/errors';
-import { exhaustedReason, type QueueSender, type ReceivedMessage, type SendOptions } from './queue';
+import { exhaustedReason, neverAnsweredReason } from '../util/errors';
+import type { QueueSender, ReceivedMessage, SendOptions } from './queue';
 import type { QueueCounts } from './status';
 
 export interface MemoryQueueOptions<T = unknown> {

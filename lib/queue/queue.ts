@@ -31,11 +31,3 @@ export interface ReceivedMessage<T = unknown> {
   readonly receiveCount: number;
   readonly groupId?: string;
 }
-
-/**
- * The reason of a message dead-lettered after its last receive failed with a retryable error: how
- * many receives it had, and the last error (the embedded queue's dead letter and the run's line alike).
- */
-export function exhaustedReason(receives: number, lastError: string): string {
-  return `failed ${receives} times; last error: ${lastError}`;
-}

@@ -4,9 +4,9 @@
  * message on success, and on failure leaves it to the queue's retry and dead-letter policy.
  */
 import type { z } from 'zod';
-import { deferralOf, describeError, isNonRetryable, retryAfterOf } from '../util/errors';
+import { deferralOf, describeError, exhaustedReason, isNonRetryable, retryAfterOf } from '../util/errors';
 import type { MemoryQueue } from './memory-queue';
-import { exhaustedReason, type ReceivedMessage } from './queue';
+import type { ReceivedMessage } from './queue';
 
 export interface Consumer<T> {
   readonly queue: MemoryQueue<unknown>;

@@ -38,6 +38,15 @@ export function failureKind(failure: unknown): FailureKind {
 }
 
 /**
+ * The reason of a message dead-lettered after its last receive failed with a retryable error: how
+ * many receives it had, and the last error (the embedded queue's dead letter, the run's line and the
+ * Lambda handlers alike).
+ */
+export function exhaustedReason(receives: number, lastError: string): string {
+  return `failed ${receives} times; last error: ${lastError}`;
+}
+
+/**
  * Why a message is a dead letter when its last receive was never answered: whatever handled it ended
  * without saying how the message fared (a process killed or out of memory, a Lambda invocation that
  * timed out or crashed), so no failure was recorded for it. The embedded queues (MemoryQueue) and the
