@@ -365,7 +365,13 @@ program
   .addHelpText('after', '\nExit codes: 0 every page gave an article or a page flagged not an article; 1 a message ended as a dead letter, a page gave an article with no words, or an error.')
   .action(async (opts: { json?: string }) => {
     if (!(await dataFolderThere())) return;
-    await withPipeline((p) => work(p, { json: opts.json }));
+    await withPipeline(async (p) => {
+      // Nothing to do is said, rather than a tally of zeros (a `work` before any `submit`, or run twice)
+      if (Object.values(p.queueCounts()).every((q) => q.pending + q.inFlight === 0)) {
+        process.stderr.write(`spider: nothing queued in ${path.resolve(config().dataDir)} (\`spider submit <url>\` queues URLs; \`spider status\` says what was done)\n`);
+      }
+      await work(p, { json: opts.json });
+    });
   });
 
 program

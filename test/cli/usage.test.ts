@@ -196,6 +196,10 @@ describe('spider run and submit, URLs', () => {
     expect(fromFile.stderr).toContain(`spider: no URLs given (${empty} has none)`);
 
     expect((await spider(['submit'])).code).toBe(1);
+    // and work with nothing queued says so, besides its (empty) tally
+    const idle = await spider(['work']);
+    expect(idle.code).toBe(0);
+    expect(idle.stderr).toContain(`spider: nothing queued in ${dataDir} (\`spider submit <url>\` queues URLs`);
 
     const missing = path.join(dataDir, 'no-such-list.txt');
     const unread = await spider(['run', '-f', missing]);
