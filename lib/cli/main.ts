@@ -266,7 +266,8 @@ async function withPipeline<T>(fn: (p: EmbeddedPipeline) => Promise<T>): Promise
   for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
   // --quiet: dead letters, results and errors only; the steps' warnings are left out
   const logger = quiet() ? { ...stderrLogger, warn() {} } : stderrLogger;
-  const pipeline = await (await embeddedPipeline({ logger })).open({ exclusive: true });
+  // this process stops on the signals itself (onStopSignal): puppeteer is not to exit it on Ctrl-C
+  const pipeline = await (await embeddedPipeline({ logger, renderer: { handleSignals: false } })).open({ exclusive: true });
   pipelineOpen = true;
   try {
     return await fn(pipeline);

@@ -127,6 +127,13 @@ export interface RendererOptions {
    * render (bench/render-cost.ts); the pipeline always renders with them.
    */
   readonly withoutPageEvidence?: boolean;
+  /**
+   * Whether puppeteer handles SIGINT, SIGTERM and SIGHUP (default true: it closes Chromium, and on
+   * SIGINT exits the process at once, 130). False in a process that stops on them itself (the CLI's
+   * pipeline commands: the messages in flight go back to their queue, then it closes the renderer),
+   * where puppeteer's exit on Ctrl-C left the message in flight with its receive spent.
+   */
+  readonly handleSignals?: boolean;
 }
 
 export interface RenderRequest {
@@ -380,6 +387,7 @@ export class Renderer {
           userDataDir: this.userDataDir,
           defaultViewport: { width: this.config.viewportWidth, height: this.config.viewportHeight },
           protocolTimeout: this.config.renderTimeoutMs + 10_000,
+          ...(this.options.handleSignals === false ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}),
         });
         browser.once('disconnected', () => {
           if (this.browser === launching) this.browser = undefined;

@@ -179,7 +179,7 @@ describe('the data folder lock', () => {
 });
 
 describe('stopping a run', () => {
-  it('stops on SIGTERM sent to the spider command alone, even while its event loop is busy: the page in flight goes back to the queue, Chromium closes, exit 143', { timeout: 120_000 }, async () => {
+  it('stops on SIGTERM sent to the spider command alone, even while its event loop is busy, and on Ctrl-C: the page in flight goes back to the queue, Chromium closes, exit 143 / 130', { timeout: 120_000 }, async () => {
     // This server never answers the page (robots.txt: none), so Chromium is loading it when the signal comes.
     let hits = 0;
     const hanging = createServer((req, res) => {
@@ -224,6 +224,24 @@ describe('stopping a run', () => {
       expect(pending).toHaveLength(1);
       expect(JSON.parse(await readFile(path.join(pendingDir, pending[0]), 'utf8'))).toMatchObject({ receiveCount: 0, errors: [] });
       expect(await readdir(path.join(dataDir, 'queues', 'render', 'dead-letters')).catch(() => [])).toEqual([]);
+      // Ctrl-C: the terminal sends SIGINT to the whole foreground process group. The page goes back
+      // again, its receive not counted (puppeteer's own SIGINT handler exited at once, 130, the
+      // message left in flight with its receive spent).
+      hits = 0;
+      const again = spawn(process.execPath, ['bin/spider.js', '--data-dir', dataDir, 'work'], {
+        env: { ...process.env, CI: 'true', SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '', TMPDIR: tmp },
+        detached: true,
+      });
+      let againErr = '';
+      again.stderr.on('data', (d: Buffer) => (againErr += d.toString()));
+      const againExited = new Promise<number | null>((resolve) => again.on('exit', (code) => resolve(code)));
+      while (hits === 0) await new Promise((r) => setTimeout(r, 100));
+      process.kill(-again.pid!, 'SIGINT');
+      expect(await againExited).toBe(130);
+      expect(againErr).toContain('SIGINT: stopping');
+      const pendingAgain = await readdir(pendingDir);
+      expect(pendingAgain).toHaveLength(1);
+      expect(JSON.parse(await readFile(path.join(pendingDir, pendingAgain[0]), 'utf8'))).toMatchObject({ receiveCount: 0, errors: [] });
       // No Chromium left behind: none runs with a profile under this run's temporary folder.
       const { stdout: ps } = await run('ps', ['-eo', 'args']);
       expect(ps.split('\n').filter((line) => line.includes(tmp))).toEqual([]);
