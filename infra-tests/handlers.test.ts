@@ -242,7 +242,7 @@ describe('sqsRecordHandler: the last receive (maxReceiveCount) and deferrals (Ho
     expect(again.sent.map((s) => s.deferral.deferrals)).toEqual([3]);
     await handle(record({ v: 1, url: 'https://a.com/x' }, { messageId: 'tired', messageAttributes: attributes({ 'spider.deferrals': '3' }) }));
     expect(again.sent).toHaveLength(1);
-    expect(dlq.sent).toEqual([{ id: 'tired', reason: "deferred 3 times, its host's turn never came; last: HostBusyError: a.com is rate-limited: next request in 5000 ms" }]);
+    expect(dlq.sent).toEqual([{ id: 'tired', reason: "deferred 3 times, its host's turn never came; last: a.com is rate-limited: next request in 5000 ms" }]);
     expect(dead.map(failureKind)).toEqual(['retries-exhausted']);
   });
 
@@ -258,7 +258,7 @@ describe('sqsRecordHandler: the last receive (maxReceiveCount) and deferrals (Ho
     });
     await expect(handle(record({ v: 1, url: 'https://a.com/x' }, { receiveCount: 1 }))).rejects.toThrow(/rate-limited/);
     await handle(record({ v: 1, url: 'https://a.com/x' }, { messageId: 'last', receiveCount: 5 }));
-    expect(dlq.sent).toEqual([{ id: 'last', reason: 'failed 5 times; last error: HostBusyError: a.com is rate-limited: next request in 1000 ms (and could not be sent again with a delay: SQS unavailable)' }]);
+    expect(dlq.sent).toEqual([{ id: 'last', reason: 'failed 5 times; last error: a.com is rate-limited: next request in 1000 ms (and could not be sent again with a delay: SQS unavailable)' }]);
   });
 
   it('a record not started for lack of time in its invocation (recordBudget, RendererHolder) is sent again a second later and spends no receive, on its last receive too', async () => {
@@ -294,7 +294,7 @@ describe('sqsRecordHandler: the last receive (maxReceiveCount) and deferrals (Ho
     // three times not started and its host busy now: deferred again
     error = new HostBusyError('a.com', 2_000);
     await handle(record({ v: 1, url: 'https://a.com/x' }, { messageId: 'busy', messageAttributes: attributes({ 'spider.notStarted': '3' }) }));
-    expect(dlq.sent).toEqual([{ id: 'tired', reason: 'not started 3 times, its invocations never had the time left for it; last: StepNotStartedError: only 1000 ms left in this invocation; not starting the step' }]);
+    expect(dlq.sent).toEqual([{ id: 'tired', reason: 'not started 3 times, its invocations never had the time left for it; last: only 1000 ms left in this invocation; not starting the step' }]);
     expect(dead.map(failureKind)).toEqual(['retries-exhausted']);
     expect(failureKind(dlq.sent[0].reason)).toBe('retries-exhausted');
     expect(again.sent.map((s) => [s.id, s.deferral])).toEqual([
@@ -310,7 +310,7 @@ describe('sqsRecordHandler: the last receive (maxReceiveCount) and deferrals (Ho
     await expect(handle(record({ v: 1, url: 'https://a.com/x' }, { receiveCount: 1 }))).rejects.toThrow(/did not finish/);
     await handle(record({ v: 1, url: 'https://a.com/x' }, { messageId: 'last', receiveCount: 5 }));
     expect(again.sent).toEqual([]);
-    expect(dlq.sent).toEqual([{ id: 'last', reason: 'failed 5 times; last error: DeadlineExceededError: render did not finish within 2400 ms' }]);
+    expect(dlq.sent).toEqual([{ id: 'last', reason: 'failed 5 times; last error: render did not finish within 2400 ms' }]);
   });
 
   it('the first deferral waits for the host\'s turn; the k-th a random time in the upper half of 2^(k-1) times it, at most 900 s', () => {

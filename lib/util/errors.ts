@@ -60,8 +60,16 @@ export function isNonRetryable(error: unknown): boolean {
   return error instanceof Error && error.name === 'NonRetryableError';
 }
 
+/** The errors of this module: their messages say what happened, so a reason leaves their names out. */
+const OWN_ERROR_NAMES: ReadonlySet<string> = new Set(['Error', 'NonRetryableError', 'RetryLaterError', 'HostBusyError', 'PreconditionFailedError', 'DeadlineExceededError', 'StepNotStartedError']);
+
+/**
+ * An error as a reason says it: its message, led by its name where that tells something the message
+ * may not ("TypeError: …", puppeteer's "TimeoutError: …"), not for this module's own errors
+ * ("HTTP 503 for …", not "RetryLaterError: HTTP 503 for …").
+ */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return ['Error', 'NonRetryableError'].includes(error.name) ? error.message : `${error.name}: ${error.message}`;
+  if (error instanceof Error) return OWN_ERROR_NAMES.has(error.name) ? error.message : `${error.name}: ${error.message}`;
   return String(error);
 }
 
