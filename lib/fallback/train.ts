@@ -69,7 +69,7 @@ export function trainModel(pages: readonly LabelledPage[], options: TrainingOpti
     return { page, blocks, labels: labelBlocks(blocks, page) };
   });
   const groups = [...new Set(pages.map((p) => p.group))].sort();
-  log(`${pages.length} pages in ${groups.length} groups (${groups.join(', ')})`);
+  log(`${pages.length} page${pages.length === 1 ? '' : 's'} in ${groups.length} group${groups.length === 1 ? '' : 's'} (${groups.join(', ')})`);
 
   // Token counts and Naive Bayes counts per group.
   const counts = new Map<string, TokenCounts>();

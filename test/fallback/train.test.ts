@@ -35,7 +35,11 @@ describe('labels', () => {
 describe('training', () => {
   it('trains a valid, small, deterministic model from generated pages', () => {
     const pages = () => generatedPages({ seeds: ['t-1'], pagesPerTemplate: 1, templates: 4 });
-    const a = trainModel(pages(), { description: 'test' });
+    const said: string[] = [];
+    const a = trainModel(pages(), { description: 'test', log: (line) => said.push(line) });
+    expect(said[0]).toMatch(/^5 pages in 5 groups \(/);
+    trainModel(pages().slice(0, 1), { description: 'test', log: (line) => said.push(line) });
+    expect(said).toContainEqual(expect.stringMatching(/^1 page in 1 group \(/));
     const b = trainModel(pages(), { description: 'test' });
     expect(modelJson(a)).toBe(modelJson(b));
     expect(parseModel(JSON.parse(modelJson(a)))).toEqual(a);
