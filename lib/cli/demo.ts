@@ -9,6 +9,7 @@ import type { Config } from '../config/config';
 import { generateSite, serveSite, articlesOf, truthFor, type GeneratedSite, type TemplateId } from '../demo/index';
 import { aggregate, scorePage, type PageScore } from '../metric/metric';
 import { EmbeddedPipeline } from '../pipeline/embedded';
+import type { RendererOptions } from '../render/browser';
 import { keys, pageIdOf, siteOf } from '../store/keys';
 import { getJson } from '../store/store';
 import { ArticleDocumentSchema } from '../types/article-document';
@@ -26,6 +27,10 @@ export interface DemoOptions {
   /** Article pages per template submitted first; the rest are submitted once those are done. */
   readonly train: number;
   readonly out?: NodeJS.WritableStream;
+  /** Stops the demo (SIGTERM, Ctrl-C): the runs return, then the demo throws the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** The renderer's options (the CLI's: puppeteer is not to handle the signals the CLI stops on). */
+  readonly renderer?: RendererOptions;
 }
 
 /** Pages whose article gives the generator's title, byline and date (the rules' where they give one, else the page's metadata). */
@@ -56,7 +61,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     relearnAfter: 1000,
     allowHosts: [...options.config.allowHosts, new URL(served.origin).host],
     hostIntervalMs: 0,
-  }).open({ exclusive: true });
+  }, { renderer: options.renderer }).open({ exclusive: true });
   const say = (line = '') => out.write(line + '\n');
   try {
     const articles = articlesOf(generated);
@@ -68,13 +73,20 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     // Created after the lines above: on a terminal the status line is drawn below them.
     const progress = options.progress?.(pipeline) ?? createProgress({ mode: 'quiet', counts: () => pipeline.queueCounts(), urlsWaiting: () => pipeline.urlsWaiting() });
 
+    const run = async () => {
+      await pipeline.run({ onEvent: progress.onEvent, signal: options.signal });
+      if (options.signal?.aborted) {
+        process.stderr.write(progress.stop().line + '\n');
+        options.signal.throwIfAborted();
+      }
+    };
     await pipeline.submit(first.map((p) => ({ url: served.url(p.path) })));
-    await pipeline.run({ onEvent: progress.onEvent });
+    await run();
     // Learn from all of the first pages (a learn may already have run on the first five).
     await pipeline.relearn(siteOf(served.origin));
-    await pipeline.run({ onEvent: progress.onEvent });
+    await run();
     await pipeline.submit([{ url: served.url('/') }, ...rest.map((p) => ({ url: served.url(p.path) }))]);
-    await pipeline.run({ onEvent: progress.onEvent });
+    await run();
     process.stderr.write(progress.stop().line + '\n');
 
     const site = siteOf(served.origin);

@@ -262,22 +262,39 @@ function onStopSignal(signal: (typeof STOP_SIGNALS)[number]): void {
   stopping.abort();
 }
 
-async function withPipeline<T>(fn: (p: EmbeddedPipeline) => Promise<T>): Promise<T> {
+/**
+ * Runs a command that renders (a pipeline command, the demo) stopping on the signals (onStopSignal):
+ * its renderer is to be opened with STOP_RENDERER, so that puppeteer neither exits the process on
+ * Ctrl-C nor, on SIGTERM or SIGHUP, closes the browser under it (the renderer launched another and
+ * the command went on: `spider demo` ran to its end and exited 0).
+ */
+async function withStopSignals<T>(fn: () => Promise<T>): Promise<T> {
   for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
-  // --quiet: dead letters, results and errors only; the steps' warnings are left out
-  const logger = quiet() ? { ...stderrLogger, warn() {} } : stderrLogger;
-  // this process stops on the signals itself (onStopSignal): puppeteer is not to exit it on Ctrl-C
-  const pipeline = await (await embeddedPipeline({ logger, renderer: { handleSignals: false } })).open({ exclusive: true });
-  pipelineOpen = true;
   try {
-    return await fn(pipeline);
+    return await fn();
   } finally {
-    await pipeline.close();
-    pipelineOpen = false;
     for (const signal of STOP_SIGNALS) process.off(signal, onStopSignal);
     // A step cut short may still hold a timer or a socket: do not wait for it.
     if (stopping.signal.aborted) process.exit(stopCode);
   }
+}
+
+/** The renderer's options under withStopSignals: this process stops on the signals itself. */
+const STOP_RENDERER = { handleSignals: false } as const;
+
+async function withPipeline<T>(fn: (p: EmbeddedPipeline) => Promise<T>): Promise<T> {
+  return withStopSignals(async () => {
+    // --quiet: dead letters, results and errors only; the steps' warnings are left out
+    const logger = quiet() ? { ...stderrLogger, warn() {} } : stderrLogger;
+    const pipeline = await (await embeddedPipeline({ logger, renderer: STOP_RENDERER })).open({ exclusive: true });
+    pipelineOpen = true;
+    try {
+      return await fn(pipeline);
+    } finally {
+      await pipeline.close();
+      pipelineOpen = false;
+    }
+  });
 }
 
 program
@@ -287,7 +304,9 @@ program
   .option('--train <n>', 'pages per template rendered before the site is learned', positiveInt, 5)
   .action(async (opts: { pages: number; train: number }) => {
     const { runDemo } = await import('./demo');
-    await runDemo({ config: config(), progress: progressFor, pagesPerTemplate: opts.pages, train: opts.train });
+    await withStopSignals(() =>
+      runDemo({ config: config(), progress: progressFor, pagesPerTemplate: opts.pages, train: opts.train, signal: stopping.signal, renderer: STOP_RENDERER }),
+    );
   });
 
 program
