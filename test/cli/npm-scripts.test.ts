@@ -1,0 +1,72 @@
+/** The npm scripts that render (`npm run loadtest`, `npm run bench`) as a user stops them: Ctrl-C leaves no Chromium behind. */
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+
+/** Every process: pid, parent pid and arguments. */
+async function processes(): Promise<{ pid: number; ppid: number; args: string }[]> {
+  const { stdout } = await run('ps', ['-eo', 'pid=,ppid=,args=']);
+  return stdout.split('\n').flatMap((line) => {
+    const m = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line);
+    return m ? [{ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] }] : [];
+  });
+}
+
+describe('npm run loadtest', () => {
+  it('on Ctrl-C while its event loop is busy, closes Chromium: the script runs under Node with tsx as its loader, not under tsx\'s CLI', { timeout: 180_000 }, async () => {
+    // tsx's CLI SIGKILLs its child when the child has not answered a relayed SIGINT within about 60 ms
+    // (an extraction holding the event loop): puppeteer never closed Chromium, which runs in a process
+    // group of its own (the terminal's Ctrl-C does not reach it) and was left running.
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'spider-npm-script-'));
+    const ofThisRun = async () => (await processes()).filter((p) => p.args.includes(tmp));
+    const child = spawn('npm', ['run', 'loadtest', '--', '--urls', '30', '--sites', '2'], {
+      env: { ...process.env, CI: 'true', TMPDIR: tmp },
+      detached: true, // a process group of its own, as a terminal's foreground job
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let ended = false;
+    void exited.then(() => (ended = true));
+    try {
+      // Chromium runs (unpacked under this run's temporary folder): the load test is rendering.
+      while (!ended && (await ofThisRun()).length === 0) await new Promise((r) => setTimeout(r, 100));
+      expect(ended).toBe(false);
+      // The process running the script: the deepest one whose arguments name it.
+      const all = await processes();
+      let script = child.pid!;
+      for (let next = script; next; ) {
+        script = next;
+        next = all.find((p) => p.ppid === script && p.args.includes(path.join('scripts', 'loadtest.ts')))?.pid ?? 0;
+      }
+      expect(script).not.toBe(child.pid);
+      // Its event loop held (as by a long extraction) while Ctrl-C reaches the whole process group.
+      process.kill(script, 'SIGSTOP');
+      process.kill(-child.pid!, 'SIGINT');
+      await new Promise((r) => setTimeout(r, 500));
+      try {
+        process.kill(script, 'SIGCONT');
+      } catch {
+        // gone already: killed while stopped (tsx's CLI did)
+      }
+      await exited;
+      await new Promise((r) => setTimeout(r, 1000));
+      expect((await ofThisRun()).map((p) => p.args.slice(0, 120))).toEqual([]);
+    } finally {
+      // what the run left (on the old code: Chromium), ended by its pid
+      for (const p of await ofThisRun()) {
+        try {
+          process.kill(p.pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
+      if (!ended) process.kill(-child.pid!, 'SIGKILL');
+      await rm(tmp, { recursive: true, force: true }); // Chromium unpacks itself there (200 MB)
+    }
+  });
+});
