@@ -1,6 +1,11 @@
-/** The npm scripts that render (`npm run loadtest`, `npm run bench`) as a user stops them: Ctrl-C leaves no Chromium behind. */
+/**
+ * The npm scripts that render (`npm start`, `npm run loadtest`) as a user stops them: the signal
+ * reaches the script's process, and no Chromium is left behind.
+ */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -66,6 +71,51 @@ describe('npm run loadtest', () => {
         }
       }
       if (!ended) process.kill(-child.pid!, 'SIGKILL');
+      await rm(tmp, { recursive: true, force: true }); // Chromium unpacks itself there (200 MB)
+    }
+  });
+});
+
+describe('npm start', () => {
+  it('on SIGTERM to npm alone (timeout(1), systemd) stops the spider command: the page in flight goes back to its queue, exit 143, no process left', { timeout: 120_000 }, async () => {
+    // npm runs a script with sh -c, which died on the SIGTERM npm relayed to it: npm exited 143 while
+    // the spider command went on, its parent gone, holding the data folder's lock and Chromium.
+    let hits = 0;
+    const hanging = createServer((req, res) => {
+      if (req.url === '/robots.txt') res.writeHead(404).end();
+      else hits++;
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const pageUrl = `http://hang.localhost:${(hanging.address() as AddressInfo).port}/story.html`;
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'spider-npm-start-'));
+    const dataDir = path.join(tmp, 'data');
+    const ofThisRun = async () => (await processes()).filter((p) => p.args.includes(tmp));
+    const child = spawn('npm', ['start', '--', '--data-dir', dataDir, 'run', pageUrl], {
+      env: { ...process.env, CI: 'true', SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '', TMPDIR: tmp },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      while (hits === 0) await new Promise((r) => setTimeout(r, 100));
+      child.kill('SIGTERM'); // to npm only
+      expect(await exited).toBe(143);
+      expect(stderr).toContain('SIGTERM: stopping');
+      expect((await ofThisRun()).map((p) => p.args.slice(0, 120))).toEqual([]);
+      const pendingDir = path.join(dataDir, 'queues', 'render', 'pending');
+      const pending = await readdir(pendingDir);
+      expect(pending).toHaveLength(1);
+      expect(JSON.parse(await readFile(path.join(pendingDir, pending[0]), 'utf8'))).toMatchObject({ receiveCount: 0, errors: [] });
+    } finally {
+      for (const p of await ofThisRun()) {
+        try {
+          process.kill(p.pid, 'SIGKILL'); // what the run left (on the old code: the spider command and Chromium)
+        } catch {
+          // gone
+        }
+      }
+      hanging.closeAllConnections();
+      hanging.close();
       await rm(tmp, { recursive: true, force: true }); // Chromium unpacks itself there (200 MB)
     }
   });
