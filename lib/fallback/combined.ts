@@ -40,7 +40,7 @@ import { dragnetFeatures, tokenWeigher, type DragnetModel } from './dragnet';
 import { logit, sigmoid } from './logistic';
 import { maxSubsequence, type Span } from './mss';
 import { readabilityAttempts, type Region } from './readability-like';
-import { elementTokens } from './tokens';
+import { elementTokens, words } from './tokens';
 import { matchTitle } from './title';
 
 /** Weight of the DOM heuristic's strict attempt, of its kept result, and of the classifier. */
@@ -136,22 +136,28 @@ function isTagLink(el: Element): boolean {
 }
 
 /**
- * Whether each block is a filing line of the post: it holds a link to a tag or category of the page
- * (isTagLink), "Posted in News, Sport | 3 Comments", "Tags: …". Such a line says where the post is
- * filed, which is not its text; it scores 0, as the readers' comments do.
+ * A block whose words are at least this share in links to the page's tags or categories is a filing
+ * line; a paragraph of prose that links a keyword or two to its tag page stays text.
+ */
+export const FILING_TAG_SHARE = 0.2;
+
+/**
+ * Whether each block is a filing line of the post: a fifth or more of its words link to tags or
+ * categories of the page (isTagLink, FILING_TAG_SHARE): "Posted in News, Sport | 3 Comments", "Tags: …".
+ * Such a line says where the post is filed, which is not its text; it scores 0, as the readers'
+ * comments do.
  */
 export function filingBlocks(blocks: readonly Block[], textBlock: ReadonlyMap<Text, number>): boolean[] {
-  const filing = blocks.map(() => false);
+  const tagWords = blocks.map(() => 0);
   for (const [text, b] of textBlock) {
-    if (filing[b]) continue;
     for (let e = text.parent; e instanceof Element && e !== blocks[b].el; e = e.parent) {
       if (isTagLink(e)) {
-        filing[b] = true;
+        tagWords[b] += words(text.data).length;
         break;
       }
     }
   }
-  return filing;
+  return blocks.map((b, i) => tagWords[i] > 0 && tagWords[i] >= FILING_TAG_SHARE * b.words);
 }
 
 /** Steps 1-3 for a page: blocks, probabilities, votes, scores. */
