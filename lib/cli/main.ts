@@ -221,7 +221,7 @@ async function readDeadLetters(): Promise<DeadLetter[]> {
  * cleanly: the messages in flight go back to the queue (stopping is no failure of theirs), the
  * browser closes, and the process exits 128 + the signal's number. A second signal exits at once
  * (one more than a second later: Ctrl-C reaches this process both from the terminal and relayed by
- * the wrappers above it, bin/spider.js and tsx).
+ * the wrapper above it, bin/spider.js or npm).
  */
 const stopping = new AbortController();
 let stopCode = 0;
