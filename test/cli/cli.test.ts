@@ -1,8 +1,6 @@
 /** The `spider` command as a user runs it: real processes, a real data folder, a site on 127.0.0.1. */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +14,7 @@ import { keys } from '../../lib/store/keys';
 import { putJson } from '../../lib/store/store';
 import { ARTICLE_DOCUMENT_VERSION, type ArticleDocument } from '../../lib/types/article-document';
 import { serveRoutes } from '../helpers/http-server';
+import { serveHangingPage } from '../helpers/hanging-page';
 import { CLI_COMMAND, spiderArgs } from '../helpers/spider-cli';
 
 const run = promisify(execFile);
@@ -180,14 +179,9 @@ describe('the data folder lock', () => {
 
 describe('stopping a run', () => {
   it('stops on SIGTERM sent to the spider command alone, even while its event loop is busy, and on Ctrl-C: the page in flight goes back to the queue, Chromium closes, exit 143 / 130', { timeout: 120_000 }, async () => {
-    // This server never answers the page (robots.txt: none), so Chromium is loading it when the signal comes.
-    let hits = 0;
-    const hanging = createServer((req, res) => {
-      if (req.url === '/robots.txt') res.writeHead(404).end();
-      else hits++;
-    });
-    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
-    const pageUrl = `http://hang.localhost:${(hanging.address() as AddressInfo).port}/story.html`;
+    // This server never answers the page, so Chromium is loading it when the signal comes.
+    const hanging = await serveHangingPage();
+    const pageUrl = hanging.url;
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'spider-cli-stop-'));
     const tmp = await mkdtemp(path.join(os.tmpdir(), 'spider-cli-stop-tmp-'));
     try {
@@ -197,7 +191,7 @@ describe('stopping a run', () => {
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      while (hits === 0) await new Promise((r) => setTimeout(r, 100));
+      while (hanging.hits() === 0) await new Promise((r) => setTimeout(r, 100));
       // The process running the command (the deepest one whose arguments name lib/cli/main.ts) is
       // stopped while the signal is relayed to it, as an event loop held by a learn or an extraction
       // would hold its handler: tsx's CLI, between the wrapper and it, SIGKILLed it then.
@@ -227,7 +221,7 @@ describe('stopping a run', () => {
       // Ctrl-C: the terminal sends SIGINT to the whole foreground process group. The page goes back
       // again, its receive not counted (puppeteer's own SIGINT handler exited at once, 130, the
       // message left in flight with its receive spent).
-      hits = 0;
+      hanging.resetHits();
       const again = spawn(process.execPath, ['bin/spider.js', '--data-dir', dataDir, 'work'], {
         env: { ...process.env, CI: 'true', SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '', TMPDIR: tmp },
         detached: true,
@@ -235,7 +229,7 @@ describe('stopping a run', () => {
       let againErr = '';
       again.stderr.on('data', (d: Buffer) => (againErr += d.toString()));
       const againExited = new Promise<number | null>((resolve) => again.on('exit', (code) => resolve(code)));
-      while (hits === 0) await new Promise((r) => setTimeout(r, 100));
+      while (hanging.hits() === 0) await new Promise((r) => setTimeout(r, 100));
       process.kill(-again.pid!, 'SIGINT');
       expect(await againExited).toBe(130);
       expect(againErr).toContain('SIGINT: stopping');
@@ -246,7 +240,6 @@ describe('stopping a run', () => {
       const { stdout: ps } = await run('ps', ['-eo', 'args']);
       expect(ps.split('\n').filter((line) => line.includes(tmp))).toEqual([]);
     } finally {
-      hanging.closeAllConnections();
       hanging.close();
       await rm(tmp, { recursive: true, force: true }); // Chromium unpacks itself there (200 MB)
     }

@@ -4,12 +4,11 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { serveHangingPage } from '../helpers/hanging-page';
 
 const run = promisify(execFile);
 
@@ -80,24 +79,18 @@ describe('npm start', () => {
   it('on SIGTERM to npm alone (timeout(1), systemd) stops the spider command: the page in flight goes back to its queue, exit 143, no process left', { timeout: 120_000 }, async () => {
     // npm runs a script with sh -c, which died on the SIGTERM npm relayed to it: npm exited 143 while
     // the spider command went on, its parent gone, holding the data folder's lock and Chromium.
-    let hits = 0;
-    const hanging = createServer((req, res) => {
-      if (req.url === '/robots.txt') res.writeHead(404).end();
-      else hits++;
-    });
-    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
-    const pageUrl = `http://hang.localhost:${(hanging.address() as AddressInfo).port}/story.html`;
+    const hanging = await serveHangingPage();
     const tmp = await mkdtemp(path.join(os.tmpdir(), 'spider-npm-start-'));
     const dataDir = path.join(tmp, 'data');
     const ofThisRun = async () => (await processes()).filter((p) => p.args.includes(tmp));
-    const child = spawn('npm', ['start', '--', '--data-dir', dataDir, 'run', pageUrl], {
+    const child = spawn('npm', ['start', '--', '--data-dir', dataDir, 'run', hanging.url], {
       env: { ...process.env, CI: 'true', SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '', TMPDIR: tmp },
     });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      while (hits === 0) await new Promise((r) => setTimeout(r, 100));
+      while (hanging.hits() === 0) await new Promise((r) => setTimeout(r, 100));
       child.kill('SIGTERM'); // to npm only
       expect(await exited).toBe(143);
       expect(stderr).toContain('SIGTERM: stopping');
@@ -114,7 +107,6 @@ describe('npm start', () => {
           // gone
         }
       }
-      hanging.closeAllConnections();
       hanging.close();
       await rm(tmp, { recursive: true, force: true }); // Chromium unpacks itself there (200 MB)
     }
