@@ -40,7 +40,7 @@ import { dragnetFeatures, tokenWeigher, type DragnetModel } from './dragnet';
 import { logit, sigmoid } from './logistic';
 import { maxSubsequence, type Span } from './mss';
 import { readabilityAttempts, type Region } from './readability-like';
-import { elementTokens, words } from './tokens';
+import { elementTokens } from './tokens';
 import { matchTitle } from './title';
 
 /** Weight of the DOM heuristic's strict attempt, of its kept result, and of the classifier. */
@@ -130,34 +130,38 @@ export function inComments(blocks: readonly Block[], titleBlock: number): boolea
   return blocks.map((b) => test(b.el));
 }
 
-/** A link that names a tag or category the page is filed under (the rel-tag microformat: `rel="tag"`, WordPress's `rel="category tag"`). */
+/**
+ * A link that names a tag or category the page is filed under (the rel-tag microformat: `rel="tag"`,
+ * WordPress's `rel="category tag"`), not a hashtag written in the text (Mastodon's `#rustlang`).
+ */
 function isTagLink(el: Element): boolean {
-  return el.name === 'a' && /(?:^|\s)(?:tag|category)(?:\s|$)/i.test(el.attribs.rel ?? '');
+  return el.name === 'a' && /(?:^|\s)(?:tag|category)(?:\s|$)/i.test(el.attribs.rel ?? '') && !elementText(el, 8).trimStart().startsWith('#');
 }
 
 /**
- * A block whose words are at least this share in links to the page's tags or categories is a filing
- * line; a paragraph of prose that links a keyword or two to its tag page stays text.
+ * A filing line has at most this many words besides its links: a label ("Posted in", "Tags:",
+ * "Filed under"), a date. A sentence that links a keyword or two to its tag page has more.
  */
-export const FILING_TAG_SHARE = 0.2;
+export const FILING_OTHER_WORDS = 5;
 
 /**
- * Whether each block is a filing line of the post: a fifth or more of its words link to tags or
- * categories of the page (isTagLink, FILING_TAG_SHARE): "Posted in News, Sport | 3 Comments", "Tags: …".
- * Such a line says where the post is filed, which is not its text; it scores 0, as the readers'
- * comments do.
+ * Whether each block is a filing line of the post: it links tags or categories of the page
+ * (isTagLink) and says little else (FILING_OTHER_WORDS): "Posted in News, Sport | 3 Comments »",
+ * "Tags: …". Such a line says where the post is filed, which is not its text; it scores 0, as the
+ * readers' comments do. A heading is never one (a section titled by its tag's link).
  */
 export function filingBlocks(blocks: readonly Block[], textBlock: ReadonlyMap<Text, number>): boolean[] {
-  const tagWords = blocks.map(() => 0);
+  const tagged = blocks.map(() => false);
   for (const [text, b] of textBlock) {
+    if (tagged[b]) continue;
     for (let e = text.parent; e instanceof Element && e !== blocks[b].el; e = e.parent) {
       if (isTagLink(e)) {
-        tagWords[b] += words(text.data).length;
+        tagged[b] = true;
         break;
       }
     }
   }
-  return blocks.map((b, i) => tagWords[i] > 0 && tagWords[i] >= FILING_TAG_SHARE * b.words);
+  return blocks.map((b, i) => tagged[i] && b.heading === 0 && b.words - b.linkWords <= FILING_OTHER_WORDS);
 }
 
 /** Steps 1-3 for a page: blocks, probabilities, votes, scores. */
