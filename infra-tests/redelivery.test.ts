@@ -226,7 +226,7 @@ describe('redelivery on AWS: the last receive, and a busy host', () => {
     const dead = await emu.drain(fn.queues.render.dlqUrl);
     expect(dead.map((m) => JSON.parse(m.Body!).url)).toEqual([url]);
     expect(dead[0].MessageAttributes?.['spider.error']?.StringValue).toMatch(
-      /^not started 2 times, its invocations never had the time left for it; last: StepNotStartedError: only \d+ ms left in this invocation; not starting a render$/,
+      /^not started 2 times, its invocations never had the time left for it; last: only \d+ ms left in this invocation; not starting a render$/,
     );
     expect(site.hits.get('/story-4.html') ?? 0).toBe(0);
     expect(await queueDepth(emu.sqs, fn.queues.render.url)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
