@@ -14,7 +14,9 @@
  */
 import type { Context } from 'aws-lambda';
 import type { Logger } from '../step/context';
-import { DeadlineExceededError, StepNotStartedError } from '../util/errors';
+import { DeadlineExceededError } from '../util/errors';
+import { rejectAfter } from '../util/timeout';
+import { recordBudget } from './sqs-records';
 
 export interface Closable {
   close(): Promise<void>;
@@ -52,28 +54,19 @@ export class RendererHolder<R extends Closable> {
   }
 
   async withDeadline<T>(context: Pick<Context, 'getRemainingTimeInMillis'> | undefined, maxMs: number, run: (renderer: R, budgetMs: number) => Promise<T>): Promise<T> {
+    const budget = recordBudget(context, maxMs, this.marginMs, this.minBudgetMs, 'a render');
     const remaining = context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY;
-    const budget = Math.floor(Math.min(maxMs, remaining - this.marginMs));
-    if (budget < this.minBudgetMs) {
-      throw new StepNotStartedError(`only ${Math.max(0, Math.round(remaining))} ms left in this invocation; not starting a render`);
-    }
     const hardMs = Number.isFinite(remaining) ? Math.max(budget, remaining - this.marginMs / 2) : budget + this.marginMs / 2;
     const renderer = this.get();
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DeadlineExceededError(`render did not finish within ${Math.round(hardMs)} ms`)), hardMs);
-    });
     const work = run(renderer, budget);
     try {
-      return await Promise.race([work, deadline]);
+      return await rejectAfter(work, hardMs, () => new DeadlineExceededError(`render did not finish within ${Math.round(hardMs)} ms`));
     } catch (error) {
       if (error instanceof DeadlineExceededError) {
         work.catch(() => {}); // the abandoned render may still reject later
         await this.discard(renderer);
       }
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -286,10 +286,10 @@ export function sqsRecordHandler<M>(options: SqsRecordHandlerOptions<M>): (recor
  * the record goes back to its queue for a fresh invocation (no receive spent) instead of the whole
  * batch timing out.
  */
-export function recordBudget(context: Pick<Context, 'getRemainingTimeInMillis'> | undefined, maxMs: number, marginMs: number, minMs: number): number {
+export function recordBudget(context: Pick<Context, 'getRemainingTimeInMillis'> | undefined, maxMs: number, marginMs: number, minMs: number, what = 'the step'): number {
   const remaining = context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY;
   const budget = Math.floor(Math.min(maxMs, remaining - marginMs));
-  if (budget < minMs) throw new StepNotStartedError(`only ${Math.max(0, Math.round(remaining))} ms left in this invocation; not starting the step`);
+  if (budget < minMs) throw new StepNotStartedError(`only ${Math.max(0, Math.round(remaining))} ms left in this invocation; not starting ${what}`);
   return budget;
 }
 

@@ -9,6 +9,7 @@
  *   fit the one it trained on.
  * - MSS's Naive Bayes: token trigrams and most recent unclosed tags, "in" inside the article's span.
  */
+import { plural } from '../text/plural';
 import { segmentBlocks, type Block } from './blocks';
 import { DRAGNET_FEATURES, DRAGNET_SIGNS, dragnetFeatures } from './dragnet';
 import { countTokens, emptyTokenCounts, mergeTokenCounts, tokenWeights, type TokenCounts } from './id-class';
@@ -69,7 +70,7 @@ export function trainModel(pages: readonly LabelledPage[], options: TrainingOpti
     return { page, blocks, labels: labelBlocks(blocks, page) };
   });
   const groups = [...new Set(pages.map((p) => p.group))].sort();
-  log(`${pages.length} page${pages.length === 1 ? '' : 's'} in ${groups.length} group${groups.length === 1 ? '' : 's'} (${groups.join(', ')})`);
+  log(`${plural(pages.length, 'page')} in ${plural(groups.length, 'group')} (${groups.join(', ')})`);
 
   // Token counts and Naive Bayes counts per group.
   const counts = new Map<string, TokenCounts>();
