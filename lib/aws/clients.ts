@@ -51,6 +51,20 @@ export interface ClientTimeouts {
 export const CLIENT_TIMEOUTS: ClientTimeouts = { connectionMs: 3_000, requestMs: 30_000, socketIdleMs: 10_000 };
 
 /**
+ * The timeouts of the S3 client that uploads (S3Store's puts): those given, but socket idle as long as
+ * the request timeout. While a request body is sent, the bytes the kernel has taken but the link has
+ * not yet carried leave the socket silent to Node: over a slow uplink (a user's, `spider submit` with
+ * archived HTML) that is seconds for each write, and the idle timeout fired though the body was
+ * flowing (infra-tests/slow-upload.test.ts). An upload's response is a few headers, so the idle
+ * timeout guards nothing there that the request timeout does not; the request timeout then bounds
+ * each request, and S3Store sends a large body in parts (MULTIPART_PART_BYTES) so that each part,
+ * not the whole body, must fit in it.
+ */
+export function uploadTimeouts(timeouts: ClientTimeouts = CLIENT_TIMEOUTS): ClientTimeouts {
+  return { ...timeouts, socketIdleMs: Math.max(timeouts.socketIdleMs, timeouts.requestMs) };
+}
+
+/**
  * The request handler's options (the SDK's NodeHttpHandler, given as its options). `requestTimeout`
  * alone only logs a warning when passed: `throwOnRequestTimeout` makes it fail the request.
  */
@@ -87,12 +101,19 @@ export function cloudWatchClientConfig(env: Env = process.env, timeouts: ClientT
 }
 
 let s3: S3Client | undefined;
+let s3Upload: S3Client | undefined;
 let sqs: SQSClient | undefined;
 
 /** The process's S3 client (created on first use). */
 export function s3Client(): S3Client {
   s3 ??= new S3Client(s3ClientConfig());
   return s3;
+}
+
+/** The process's S3 client for uploads (created on first use): uploadTimeouts. */
+export function s3UploadClient(): S3Client {
+  s3Upload ??= new S3Client(s3ClientConfig(process.env, uploadTimeouts()));
+  return s3Upload;
 }
 
 /** The process's SQS client (created on first use). */

@@ -37,6 +37,8 @@ export interface SubmitResult {
 
 export interface DeployedStackOptions {
   readonly s3?: S3Client;
+  /** For puts (archived HTML); defaults to `s3` when given, else the process's upload client (S3Store). */
+  readonly s3Upload?: S3Client;
   readonly sqs?: SQSClient;
   /** Largest archived HTML accepted (bytes); render refuses larger ones anyway (SPIDER_MAX_HTML_BYTES). */
   readonly maxHtmlBytes?: number;
@@ -53,7 +55,7 @@ export class DeployedStack {
     readonly target: AwsTarget,
     options: DeployedStackOptions = {},
   ) {
-    this.store = new S3Store({ bucket: target.bucket, client: options.s3 });
+    this.store = new S3Store({ bucket: target.bucket, client: options.s3, uploadClient: options.s3Upload });
     const intake = target.fetchQueueUrl ?? target.renderQueueUrl;
     if (intake) this.intake = new SqsQueueSender({ queueUrl: intake, client: options.sqs });
     if (target.learnQueueUrl) this.learn = new SqsQueueSender({ queueUrl: target.learnQueueUrl, client: options.sqs });

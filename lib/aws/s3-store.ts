@@ -3,7 +3,15 @@
  *
  * - get: undefined when there is no object (NoSuchKey / 404). On AWS a missing key only reads as 404
  *   when the caller may s3:ListBucket the bucket; without it S3 answers 403, which is thrown.
- * - put: S3 writes are atomic. Conditional writes use S3's If-Match / If-None-Match; a lost race
+ * - put: through the upload client (lib/aws/clients.ts uploadTimeouts: its socket idle timeout no
+ *   shorter than its request timeout, as a body crossing a slow link leaves the socket silent). A body
+ *   over MULTIPART_PART_BYTES without a condition goes in parts of that size (lib-storage's Upload: a
+ *   multipart upload, aborted if a part fails), each its own request with its own request timeout,
+ *   where one PutObject had to carry the whole body within one. A conditional put stays one PutObject
+ *   whatever its size: S3 takes If-Match / If-None-Match on CompleteMultipartUpload too, but the
+ *   emulator the tests run against does not, and the conditional writes are small documents (rules,
+ *   articles, rate-limit slots), never a snapshot or archived HTML.
+ * - S3 writes are atomic. Conditional writes use S3's If-Match / If-None-Match; a lost race
  *   (412 Precondition Failed; 409 ConditionalRequestConflict when two conditional writes overlap;
  *   404 NoSuchKey for If-Match on a missing key) becomes PreconditionFailedError, as in the fs store.
  *   But a refusal on the SDK's second or later attempt of the put may be of its own first attempt,
@@ -23,13 +31,25 @@ import {
   S3ServiceException,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { s3Client } from './clients';
+import { Upload } from '@aws-sdk/lib-storage';
+import { s3Client, s3UploadClient } from './clients';
 import { PreconditionFailedError, type ListedObject, type ListOptions, type PutOptions, type Store, type StoredObject } from '../store/store';
+
+/**
+ * Size of the parts an unconditional put of a larger body is sent in (bytes): S3's least part size
+ * (5 MiB), so that each request carries as little as S3 allows. Its request timeout (30 s,
+ * CLIENT_TIMEOUTS) then asks an uplink of 175 KB/s (1.4 Mbit/s), where one PutObject of 10 MiB of
+ * archived HTML (DeployedStack's cap) asked 350 KB/s. Parts go one at a time: side by side they
+ * would share a slow link, each taking as long as the whole.
+ */
+export const MULTIPART_PART_BYTES = 5 * 1024 * 1024;
 
 export interface S3StoreOptions {
   readonly bucket: string;
-  /** Defaults to the process's shared client (lib/aws/clients.ts). */
+  /** For reads, lists and deletes; defaults to the process's shared client (lib/aws/clients.ts). */
   readonly client?: S3Client;
+  /** For puts; defaults to `client` when one is given, else the process's upload client (s3UploadClient). */
+  readonly uploadClient?: S3Client;
   /** Optional key prefix inside the bucket, e.g. `staging/`; the store's keys stay unprefixed. */
   readonly prefix?: string;
 }
@@ -37,12 +57,14 @@ export interface S3StoreOptions {
 export class S3Store implements Store {
   readonly bucket: string;
   private readonly client: S3Client;
+  private readonly uploadClient: S3Client;
   private readonly prefix: string;
 
   constructor(options: S3StoreOptions) {
     if (!options.bucket) throw new Error('S3Store needs a bucket name');
     this.bucket = options.bucket;
     this.client = options.client ?? s3Client();
+    this.uploadClient = options.uploadClient ?? options.client ?? s3UploadClient();
     this.prefix = options.prefix ?? '';
     if (this.prefix && !this.prefix.endsWith('/')) throw new Error(`S3Store prefix must end with "/": ${this.prefix}`);
   }
@@ -60,13 +82,16 @@ export class S3Store implements Store {
 
   async put(key: string, body: Buffer | string, options: PutOptions = {}): Promise<string> {
     const data = typeof body === 'string' ? Buffer.from(body) : body;
+    const params = { Bucket: this.bucket, Key: this.objectKey(key), Body: data, ContentType: options.contentType ?? contentTypeOf(key) };
+    const conditional = options.ifMatch !== undefined || options.ifNoneMatch !== undefined;
+    if (!conditional && data.length > MULTIPART_PART_BYTES) {
+      const upload = new Upload({ client: this.uploadClient, params, partSize: MULTIPART_PART_BYTES, queueSize: 1 });
+      return unquote((await upload.done()).ETag);
+    }
     try {
-      const out = await this.client.send(
+      const out = await this.uploadClient.send(
         new PutObjectCommand({
-          Bucket: this.bucket,
-          Key: this.objectKey(key),
-          Body: data,
-          ContentType: options.contentType ?? contentTypeOf(key),
+          ...params,
           ...(options.ifMatch !== undefined ? { IfMatch: quote(options.ifMatch) } : {}),
           ...(options.ifNoneMatch !== undefined ? { IfNoneMatch: options.ifNoneMatch } : {}),
         }),
