@@ -69,7 +69,9 @@ export const ACCESS: Readonly<Record<Step, StepAccess>> = {
   // models/fallback.json: the fallback's model retrained by `spider train` (run by a user, not a function).
   // A drift marker also asks the learn queue to relearn the site; a fetched page the rules failed on
   // goes back to the render queue while the site has few markers (it lists them: docs/fetch-path.md).
-  apply: { reads: [K.pages, K.rules, K.drift, keys.fallbackModel()], writes: [K.articles, K.drift], deletes: [], sendsTo: ['learn', 'render'] },
+  // articles/: the page's stored article, read before it is replaced (compare-and-swap: an article made
+  // under newer rules stands, lib/apply/apply-step.ts writeArticle).
+  apply: { reads: [K.pages, K.rules, K.drift, K.articles, keys.fallbackModel()], writes: [K.articles, K.drift], deletes: [], sendsTo: ['learn', 'render'] },
 };
 
 const isPrefix = (p: string) => p.endsWith('/');

@@ -17,6 +17,11 @@ import { QueueConsumer } from '../cdk/queue-consumer';
 import { ACCESS } from '../cdk/spider-stack';
 import { EMBEDDED_RUNNER_KEYS } from '../lib/config/config';
 import { keys } from '../lib/store/keys';
+import { applyStep } from '../lib/apply/apply-step';
+import { loadConfig } from '../lib/config/config';
+import type { QueueSender } from '../lib/queue/queue';
+import { silentLogger, type StepContext } from '../lib/step/context';
+import { MemoryStore } from '../lib/store/memory-store';
 import { synthTemplate } from './synth';
 
 type Json = Record<string, any>;
@@ -348,10 +353,12 @@ describe('IAM: least privilege', () => {
   /** Every prefix, page-file pattern and key of the store layout (lib/store/keys.ts), whether or not a step may touch it. */
   const LAYOUT = ['archive/', 'pages/', 'pages/*/*/served.html', 'rules/', 'articles/', 'redirects/', 'feeds/', 'drift/', 'politeness/', 'quarantine/', 'models/', 'models/fallback.json'];
   /** The object keys a step may write: its s3:PutObject resources read as S3 reads them (`*`: any characters, `/` included). */
-  const writable = (step: string) => {
+  const writable = (step: string) => allowed(step, 's3:PutObject');
+  /** The object keys a step may `action`: its resources for it read as S3 reads them. */
+  const allowed = (step: string, action: string) => {
     const bucketArn = JSON.stringify(getAtt(id('AWS::S3::Bucket', 'DataBucket')));
     const patterns = statements(step)
-      .filter((s) => s.Effect === 'Allow' && arr(s.Action).includes('s3:PutObject'))
+      .filter((s) => s.Effect === 'Allow' && arr(s.Action).includes(action))
       .flatMap((s) => arr(s.Resource))
       .map((r: Json) => {
         const [arn, suffix] = r['Fn::Join'][1];
@@ -410,8 +417,9 @@ describe('IAM: least privilege', () => {
     expect(ACCESS.render).toEqual({ reads: ['archive/', 'politeness/'], writes: ['pages/', 'feeds/', 'politeness/', 'redirects/'], deletes: [], sendsTo: ['apply', 'learn'] });
     // learn: pages, its rules, the feeds (field rules), the drift markers (counted; older ones deleted).
     expect(ACCESS.learn).toEqual({ reads: ['pages/', 'rules/', 'feeds/', 'drift/'], writes: ['rules/', 'quarantine/'], deletes: ['drift/', 'pages/'], sendsTo: ['apply'] });
-    // apply: the snapshot, the rules, the drift markers (counted) and the retrained fallback model (one key, not models/*); articles and drift markers.
-    expect(ACCESS.apply).toEqual({ reads: ['pages/', 'rules/', 'drift/', 'models/fallback.json'], writes: ['articles/', 'drift/'], deletes: [], sendsTo: ['learn', 'render'] });
+    // apply: the snapshot, the rules, the drift markers (counted), the page's stored article (read before it is replaced)
+    // and the retrained fallback model (one key, not models/*); articles and drift markers.
+    expect(ACCESS.apply).toEqual({ reads: ['pages/', 'rules/', 'drift/', 'articles/', 'models/fallback.json'], writes: ['articles/', 'drift/'], deletes: [], sendsTo: ['learn', 'render'] });
   });
 
   it("fetch writes a fetched page's HTML as served, the hosts' rate-limit slots and a short link's redirect record: not the feature documents and snapshots of pages/, nor anything else", () => {
@@ -429,6 +437,23 @@ describe('IAM: least privilege', () => {
     // render still writes every file of a rendered page, and a redirect record
     expect(writable('Render')(keys.features('a.com', 'p1'))).toBe(true);
     expect(writable('Render')(keys.redirect('short.example', 'p1'))).toBe(true);
+  });
+
+  it('apply may read every key its step reads: the page\'s stored article too, read before it is replaced', async () => {
+    const store = new MemoryStore();
+    const read: string[] = [];
+    const get = store.get.bind(store);
+    store.get = (key: string) => (read.push(key), get(key));
+    const sender = <T>(): QueueSender<T> => ({ send: async () => undefined });
+    const ctx: StepContext = { store, queues: { render: sender(), learn: sender(), apply: sender() }, config: loadConfig({}, {}), logger: silentLogger };
+    const url = 'https://news.example/2026/11/28/story.html';
+    const paragraphs = [1, 2, 3, 4].map((i) => `<p>Sentence ${i} of the body, with enough words, commas and substance to count as a paragraph of prose.</p>`).join('');
+    await store.put(keys.snapshot('news.example', 'p1'), `<html><head><meta name="spider:url" content="${url}"><title>Story</title></head><body><article><h1>Story</h1>${paragraphs}</article></body></html>`);
+    // twice: the second apply finds the first's article
+    for (let i = 0; i < 2; i++) await applyStep({ v: 1, site: 'news.example', pageId: 'p1', reason: 'rendered' }, ctx);
+    expect(read).toContain(keys.article('news.example', 'p1'));
+    const may = allowed('Apply', 's3:GetObject');
+    for (const key of new Set(read)) expect(may(key), key).toBe(true);
   });
 
   it.each(STEPS)('%s: consumes only its queue (fetch and render also put deferred messages back on it), sends only to the queues it feeds and its own DLQ, logs only to its log group', (step) => {
