@@ -53,14 +53,16 @@ export const ACCESS: Readonly<Record<Step, StepAccess>> = {
   // redirects/: a link shortener's URL whose redirect it asked and whose landing page it fetched: the
   // submitted URL's record of where it landed, as render writes it (lib/step/fetch-step.ts
   // fetchThroughRedirect; whether a site holds one is a LIST, which s3:ListBucket allows).
-  fetch: { reads: [K.rules, K.politeness], writes: [P.served, K.politeness, K.redirects], deletes: [], sendsTo: ['render', 'apply'] },
+  // articles/ and redirects/: a message received again after its last receive, whose invocation died, is
+  // done when the URL's article was written since it was sent (lib/step/outcomes.ts pageOutcome, render's too).
+  fetch: { reads: [K.rules, K.politeness, K.articles, K.redirects], writes: [P.served, K.politeness, K.redirects], deletes: [], sendsTo: ['render', 'apply'] },
   // feeds/: the feeds a site's pages link to, fetched by render (lib/fields/feed-refresh.ts: it lists
   // the key to see its age, never reads it), read by learn for the field rules (lib/fields/learn-fields.ts).
   // politeness/: per-host rate-limit slots shared by the render containers (lib/politeness/host-limiter.ts).
   // pages/ of any site: a submitted URL that lands on another site is that site's page. redirects/: the
   // submitted URL's record of where it landed; readers take it over an older article at its place
   // (lib/store/redirects.ts). Render, which runs Chromium on untrusted pages, deletes nothing.
-  render: { reads: [K.archive, K.politeness], writes: [K.pages, K.feeds, K.politeness, K.redirects], deletes: [], sendsTo: ['apply', 'learn'] },
+  render: { reads: [K.archive, K.politeness, K.articles, K.redirects], writes: [K.pages, K.feeds, K.politeness, K.redirects], deletes: [], sendsTo: ['apply', 'learn'] },
   // drift/: markers apply leaves where a site's rules selected nothing; learn counts them and deletes
   // those of older rules versions (lib/learn/learn-step.ts).
   // quarantine/: a bad feature or rules document's bytes, kept aside before learn removes or replaces

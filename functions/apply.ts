@@ -4,6 +4,7 @@
  */
 import { BatchProcessor, EventType } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
+import { applyOutcome } from '../lib/step/outcomes';
 import { applyPage } from '../lib/apply/apply-step';
 import { createAwsContext, failureHandlingFromEnv } from '../lib/aws/aws-context';
 import { sqsBatchHandler } from '../lib/aws/batch-handler';
@@ -25,6 +26,8 @@ const recordHandler = sqsRecordHandler({
   // the extraction's figures, written or not (an article made under newer rules may stand: lib/apply/apply-step.ts);
   // a step still running with ANSWER_MARGIN_MS of the invocation left fails (retryable), so the batch is answered
   step: (message, _record, context) => withinInvocation(context, async () => recordApply(metrics, (await applyPage(message, ctx)).extracted)),
+  // a receive beyond the last, whose invocation died after the apply wrote its article: done, no dead letter
+  storedOutcome: (message, since) => applyOutcome(message, ctx.store, since),
 });
 
 export const handler = sqsBatchHandler({ processor, recordHandler, logger, metrics });

@@ -16,6 +16,7 @@ import { hostOfRecord, oneAtATimePer, recordBudget, sqsRecordHandler, withinInvo
 import { recordDeadLetter, recordFetch, stepMetrics } from '../lib/aws/step-metrics';
 import { fetchStep, MIN_FETCH_MS } from '../lib/step/fetch-step';
 import { RenderMessageSchema } from '../lib/types/messages';
+import { pageOutcome } from '../lib/step/outcomes';
 
 const logger = new Logger({ serviceName: SERVICE_NAMES.fetch });
 const metrics = stepMetrics('fetch');
@@ -26,6 +27,8 @@ const recordHandler = oneAtATimePer(hostOfRecord, sqsRecordHandler({
   logger,
   ...failureHandlingFromEnv(ctx.config),
   onDeadLetter: (error) => recordDeadLetter(metrics, error),
+  // a receive beyond the last, whose invocation died after the page's article was written: done, no dead letter
+  storedOutcome: (message, since) => pageOutcome(message, ctx.store, since),
   // Each fetch gets min(SPIDER_RENDER_TIMEOUT_MS, remaining time − 30 s: the host's turn, robots.txt, S3);
   // with less than 5 s for it the record is not started but deferred to a fresh invocation (no receive spent).
   // The budget is the fetch's alone: a step still running with ANSWER_MARGIN_MS of the invocation left (a host's

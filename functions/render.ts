@@ -15,6 +15,7 @@ import { recordRender, recordDeadLetter, stepMetrics } from '../lib/aws/step-met
 import { Renderer } from '../lib/render/browser';
 import { renderStep } from '../lib/render/render-step';
 import { RenderMessageSchema } from '../lib/types/messages';
+import { pageOutcome } from '../lib/step/outcomes';
 
 const logger = new Logger({ serviceName: SERVICE_NAMES.render });
 const metrics = stepMetrics('render');
@@ -26,6 +27,8 @@ const recordHandler = sqsRecordHandler({
   logger,
   ...failureHandlingFromEnv(ctx.config),
   onDeadLetter: (error) => recordDeadLetter(metrics, error),
+  // a receive beyond the last, whose invocation died after the page's article was written: done, no dead letter
+  storedOutcome: (message, since) => pageOutcome(message, ctx.store, since),
   step: async (message, _record, context) =>
     recordRender(
       metrics,

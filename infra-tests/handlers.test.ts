@@ -11,9 +11,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { sqsBatchHandler } from '../lib/aws/batch-handler';
 import { RendererHolder } from '../lib/aws/renderer-holder';
 import { ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
-import { deferralDelaySeconds, hostOfRecord, oneAtATimePer, parseMessage, recordBudget, sqsRecordHandler, SqsDeferralSender, type DeadLetterSender, type Deferral, type DeferralSender } from '../lib/aws/sqs-records';
+import { deferralDelaySeconds, hostOfRecord, oneAtATimePer, parseMessage, recordBudget, sqsRecordHandler, SqsDeferralSender, type DeadLetterSender, type Deferral, type DeferralSender, type StoredOutcome } from '../lib/aws/sqs-records';
 import { silentLogger } from '../lib/step/context';
-import { LearnMessageSchema, RenderMessageSchema } from '../lib/types/messages';
+import { LearnMessageSchema, RenderMessageSchema, type RenderMessage } from '../lib/types/messages';
 import { DeadlineExceededError, HostBusyError, NonRetryableError, StepNotStartedError, deferralOf, failureKind, isNonRetryable } from '../lib/util/errors';
 import { startEmulator } from './emulator';
 
@@ -181,6 +181,28 @@ describe('sqsRecordHandler: the last receive (maxReceiveCount) and deferrals (Ho
     // without a dead-letter queue it is thrown, untried, and the redrive policy moves it
     const noDlq = sqsRecordHandler({ schema: RenderMessageSchema, logger, maxReceiveCount: 5, step });
     await expect(noDlq(record({ v: 1, url: 'https://a.com/x' }, { receiveCount: 6 }))).rejects.toThrow(/never answered/);
+    expect(step).not.toHaveBeenCalled();
+  });
+
+  it('a receive beyond maxReceiveCount whose outcome the step finds stored since the message was sent is processed, no dead letter; a failing question dead-letters it as before', async () => {
+    const dlq = deadLetters();
+    const step = vi.fn(async () => undefined);
+    const asked: [string, string][] = [];
+    const handler = (storedOutcome: StoredOutcome<RenderMessage>) => sqsRecordHandler({ schema: RenderMessageSchema, logger, deadLetters: dlq, maxReceiveCount: 5, step, storedOutcome });
+    const beyond = (id: string) => record({ v: 1, url: 'https://a.com/x' }, { messageId: id, receiveCount: 6, attributes: { ...record({}).attributes, ApproximateReceiveCount: '6', SentTimestamp: '1795867207217' } });
+    // asked with the send time to the second below it (S3 keeps whole seconds)
+    await handler(async (message, since) => (asked.push([message.url, since.toISOString()]), 'articles/a.com/x.json'))(beyond('done'));
+    expect(asked).toEqual([['https://a.com/x', '2026-11-28T12:00:07.000Z']]);
+    expect(dlq.sent).toEqual([]);
+    expect(step).not.toHaveBeenCalled();
+    await handler(async () => undefined)(beyond('not-done'));
+    await handler(async () => {
+      throw new Error('S3 down');
+    })(beyond('unknown'));
+    expect(dlq.sent.map((d) => [d.id, d.reason.slice(0, 48)])).toEqual([
+      ['not-done', 'received 5 times and never answered on its last '],
+      ['unknown', 'received 5 times and never answered on its last '],
+    ]);
     expect(step).not.toHaveBeenCalled();
   });
 

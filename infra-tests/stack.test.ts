@@ -16,7 +16,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { QueueConsumer } from '../cdk/queue-consumer';
 import { ACCESS } from '../cdk/spider-stack';
 import { EMBEDDED_RUNNER_KEYS } from '../lib/config/config';
-import { keys } from '../lib/store/keys';
+import { keys, pageIdOf } from '../lib/store/keys';
+import { pageRefOf, recordRedirect } from '../lib/store/redirects';
+import { pageOutcome } from '../lib/step/outcomes';
 import { applyStep } from '../lib/apply/apply-step';
 import { loadConfig } from '../lib/config/config';
 import type { QueueSender } from '../lib/queue/queue';
@@ -411,10 +413,11 @@ describe('IAM: least privilege', () => {
   it('the expected prefixes per step', () => {
     // fetch: the site's rules (routing); a fetched page's HTML as served (led by its record), not the prefix; per-host politeness slots shared with render;
     // a link shortener's URL's redirect record, when it fetched the page the URL led to.
-    expect(ACCESS.fetch).toEqual({ reads: ['rules/', 'politeness/'], writes: ['pages/*/*/served.html', 'politeness/', 'redirects/'], deletes: [], sendsTo: ['render', 'apply'] });
+    // fetch and render read a URL's article, through its redirect record, to tell whether a message received beyond its last receive was done.
+    expect(ACCESS.fetch).toEqual({ reads: ['rules/', 'politeness/', 'articles/', 'redirects/'], writes: ['pages/*/*/served.html', 'politeness/', 'redirects/'], deletes: [], sendsTo: ['render', 'apply'] });
     // render: pages, the feeds they link to (it only lists a feed's key to see its age), per-host politeness slots,
     // a submitted URL's redirect record when it landed on another site; it deletes nothing (it runs Chromium on untrusted pages).
-    expect(ACCESS.render).toEqual({ reads: ['archive/', 'politeness/'], writes: ['pages/', 'feeds/', 'politeness/', 'redirects/'], deletes: [], sendsTo: ['apply', 'learn'] });
+    expect(ACCESS.render).toEqual({ reads: ['archive/', 'politeness/', 'articles/', 'redirects/'], writes: ['pages/', 'feeds/', 'politeness/', 'redirects/'], deletes: [], sendsTo: ['apply', 'learn'] });
     // learn: pages, its rules, the feeds (field rules), the drift markers (counted; older ones deleted).
     expect(ACCESS.learn).toEqual({ reads: ['pages/', 'rules/', 'feeds/', 'drift/'], writes: ['rules/', 'quarantine/'], deletes: ['drift/', 'pages/'], sendsTo: ['apply'] });
     // apply: the snapshot, the rules, the drift markers (counted), the page's stored article (read before it is replaced)
@@ -454,6 +457,22 @@ describe('IAM: least privilege', () => {
     expect(read).toContain(keys.article('news.example', 'p1'));
     const may = allowed('Apply', 's3:GetObject');
     for (const key of new Set(read)) expect(may(key), key).toBe(true);
+  });
+
+  it('fetch and render may read every key their outcome question reads (a URL\'s article, through its redirect record)', async () => {
+    const store = new MemoryStore();
+    const read: string[] = [];
+    const get = store.get.bind(store);
+    store.get = (key: string) => (read.push(key), get(key));
+    await recordRedirect(store, pageRefOf('https://short.example/abc'), pageRefOf('https://news.example/2026/11/28/story.html'));
+    await store.put(keys.article('news.example', pageIdOf('https://news.example/2026/11/28/story.html')), '{}');
+    await pageOutcome({ url: 'https://short.example/abc' }, store, new Date(0));
+    expect(read).toContain(keys.redirect('short.example', pageIdOf('https://short.example/abc')));
+    expect(read).toContain(keys.article('news.example', pageIdOf('https://news.example/2026/11/28/story.html')));
+    for (const step of ['Fetch', 'Render']) {
+      const may = allowed(step, 's3:GetObject');
+      for (const key of new Set(read)) expect(may(key), `${step}: ${key}`).toBe(true);
+    }
   });
 
   it.each(STEPS)('%s: consumes only its queue (fetch and render also put deferred messages back on it), sends only to the queues it feeds and its own DLQ, logs only to its log group', (step) => {

@@ -14,6 +14,10 @@
  *   last receive: …`, as the embedded runner's queues say it). The redrive policy is left with what
  *   no handler can answer for: a message whose every invocation dies, or whose dead-letter send failed,
  *   on that extra receive too.
+ *   But a last receive may have been answered (its step did its work) by an invocation that died
+ *   after, before SQS was told: where the step says what its outcome is (`storedOutcome`), a receive
+ *   beyond the count whose outcome is in the store, written since the message was sent, is deleted
+ *   with an info line and no dead letter.
  * - Never-succeeding input (a body that is not JSON or fails the schema, or a NonRetryableError from
  *   the step): sent at once to the function's dead-letter queue with the reason in message attributes
  *   (`spider.error`, `spider.sourceQueue`, `spider.receiveCount`, `spider.messageId`), then reported
@@ -179,6 +183,9 @@ export class SqsDeferralSender implements DeferralSender {
   }
 }
 
+/** What of a message's outcome the store holds, written since `since`; undefined when none (SqsRecordHandlerOptions.storedOutcome). */
+export type StoredOutcome<M> = (message: M, since: Date) => Promise<string | undefined>;
+
 export interface SqsRecordHandlerOptions<M> {
   readonly schema: z.ZodType<M>;
   readonly logger: PowertoolsLogger;
@@ -200,13 +207,22 @@ export interface SqsRecordHandlerOptions<M> {
    */
   readonly maxDeferrals?: number;
   readonly step: (message: M, record: SQSRecord, context: Context | undefined) => Promise<unknown>;
+  /**
+   * The step's answer to "is it done?", asked of a receive beyond `maxReceiveCount` before it is
+   * dead-lettered as never answered: what of the message's outcome the store holds, written at or
+   * after `since` (when the message was sent, to the second: S3 keeps whole seconds), as a few words
+   * for the log (its key); undefined when none. The step names its outputs (lib/step/outcomes.ts);
+   * the handler knows none of them. Without it, such a receive is always
+   * dead-lettered.
+   */
+  readonly storedOutcome?: StoredOutcome<M>;
   /** Called for each message the handler puts on the dead-letter queue (the handler's metrics count them). */
   readonly onDeadLetter?: (error: unknown) => void;
 }
 
 /** A Powertools batch record handler for one step. */
 export function sqsRecordHandler<M>(options: SqsRecordHandlerOptions<M>): (record: SQSRecord, context?: Context) => Promise<void> {
-  const { schema, logger, deadLetters, maxReceiveCount, deferrals, maxDeferrals = Number.POSITIVE_INFINITY, step, onDeadLetter } = options;
+  const { schema, logger, deadLetters, maxReceiveCount, deferrals, maxDeferrals = Number.POSITIVE_INFINITY, step, onDeadLetter, storedOutcome } = options;
   return async (record, context) => {
     const receives = receivesOf(record);
     const where = { messageId: record.messageId, receiveCount: receives, groupId: record.attributes?.MessageGroupId };
@@ -221,7 +237,13 @@ export function sqsRecordHandler<M>(options: SqsRecordHandlerOptions<M>): (recor
     };
 
     if (maxReceiveCount !== undefined && receives > maxReceiveCount && receiveCountOf(record) > 1) {
-      // Its last receive never answered (a deferred copy's first receive is never one: it was just sent).
+      // Its last receive never answered SQS (a deferred copy's first receive is never one: it was just sent);
+      // but its step may have done its work before the invocation died
+      const outcome = storedOutcome ? await outcomeSinceSent(record, schema, storedOutcome, logger, where) : undefined;
+      if (outcome !== undefined) {
+        logger.info('message received again after its last receive, whose invocation died after its step had done its work; its outcome is stored, so it is deleted, no dead letter', { ...where, outcome });
+        return;
+      }
       const why = neverAnsweredReason(receives - 1, UNANSWERED_CAUSE);
       const unanswered = new NonRetryableError(why, { kind: 'retries-exhausted' });
       if (await deadLetter(unanswered, why, 'message received again after its last receive, which never answered; sent to the dead-letter queue, not run again')) return;
@@ -277,6 +299,28 @@ export function sqsRecordHandler<M>(options: SqsRecordHandlerOptions<M>): (recor
       throw error;
     }
   };
+}
+
+/**
+ * The outcome the step finds stored for the record's message since it was sent (SentTimestamp, to the
+ * whole second below it); undefined when there is none, the body is no message, or the question fails
+ * (logged: the message is then dead-lettered as before, never deleted unanswered).
+ */
+async function outcomeSinceSent<M>(record: SQSRecord, schema: z.ZodType<M>, storedOutcome: StoredOutcome<M>, logger: PowertoolsLogger, where: object): Promise<string | undefined> {
+  const sentMs = Number(record.attributes?.SentTimestamp);
+  if (!Number.isFinite(sentMs) || sentMs <= 0) return undefined;
+  let message: M;
+  try {
+    message = parseMessage(record.body, schema);
+  } catch {
+    return undefined;
+  }
+  try {
+    return await storedOutcome(message, new Date(Math.floor(sentMs / 1000) * 1000));
+  } catch (error) {
+    logger.warn('could not tell whether the step of a message received beyond its last receive had done its work', { ...where, error: describeError(error) });
+    return undefined;
+  }
 }
 
 /**
