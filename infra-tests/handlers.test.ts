@@ -390,9 +390,12 @@ describe('sqsRecordHandler: the last receive (maxReceiveCount) and deferrals (Ho
       expect(attrs['spider.error']).toBeUndefined();
       expect(attrs['spider.deferrals']).toMatchObject({ DataType: 'Number', StringValue: '2' });
       expect(attrs['spider.priorReceives']).toMatchObject({ DataType: 'Number', StringValue: '1' });
+      // when it was sent, so that its counts are not taken for a redriven message's (infra-tests/redriven.test.ts)
+      expect(Number(attrs['spider.sentAt'].StringValue)).toBeLessThanOrEqual(held.sentTimestamp);
       expect(Buffer.from(attrs['app.bin'].BinaryValue!).toString()).toBe('bytes');
-      // the record's own attributes in their order, as many as fit beside spider's two (app.a7 left out)
-      for (let i = 0; i < 7; i++) expect(attrs[`app.a${i}`], `app.a${i}`).toMatchObject({ DataType: 'String', StringValue: `v${i}` });
+      // the record's own attributes in their order, as many as fit beside spider's three (app.a6 and app.a7 left out)
+      for (let i = 0; i < 6; i++) expect(attrs[`app.a${i}`], `app.a${i}`).toMatchObject({ DataType: 'String', StringValue: `v${i}` });
+      expect(attrs['app.a6']).toBeUndefined();
       expect(attrs['app.a7']).toBeUndefined();
     } finally {
       await emu.stop();

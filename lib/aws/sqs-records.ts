@@ -30,7 +30,9 @@
  *   The copy carries, in message attributes, how many times it was deferred (`spider.deferrals`) and
  *   the receives spent before (`spider.priorReceives`: a deferral takes back only its own receive, as
  *   the embedded runner's does). After `maxDeferrals` deferrals it is a dead letter that says so. If
- *   the send fails, the record fails as a retryable failure would (never lost).
+ *   the send fails, the record fails as a retryable failure would (never lost). The counts are the
+ *   copy's own only while it is that copy (`spider.sentAt`, ownCounts): a dead letter moved back to its
+ *   queue, attributes and all, starts afresh.
  * - A step not started for lack of time (StepNotStartedError: recordBudget, RendererHolder; the
  *   records before it in the batch took the invocation's time) is deferred too, NOT_STARTED_RETRY_MS
  *   (a second) later: the message was never tried, so it spends no receive, and a busy batch cannot
@@ -72,7 +74,22 @@ export const MESSAGE_ATTRIBUTES = {
   priorReceives: 'spider.priorReceives',
   /** On a deferred message's copy: how many times its step was not started for lack of time (absent: none). */
   notStarted: 'spider.notStarted',
+  /**
+   * On a deferred message's copy: when it was sent (ms since the epoch, the sender's clock). The counts
+   * above are that copy's own only while it is that copy (ownCounts): one sent again much later (SQS's
+   * redrive moved it to the dead-letter queue, attributes and all, and a user moved it back) starts afresh.
+   */
+  sentAt: 'spider.sentAt',
 } as const;
+
+/**
+ * How much later than its `spider.sentAt` SQS may say a deferred copy was sent, for its counts to be
+ * its own (ms). The send itself: the clocks of Lambda and SQS agree within a second, and the SDK's
+ * attempts at a SendMessage take 90 s at most (lib/aws/clients.ts). A copy moved back from its
+ * dead-letter queue was sent again after at least `maxReceiveCount` + 1 receives of a visibility timeout
+ * each (6 × 361 s, 36 minutes, on the stack) and a user's redrive: far more.
+ */
+export const COPY_SEND_WINDOW_MS = 5 * 60_000;
 
 export interface DeadLetterSender {
   send(record: SQSRecord, reason: string): Promise<void>;
@@ -144,8 +161,8 @@ export interface DeferralSender {
 /**
  * Puts a deferred record's body back on the queue it came from, with a delay: a new message, so the
  * receive the deferral took is not counted. Standard queues only (FIFO queues have no per-message delay).
- * The record's own message attributes go along but for spider.*; `spider.deferrals` and `spider.priorReceives` are set,
- * and `spider.notStarted` when the message was ever not started for lack of time.
+ * The record's own message attributes go along but for spider.*; `spider.deferrals`, `spider.priorReceives` and
+ * `spider.sentAt` are set, and `spider.notStarted` when the message was ever not started for lack of time.
  */
 export class SqsDeferralSender implements DeferralSender {
   private readonly client: SQSClient;
@@ -153,6 +170,8 @@ export class SqsDeferralSender implements DeferralSender {
   constructor(
     readonly queueUrl: string,
     client?: SQSClient,
+    /** The clock of `spider.sentAt` (ms since the epoch). */
+    private readonly now: () => number = Date.now,
   ) {
     if (queueUrl.endsWith('.fifo')) throw new Error(`cannot defer messages on ${queueUrl}: FIFO queues have no per-message delay`);
     this.client = client ?? sqsClient();
@@ -164,6 +183,7 @@ export class SqsDeferralSender implements DeferralSender {
       [A.deferrals]: { DataType: 'Number', StringValue: String(deferral.deferrals) },
       [A.priorReceives]: { DataType: 'Number', StringValue: String(deferral.priorReceives) },
       ...(deferral.notStarted ? { [A.notStarted]: { DataType: 'Number', StringValue: String(deferral.notStarted) } } : {}),
+      [A.sentAt]: { DataType: 'Number', StringValue: String(this.now()) },
     };
     const theirs: Record<string, MessageAttributeValue> = {};
     for (const [name, value] of Object.entries(record.messageAttributes ?? {})) {
@@ -421,19 +441,37 @@ export function receiveCountOf(record: SQSRecord): number {
   return Number(record.attributes?.ApproximateReceiveCount ?? '1') || 1;
 }
 
-/** The message's receives: this copy's, and those spent before it was deferred (`spider.priorReceives`). */
+/** The message's receives: this copy's, and those spent before it was deferred (`spider.priorReceives`, its own: ownCounts). */
 export function receivesOf(record: SQSRecord): number {
-  return receiveCountOf(record) + numberAttribute(record, MESSAGE_ATTRIBUTES.priorReceives);
+  return receiveCountOf(record) + countAttribute(record, MESSAGE_ATTRIBUTES.priorReceives);
 }
 
-/** Times the message was deferred for its host's turn (`spider.deferrals`). */
+/** Times the message was deferred for its host's turn (`spider.deferrals`, its own: ownCounts). */
 export function deferralsOf(record: SQSRecord): number {
-  return numberAttribute(record, MESSAGE_ATTRIBUTES.deferrals);
+  return countAttribute(record, MESSAGE_ATTRIBUTES.deferrals);
 }
 
-/** Times the message's step was not started for lack of time (`spider.notStarted`). */
+/** Times the message's step was not started for lack of time (`spider.notStarted`, its own: ownCounts). */
 export function notStartedOf(record: SQSRecord): number {
-  return numberAttribute(record, MESSAGE_ATTRIBUTES.notStarted);
+  return countAttribute(record, MESSAGE_ATTRIBUTES.notStarted);
+}
+
+/**
+ * Whether the counts a deferred copy carries are this message's: SQS says it was sent within
+ * COPY_SEND_WINDOW_MS of its `spider.sentAt`. A dead letter SQS's redrive moved keeps its message
+ * attributes, and a move back to its queue (StartMessageMoveTask: the console's "DLQ redrive") is a new
+ * send that keeps them too: counted, the message would start with the receives, deferrals and
+ * not-started times of its earlier life, and be a dead letter again at once. A copy without
+ * `spider.sentAt` (sent before it was written) keeps its counts.
+ */
+export function ownCounts(record: SQSRecord): boolean {
+  const sentAt = Number(record.messageAttributes?.[MESSAGE_ATTRIBUTES.sentAt]?.stringValue);
+  const sent = Number(record.attributes?.SentTimestamp);
+  return !Number.isFinite(sentAt) || !Number.isFinite(sent) || sent - sentAt <= COPY_SEND_WINDOW_MS;
+}
+
+function countAttribute(record: SQSRecord, name: string): number {
+  return ownCounts(record) ? numberAttribute(record, name) : 0;
 }
 
 function numberAttribute(record: SQSRecord, name: string): number {
