@@ -3,7 +3,7 @@
  * Lambda drives it, against fauxqs, with the environment the stack gives it and the stack's redrive
  * count (maxReceiveCount + 1). The invocation of the last receive runs the handler to its end (the
  * article is written) and then dies, before SQS is told: the message comes back beyond its count. It is
- * not a dead letter "never answered": its outcome, the page's article written since it was sent, is in
+ * not a dead letter "never answered": its outcome, the page's article extracted since it was sent, is in
  * the store (applyOutcome, lib/step/outcomes.ts), so it is deleted. A message whose article is
  * older than it (a relearn's apply of a page extracted before) and whose invocations die before
  * answering is still the dead letter that says so. The render and fetch functions ask the same of a
@@ -48,7 +48,7 @@ ${Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i + 1} of story ${n}: the 
 type Death = 'before' | 'after' | undefined;
 
 describe('a message answered on its last receive whose invocation then died', () => {
-  it('comes back beyond its count and is deleted, its article written since it was sent; one whose article is older is still a dead letter', async () => {
+  it('comes back beyond its count and is deleted, its article extracted since it was sent; one whose article is older is still a dead letter', async () => {
     const store = new S3Store({ bucket: BUCKET, client: emu.s3 });
     const apply = await emu.createStepQueues('answered-apply', { visibilitySeconds: 1, maxReceiveCount: redriveReceiveCount(MAX_RECEIVE_COUNT) });
     const learn = await emu.createStepQueues('answered-learn', { fifo: true, visibilitySeconds: 30, maxReceiveCount: 5 });
@@ -68,10 +68,10 @@ describe('a message answered on its last receive whose invocation then died', ()
     for (const [n, url] of [answered, older].entries()) {
       await store.put(keys.snapshot(siteOf(url), pageIdOf(url)), snapshot(n, url));
     }
-    await store.put(keys.article(siteOf(older), pageIdOf(older)), JSON.stringify({ earlier: true }));
+    // extracted just before its message is sent (in the same second, as S3's LastModified would say)
+    await store.put(keys.article(siteOf(older), pageIdOf(older)), JSON.stringify({ pageId: pageIdOf(older), extractedAt: new Date().toISOString() }));
     const olderArticle = await store.get(keys.article(siteOf(older), pageIdOf(older)));
-    // S3 keeps whole seconds: the message is sent in a later second than the older article
-    await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 50));
+    await new Promise((resolve) => setTimeout(resolve, 5));
 
     // answered: the first receive dies before the handler, the second (its last) after the handler answered;
     // older: both die before the handler
@@ -108,11 +108,9 @@ describe('a message answered on its last receive whose invocation then died', ()
   }, 120_000);
 });
 
-/** Waits into the next whole second (S3 keeps whole seconds). */
-const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 50));
 
-describe('pageOutcome (the render and fetch functions: the URL\'s article, written since the message was sent)', () => {
-  it('finds the article at the URL\'s place or its landing page\'s when written since, and nothing older', async () => {
+describe('pageOutcome (the render and fetch functions: the URL\'s article, extracted since the message was sent)', () => {
+  it('finds the article at the URL\'s place or its landing page\'s when extracted since, and nothing older', async () => {
     const store = new S3Store({ bucket: BUCKET, client: emu.s3 });
     const own = 'https://outcome.example/2026/11/28/own.html';
     const short = 'https://short.example/abc';
@@ -120,8 +118,9 @@ describe('pageOutcome (the render and fetch functions: the URL\'s article, writt
     const stale = 'https://outcome.example/2026/11/28/stale.html';
     const article = (url: string) => JSON.stringify({ pageId: pageIdOf(url), extractedAt: new Date().toISOString(), pageStoredAt: new Date().toISOString() });
     await store.put(keys.article(siteOf(stale), pageIdOf(stale)), article(stale));
-    await nextSecond();
-    const since = new Date(Math.floor(Date.now() / 1000) * 1000);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const since = new Date();
+    await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await pageOutcome({ url: own }, store, since)).toBeUndefined();
     expect(await pageOutcome({ url: stale }, store, since)).toBeUndefined();
 

@@ -190,9 +190,9 @@ describe('sqsRecordHandler: the last receive (maxReceiveCount) and deferrals (Ho
     const asked: [string, string][] = [];
     const handler = (storedOutcome: StoredOutcome<RenderMessage>) => sqsRecordHandler({ schema: RenderMessageSchema, logger, deadLetters: dlq, maxReceiveCount: 5, step, storedOutcome });
     const beyond = (id: string) => record({ v: 1, url: 'https://a.com/x' }, { messageId: id, receiveCount: 6, attributes: { ...record({}).attributes, ApproximateReceiveCount: '6', SentTimestamp: '1795867207217' } });
-    // asked with the send time to the second below it (S3 keeps whole seconds)
+    // asked with the message's send time
     await handler(async (message, since) => (asked.push([message.url, since.toISOString()]), 'articles/a.com/x.json'))(beyond('done'));
-    expect(asked).toEqual([['https://a.com/x', '2026-11-28T12:00:07.000Z']]);
+    expect(asked).toEqual([['https://a.com/x', '2026-11-28T12:00:07.217Z']]);
     expect(dlq.sent).toEqual([]);
     expect(step).not.toHaveBeenCalled();
     await handler(async () => undefined)(beyond('not-done'));

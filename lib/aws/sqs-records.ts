@@ -16,7 +16,7 @@
  *   on that extra receive too.
  *   But a last receive may have been answered (its step did its work) by an invocation that died
  *   after, before SQS was told: where the step says what its outcome is (`storedOutcome`), a receive
- *   beyond the count whose outcome is in the store, written since the message was sent, is deleted
+ *   beyond the count whose outcome is in the store, made since the message was sent, is deleted
  *   with an info line and no dead letter.
  * - Never-succeeding input (a body that is not JSON or fails the schema, or a NonRetryableError from
  *   the step): sent at once to the function's dead-letter queue with the reason in message attributes
@@ -203,7 +203,7 @@ export class SqsDeferralSender implements DeferralSender {
   }
 }
 
-/** What of a message's outcome the store holds, written since `since`; undefined when none (SqsRecordHandlerOptions.storedOutcome). */
+/** What of a message's outcome the store holds, made since `since`; undefined when none (SqsRecordHandlerOptions.storedOutcome). */
 export type StoredOutcome<M> = (message: M, since: Date) => Promise<string | undefined>;
 
 export interface SqsRecordHandlerOptions<M> {
@@ -229,8 +229,8 @@ export interface SqsRecordHandlerOptions<M> {
   readonly step: (message: M, record: SQSRecord, context: Context | undefined) => Promise<unknown>;
   /**
    * The step's answer to "is it done?", asked of a receive beyond `maxReceiveCount` before it is
-   * dead-lettered as never answered: what of the message's outcome the store holds, written at or
-   * after `since` (when the message was sent, to the second: S3 keeps whole seconds), as a few words
+   * dead-lettered as never answered: what of the message's outcome the store holds, made at or
+   * after `since` (when the message was sent: its SentTimestamp), as a few words
    * for the log (its key); undefined when none. The step names its outputs (lib/step/outcomes.ts);
    * the handler knows none of them. Without it, such a receive is always
    * dead-lettered.
@@ -322,8 +322,8 @@ export function sqsRecordHandler<M>(options: SqsRecordHandlerOptions<M>): (recor
 }
 
 /**
- * The outcome the step finds stored for the record's message since it was sent (SentTimestamp, to the
- * whole second below it); undefined when there is none, the body is no message, or the question fails
+ * The outcome the step finds stored for the record's message since it was sent (SentTimestamp);
+ * undefined when there is none, the body is no message, or the question fails
  * (logged: the message is then dead-lettered as before, never deleted unanswered).
  */
 async function outcomeSinceSent<M>(record: SQSRecord, schema: z.ZodType<M>, storedOutcome: StoredOutcome<M>, logger: PowertoolsLogger, where: object): Promise<string | undefined> {
@@ -336,7 +336,7 @@ async function outcomeSinceSent<M>(record: SQSRecord, schema: z.ZodType<M>, stor
     return undefined;
   }
   try {
-    return await storedOutcome(message, new Date(Math.floor(sentMs / 1000) * 1000));
+    return await storedOutcome(message, new Date(sentMs));
   } catch (error) {
     logger.warn('could not tell whether the step of a message received beyond its last receive had done its work', { ...where, error: describeError(error) });
     return undefined;

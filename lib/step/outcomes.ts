@@ -2,11 +2,13 @@
  * Each step's answer to "is it done?", asked on AWS of a message received again after its last
  * receive (lib/aws/sqs-records.ts, StoredOutcome): the invocation of that receive died, but maybe only
  * after its step had done its work (the article written, then the timeout or the crash, before SQS saw
- * the delete). What each step's message is for, found in the store, written at or after `since` (when
+ * the delete). What each step's message is for, found in the store, made at or after `since` (when
  * the message was sent): by this message's step or by a later one of the same page, either way at
  * least as new as what the message asked for. The key of what was found, or undefined.
  *
- * - apply: the page's article.
+ * - apply: the page's article, extracted (its `extractedAt`, to the millisecond: S3's LastModified
+ *   keeps whole seconds, and an article written in the second its message was sent, before it, is not
+ *   its outcome) since.
  * - render and fetch (a URL): the article of the page the URL is, read through its redirect record as
  *   every reader reads it: the whole chain the message starts, done. Not the feature document or the
  *   HTML as served that the step itself writes: written, they do not say that the apply message sent
@@ -23,27 +25,33 @@ import { keys, pageIdOf, siteOf } from '../store/keys';
 import { readThroughRedirect } from '../store/redirects';
 import type { ApplyMessage, RenderMessage } from '../types/messages';
 
-/** The apply step's: the page's article key when it was written at or after `since`. */
-export async function applyOutcome(message: Pick<ApplyMessage, 'site' | 'pageId'>, store: Store, since: Date): Promise<string | undefined> {
-  const key = keys.article(message.site, message.pageId);
+/** The article at a page's place, with when it was extracted and when its page was stored; undefined when there is none or it says neither. */
+async function articleTimes(store: Store, site: string, pageId: string): Promise<{ key: string; extractedAt: string; pageStoredAt?: string } | undefined> {
+  const key = keys.article(site, pageId);
   const stored = await store.get(key);
-  return stored && stored.lastModified.getTime() >= since.getTime() ? key : undefined;
+  if (!stored) return undefined;
+  let doc: { extractedAt?: unknown; pageStoredAt?: unknown };
+  try {
+    doc = JSON.parse(stored.body.toString()) as typeof doc;
+  } catch {
+    return undefined;
+  }
+  if (typeof doc?.extractedAt !== 'string') return undefined;
+  return { key, extractedAt: doc.extractedAt, ...(typeof doc.pageStoredAt === 'string' ? { pageStoredAt: doc.pageStoredAt } : {}) };
 }
 
-/** The render and fetch steps': the key of the URL's article (or its landing page's) when it was written at or after `since`. */
+/** Whether the article was extracted at or after `since`. */
+const extractedSince = (article: { extractedAt: string } | undefined, since: Date): article is { key: string; extractedAt: string } =>
+  article !== undefined && Date.parse(article.extractedAt) >= since.getTime();
+
+/** The apply step's: the page's article key when it was extracted at or after `since`. */
+export async function applyOutcome(message: Pick<ApplyMessage, 'site' | 'pageId'>, store: Store, since: Date): Promise<string | undefined> {
+  const article = await articleTimes(store, message.site, message.pageId);
+  return extractedSince(article, since) ? article.key : undefined;
+}
+
+/** The render and fetch steps': the key of the URL's article (or its landing page's) when it was extracted at or after `since`. */
 export async function pageOutcome(message: Pick<RenderMessage, 'url'>, store: Store, since: Date): Promise<string | undefined> {
-  const written = async (site: string, pageId: string) => {
-    const key = keys.article(site, pageId);
-    const stored = await store.get(key);
-    if (!stored) return undefined;
-    let times: { pageStoredAt?: string; extractedAt?: string };
-    try {
-      times = JSON.parse(stored.body.toString()) as typeof times;
-    } catch {
-      return undefined;
-    }
-    return { key, lastModified: stored.lastModified, pageStoredAt: times.pageStoredAt, extractedAt: String(times.extractedAt ?? '') };
-  };
-  const { value } = await readThroughRedirect(store, siteOf(message.url), pageIdOf(message.url), written);
-  return value && value.lastModified.getTime() >= since.getTime() ? value.key : undefined;
+  const { value } = await readThroughRedirect(store, siteOf(message.url), pageIdOf(message.url), (site, pageId) => articleTimes(store, site, pageId));
+  return extractedSince(value, since) ? value.key : undefined;
 }
