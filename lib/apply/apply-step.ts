@@ -101,7 +101,7 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
   let method: ArticleDocument['method'] = 'fallback';
   let body: 'served' | undefined;
   let storeMs = 0;
-  let content: { text: string; html: string; wordCount: number; header?: string } | undefined;
+  let content: { text: string; html: string; wordCount: number; header?: string; headline?: string } | undefined;
   let notArticle: boolean | undefined;
   /** Why the text served is not an article ('' when it is one): the not-article test's reason, the rules' or the fallback's. */
   let notArticleWhy: string | undefined;
@@ -187,6 +187,13 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
   if (method === 'fallback' && fields.sources.title !== 'rules' && !body) {
     const better = readabilityTitle(doc, fields.values.title, evidence.readabilityTitle);
     if (better) fields = { values: { ...fields.values, title: better }, sources: { ...fields.sources, title: 'metadata' } };
+  }
+  // The fallback's article starts at a line that shows the title without its site's or section's
+  // names ("Cricket: Windies seal historic win | Cricket | Guardian Unlimited Sport" shown as
+  // "Windies seal historic win"): that line is the headline.
+  const headline = method === 'fallback' && !pageFields && fields.sources.title !== 'rules' ? content.headline : undefined;
+  if (headline && fields.values.title === meta.title) {
+    fields = { values: { ...fields.values, title: headline }, sources: { ...fields.sources, title: 'metadata' } };
   }
   const elapsedMs = performance.now() - started - storeMs;
 

@@ -31,6 +31,7 @@
  */
 import { Element, type Document, type Text } from 'domhandler';
 import { normalizeText } from '../text/match';
+import { headlineOfTitle } from '../text/titles';
 import { READABILITY_MARK } from '../types/feature-document';
 import { renderContent, type ArticleContent } from '../html/content';
 import { elementText } from '../html/element-text';
@@ -222,6 +223,8 @@ export interface Selection {
   readonly blocks: Block[];
   /** First and last chosen block index (the run, title included), -1 when none. */
   readonly span: Span;
+  /** The block showing the title that the article starts at or holds (step 5), -1 when none. */
+  readonly titleBlock: number;
 }
 
 function wordsBetween(blocks: readonly Block[], from: number, to: number): number {
@@ -311,7 +314,7 @@ export function selectBlocks(a: CombinedAnalysis, options: SelectBlocksOptions =
   const scores = blocks.map((b, i) => (score[i] - THRESHOLD) * b.words);
   let span = maxSubsequence(scores);
   // No run the votes agree on: nothing (not an article, or nothing this extractor can trust).
-  if (span.start < 0 || span.value <= 0) return { blocks: [], span: { start: -1, end: -1, value: 0 } };
+  if (span.start < 0 || span.value <= 0) return { blocks: [], span: { start: -1, end: -1, value: 0 }, titleBlock: -1 };
   // <hr> constraint, generalised: split the run at its <hr>s and keep the best part. An <hr> that
   // both page-level DOM votes keep text on each side of is a section break inside the story.
   // The blocks of an inset the story flows around (an ad's label between its rules) are left out.
@@ -332,10 +335,12 @@ export function selectBlocks(a: CombinedAnalysis, options: SelectBlocksOptions =
   }
   let start = span.start;
   let end = span.end;
-  // The title: a heading showing it inside the run, else the nearest one before it, else the
-  // one followed by the best run of its own.
+  // The title: a heading showing it inside the run (the headline before a line that shows only the
+  // site's or section's name the title holds too), else the nearest one before it, else the one
+  // followed by the best run of its own.
   const candidates = a.titleCandidates;
-  let t = candidates.find((c) => c >= start && c <= end) ?? -1;
+  const inRun = candidates.filter((c) => c >= start && c <= end);
+  let t = inRun.find((c) => headlineOfTitle(blocks[c].text, a.title)) ?? inRun[0] ?? -1;
   if (t < 0 && candidates.length) {
     let runWords = 0;
     for (let i = start; i <= end; i++) runWords += blocks[i].words;
@@ -365,7 +370,7 @@ export function selectBlocks(a: CombinedAnalysis, options: SelectBlocksOptions =
     chosen.push(blocks[i]);
   }
   // Cleaning never empties the run (a page of one short paragraph has no neighbours to vouch for it).
-  return { blocks: chosen.length ? chosen : blocks.slice(start, end + 1), span: { start, end, value: span.value } };
+  return { blocks: chosen.length ? chosen : blocks.slice(start, end + 1), span: { start, end, value: span.value }, titleBlock: t };
 }
 
 /**

@@ -56,3 +56,25 @@ export function titleParts(title: string): string[] {
   }
   return out;
 }
+
+/**
+ * Whether a line is the title's headline shown without the site's or section's names around it: its
+ * words are those of consecutive pieces of the title (titlePieces), not all of them, and more than
+ * any piece it leaves out holds: a name is shorter than the headline ("Cricket: Windies seal historic
+ * win | Cricket | Guardian Unlimited Sport" shown as "Windies seal historic win"; never the
+ * section's "Cricket" or the site's "Guardian Unlimited Sport" alone).
+ */
+export function headlineOfTitle(line: string, title: string): boolean {
+  const shown = lowerWords(line).join(' ');
+  if (!shown) return false;
+  const pieces = titlePieces(title).map(lowerWords);
+  for (let from = 0; from < pieces.length; from++) {
+    for (let to = from + 1; to <= pieces.length; to++) {
+      if (from === 0 && to === pieces.length) continue;
+      const kept = pieces.slice(from, to).flat();
+      const longestLeft = Math.max(...[...pieces.slice(0, from), ...pieces.slice(to)].map((p) => p.length));
+      if (kept.length > longestLeft && kept.join(' ') === shown) return true;
+    }
+  }
+  return false;
+}

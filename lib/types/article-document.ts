@@ -37,9 +37,11 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * way to the time the page declares on that day, an announced byline rule reads no byline where its
  * element introduces none, and line numbers written at the start of each code line are left out
  * (2026-11-28). 13: the single-page extractor leaves out a line that links the post's tags or
- * categories (rel="tag", "Posted in News, Sport | 3 Comments") (2026-11-28).
+ * categories (rel="tag", "Posted in News, Sport | 3 Comments") (2026-11-28). 14: the single-page extractor's
+ * article is titled with the headline it shows, where the page's title also holds the site's or
+ * section's names, or shows nowhere on the page (2026-11-28).
  */
-export const EXTRACTION_VERSION = 13;
+export const EXTRACTION_VERSION = 14;
 
 /** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings, `<time>`, and for a date last the day its URL names. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);

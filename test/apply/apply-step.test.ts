@@ -438,6 +438,42 @@ describe('applyStep', () => {
     expect(article.text).not.toContain('Footer text');
   });
 
+  it("titles a fallback article with its heading line where the page's title holds that line and its section's and site's names", async () => {
+    const page = (title: string, heading: string) => `<!DOCTYPE html><html lang="en"><head><meta name="spider:url" content="${url}">
+<title>${title}</title></head><body>
+<nav><a href="/">Home</a> <a href="/sport">Sport</a></nav>
+<div class="story"><div class="headline"><b>${heading}</b></div>
+${[1, 2, 3, 4, 5].map((i) => `<p>${long(i)}</p>`).join('')}</div>
+<footer>Footer text</footer></body></html>`;
+    const store = new MemoryStore();
+    const { ctx } = context(store);
+    await store.put(keys.snapshot(site, pageId), page('Cricket: Windies seal historic win | Cricket | Example Sport', 'Windies seal historic win'));
+    const article = await applyStep(message, ctx);
+    expect(article).toMatchObject({ method: 'fallback', title: 'Windies seal historic win', sources: { title: 'metadata' } });
+    expect(article.text.split('\n')[0]).toBe('Windies seal historic win');
+    // a line that shows the title whole, or only a name the title holds, leaves the title as it is
+    await store.put(keys.snapshot(site, pageId), page('Windies seal historic win', 'Windies seal historic win'));
+    expect((await applyStep(message, ctx)).title).toBe('Windies seal historic win');
+    await store.put(keys.snapshot(site, pageId), page('Example Sport Daily: Windies seal historic win', 'Example Sport Daily'));
+    expect((await applyStep(message, ctx)).title).toBe('Example Sport Daily: Windies seal historic win');
+  });
+
+  it("titles a fallback article with the heading it opens with where no line of the page shows the page's title (the site's name)", async () => {
+    const page = (title: string, heading: string) => `<!DOCTYPE html><html lang="en"><head><meta name="spider:url" content="${url}">
+<title>${title}</title></head><body>
+<nav><a href="/">Home</a> <a href="/hockey">Hockey</a></nav>
+<div class="story"><h2>${heading}</h2>
+${[1, 2, 3, 4, 5].map((i) => `<p>${long(i)}</p>`).join('')}</div>
+<footer>Footer text</footer></body></html>`;
+    const store = new MemoryStore();
+    const { ctx } = context(store);
+    await store.put(keys.snapshot(site, pageId), page('The Sports Network - National Hockey League', 'McDonald scores a pair as Blues rout Jackets'));
+    expect(await applyStep(message, ctx)).toMatchObject({ title: 'McDonald scores a pair as Blues rout Jackets', sources: { title: 'metadata' } });
+    // a heading of a name or two ("Latest News") is no headline: the page's title stays
+    await store.put(keys.snapshot(site, pageId), page('The Sports Network - National Hockey League', 'Latest News'));
+    expect((await applyStep(message, ctx)).title).toBe('The Sports Network - National Hockey League');
+  });
+
   it('uses the fallback extractor (and logs an error) when the stored rules are invalid', async () => {
     const store = new MemoryStore();
     await store.put(keys.snapshot(site, pageId), snapshot());

@@ -1,7 +1,7 @@
 /** The one title splitter (lib/text/titles.ts), as the metadata's title and the fallback read titles. */
 import { describe, expect, it } from 'vitest';
 import { cleanTitle } from '../../lib/html/metadata';
-import { titleCuts, titleParts, titlePieces, withoutDecoration } from '../../lib/text/titles';
+import { headlineOfTitle, titleCuts, titleParts, titlePieces, withoutDecoration } from '../../lib/text/titles';
 
 describe('title splitter', () => {
   it('cuts at each separator between spaces, and at a colon before a space', () => {
@@ -40,5 +40,21 @@ describe('title splitter', () => {
     expect(withoutDecoration('Le ministre : « Je ne regrette rien »')).toBe('Le ministre : « Je ne regrette rien »');
     // the site's name cut off by the page's heading and its host, the decoration dropped
     expect(cleanTitle('» Just For Fun :zenhabits', ['zenhabits', 'Just For Fun'], undefined, 'zenhabits.net')).toBe('Just For Fun');
+  });
+});
+
+describe('headlineOfTitle', () => {
+  it("is the title's consecutive pieces, not all, and no fewer words than the names left out", () => {
+    const title = 'Cricket: Windies seal historic win | Cricket | Guardian Unlimited Sport';
+    expect(headlineOfTitle('Windies seal historic win', title)).toBe(true);
+    expect(headlineOfTitle('WINDIES SEAL HISTORIC WIN', title)).toBe(true);
+    expect(headlineOfTitle('Cricket: Windies seal historic win', title)).toBe(true);
+    // the whole title, a name, a part across a piece's middle, words that are no piece
+    expect(headlineOfTitle(title, title)).toBe(false);
+    expect(headlineOfTitle('Cricket', title)).toBe(false);
+    expect(headlineOfTitle('Guardian Unlimited Sport', title)).toBe(false);
+    expect(headlineOfTitle('historic win', title)).toBe(false);
+    expect(headlineOfTitle('Windies win', title)).toBe(false);
+    expect(headlineOfTitle('', title)).toBe(false);
   });
 });
