@@ -188,9 +188,10 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
     const better = readabilityTitle(doc, fields.values.title, evidence.readabilityTitle);
     if (better) fields = { values: { ...fields.values, title: better }, sources: { ...fields.sources, title: 'metadata' } };
   }
-  // The fallback's article starts at a line that shows the title without its site's or section's
-  // names ("Cricket: Windies seal historic win | Cricket | Guardian Unlimited Sport" shown as
-  // "Windies seal historic win"): that line is the headline.
+  // The fallback's page whose metadata title is not the bare headline: the headline as its article
+  // shows it, a line that shows the title without the site's or section's names ("Cricket: Windies
+  // seal historic win | Cricket | Guardian Unlimited Sport" shown as "Windies seal historic win"),
+  // or the heading it opens with where no line shows the title (the site's: "The Sports Network").
   const headline = method === 'fallback' && !pageFields && fields.sources.title !== 'rules' ? content.headline : undefined;
   if (headline && fields.values.title === meta.title) {
     fields = { values: { ...fields.values, title: headline }, sources: { ...fields.sources, title: 'metadata' } };

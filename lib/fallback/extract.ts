@@ -4,7 +4,7 @@
  */
 import type { Document } from 'domhandler';
 import { defaultCompiledModel } from './default-model';
-import { analyse, renderBlocks, selectBlocks } from './combined';
+import { analyse, renderBlocks, selectBlocks, type CombinedAnalysis, type Selection } from './combined';
 import { compileModel, type FallbackModel } from './model';
 import { notArticleReason } from './not-article';
 import { headlineOfTitle } from '../text/titles';
@@ -28,10 +28,7 @@ export interface CombinedResult {
   readonly notArticle: boolean;
   readonly nodes: number;
   readonly reason: string;
-  /**
-   * The article's line that shows the title (its title block), when it is the title without the
-   * site's or section's names the title also holds (headlineOfTitle): the headline as the reader sees it.
-   */
+  /** The headline as the article shows it, where the page's title is not the bare headline (headlineOf). */
   readonly headline?: string;
 }
 
@@ -42,14 +39,28 @@ export function extractCombined(doc: Document, options: CombinedOptions = {}): C
   const sel = selectBlocks(a, { boilerplate: options.boilerplate });
   const out = renderBlocks(sel.blocks, a.blocks, options.baseUrl);
   const reason = notArticleReason(a, sel, out);
-  const shown = sel.titleBlock >= 0 ? a.blocks[sel.titleBlock].text : '';
-  const opening = sel.blocks[0];
-  const headline = shown
-    ? headlineOfTitle(shown, title)
-      ? shown
-      : undefined
-    : a.titleCandidates.length === 0 && opening && opening.heading >= 1 && opening.heading <= 3 && lowerWords(opening.text).length >= 3
-      ? opening.text
-      : undefined;
+  const headline = headlineOf(a, sel, title);
   return { text: out.text, html: out.html, wordCount: out.wordCount, notArticle: reason !== '', nodes: sel.blocks.length, reason, ...(headline ? { headline } : {}) };
+}
+
+/** Fewest words of a heading that stands for a headline the title does not show: a name or two ("Latest News") is none. */
+export const HEADLINE_MIN_WORDS = 3;
+
+/**
+ * The headline as the article shows it, where the page's title is not the bare headline:
+ * - the article's line that shows the title (its title block) without the site's or section's
+ *   names the title also holds (headlineOfTitle: "Windies seal historic win" for "Cricket: Windies
+ *   seal historic win | Cricket | Guardian Unlimited Sport");
+ * - where no line of the page shows the title at all (it names the site or the section, as on
+ *   every page: "The Sports Network"), the heading the article opens with (h1-h3,
+ *   HEADLINE_MIN_WORDS or more).
+ */
+function headlineOf(a: CombinedAnalysis, sel: Selection, title: string): string | undefined {
+  if (sel.titleBlock >= 0) {
+    const shown = a.blocks[sel.titleBlock].text;
+    return headlineOfTitle(shown, title) ? shown : undefined;
+  }
+  const opening = sel.blocks[0];
+  if (a.titleCandidates.length > 0 || !opening || opening.heading < 1 || opening.heading > 3) return undefined;
+  return lowerWords(opening.text).length >= HEADLINE_MIN_WORDS ? opening.text : undefined;
 }
