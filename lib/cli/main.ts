@@ -8,7 +8,7 @@
  * run loaded all of it, and `spider --version` took about 3 s where Node and tsx alone take 0.3.
  */
 import { readFileSync } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -219,7 +219,8 @@ async function readDeadLetters(): Promise<DeadLetter[]> {
 /**
  * SIGTERM, SIGINT or SIGHUP while a pipeline command runs (`timeout`, systemd, Ctrl-C) stops it
  * cleanly: the messages in flight go back to the queue (stopping is no failure of theirs), the
- * browser closes, and the process exits 128 + the signal's number. A second signal exits at once
+ * browser closes, and the process exits 128 + the signal's number; `rules --report` likewise, writing
+ * no report. A second signal exits at once
  * (one more than a second later: Ctrl-C reaches this process both from the terminal and relayed by
  * the wrapper above it, bin/spider.js or npm).
  */
@@ -227,6 +228,9 @@ const stopping = new AbortController();
 let stopCode = 0;
 let stoppedAt = 0;
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+/** What stopping leaves, said on stderr with the signal. */
+const IN_FLIGHT_NOTE = 'the messages in flight go back to the queue (`spider work` resumes them)';
+let stopNote = IN_FLIGHT_NOTE;
 
 /** Set while a pipeline command holds the data folder (withPipeline). */
 let pipelineOpen = false;
@@ -258,17 +262,19 @@ function onStopSignal(signal: (typeof STOP_SIGNALS)[number]): void {
   }
   stopCode = code;
   stoppedAt = Date.now();
-  process.stderr.write(`spider: ${signal}: stopping; the messages in flight go back to the queue (\`spider work\` resumes them)\n`);
+  process.stderr.write(`spider: ${signal}: stopping; ${stopNote}\n`);
   stopping.abort();
 }
 
 /**
- * Runs a command that renders (a pipeline command, the demo) stopping on the signals (onStopSignal):
- * its renderer is to be opened with STOP_RENDERER, so that puppeteer neither exits the process on
- * Ctrl-C nor, on SIGTERM or SIGHUP, closes the browser under it (the renderer launched another and
- * the command went on: `spider demo` ran to its end and exited 0).
+ * Runs a command that renders (a pipeline command, the demo, the report) stopping on the signals
+ * (onStopSignal), `note` said with the signal: its renderer is to be opened with STOP_RENDERER, so
+ * that puppeteer neither exits the process on Ctrl-C nor, on SIGTERM or SIGHUP, closes the browser
+ * under it (the renderer launched another and the command went on: `spider demo` ran to its end and
+ * exited 0; the report failed, exit 1).
  */
-async function withStopSignals<T>(fn: () => Promise<T>): Promise<T> {
+async function withStopSignals<T>(fn: () => Promise<T>, note = IN_FLIGHT_NOTE): Promise<T> {
+  stopNote = note;
   for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
   try {
     return await fn();
@@ -614,9 +620,13 @@ program
       return;
     }
     if (opts.report) {
+      const out = opts.report;
       const { buildSiteReport } = await import('../report/site-report');
-      const report = await buildSiteReport(store, rules, { pages: opts.pages });
-      await writeFile(opts.report, report.html);
+      const report = await withStopSignals(async () => {
+        const built = await buildSiteReport(store, rules, { pages: opts.pages, signal: stopping.signal, ...STOP_RENDERER });
+        await writeWhole(out, built.html, stopping.signal);
+        return built;
+      }, `the browser closes, no report is written to ${terminalSafe(out, true)}`);
       const boxes = report.pages.reduce((n, p) => n + p.picture.boxes.length, 0);
       process.stderr.write(`wrote ${opts.report}: ${plural(report.pages.length, 'page')} drawn, ${plural(boxes, 'box', 'boxes')}, ${plural(rules.clusters.length, 'cluster')}\n`);
       if (report.pages.length === 0) process.stderr.write(`no learned page of ${site} has a stored snapshot to draw\n`);
@@ -699,6 +709,22 @@ program
     if (opts.json) process.stdout.write(letters.map((d) => JSON.stringify(d) + '\n').join(''));
     else process.stdout.write(formatDeadLetters(letters));
   });
+
+/**
+ * Writes `file` whole or not at all: to a temporary name beside it, renamed to `file` once written,
+ * so that a stop or a failure on the way leaves no file that looks complete (the temporary one removed).
+ */
+async function writeWhole(file: string, data: string, signal: AbortSignal): Promise<void> {
+  const partial = `${file}.${process.pid}.partial`;
+  try {
+    await writeFile(partial, data);
+    signal.throwIfAborted();
+    await rename(partial, file);
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
+}
 
 /** A bad stored file, named on stderr (terminal-safe); the command exits 1 but goes on. */
 function reportBadFile(bad: BadDocument): void {

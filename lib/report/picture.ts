@@ -47,9 +47,19 @@ export interface PictureRequest {
   readonly maxHeight?: number;
 }
 
-export function launchReportBrowser(): Promise<Browser> {
+export interface ReportBrowserOptions {
+  /**
+   * Whether puppeteer handles SIGINT, SIGTERM and SIGHUP (default true: it closes Chromium, and on
+   * SIGINT exits the process). False in a process that stops on them itself (the CLI: it closes the
+   * browser and exits 128 + the signal), as the renderer's option of the same name.
+   */
+  readonly handleSignals?: boolean;
+}
+
+export function launchReportBrowser(options: ReportBrowserOptions = {}): Promise<Browser> {
+  const handle = options.handleSignals ?? true;
   return chromium.executablePath().then((executablePath) =>
-    puppeteer.launch({ executablePath, args: chromiumArgs(NO_PROXY), headless: 'shell' }),
+    puppeteer.launch({ executablePath, args: chromiumArgs(NO_PROXY), headless: 'shell', handleSIGINT: handle, handleSIGTERM: handle, handleSIGHUP: handle }),
   );
 }
 

@@ -15,15 +15,20 @@ import { getText, type Store } from '../store/store';
 import { FeatureDocumentSchema } from '../types/feature-document';
 import type { FieldRules, RulesDocument, TemplateRule } from '../types/rules-document';
 import { BOX_KINDS, markPage, type BoxKind, type Mark, type PageMarks } from './marks';
-import { drawPage, launchReportBrowser, type Picture } from './picture';
+import { drawPage, launchReportBrowser, type Picture, type ReportBrowserOptions } from './picture';
 
-export interface ReportOptions {
+export interface ReportOptions extends ReportBrowserOptions {
   /** Learned pages to draw (default 1): each next one the page that shows the most rules not shown yet (ties: the newer). */
   readonly pages?: number;
   /** A running browser to draw in (tests reuse one); else one is launched and closed. */
   readonly browser?: Browser;
   /** The pictures stop this far down each page (CSS pixels; default 6,000). */
   readonly maxHeight?: number;
+  /**
+   * Stops the report: the browser it launched is closed at once (the page being drawn fails) and the
+   * build rejects with the signal's reason; a browser given is left open, the stop taken between pages.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface ReportPage {
@@ -57,14 +62,24 @@ export async function buildSiteReport(store: Store, rules: RulesDocument, option
     if (!features || !snapshot) continue;
     candidates.push({ pageId, url: features.url, finalUrl: features.finalUrl, viewport: features.viewport, snapshot, ...markPage(snapshot, rules) });
   }
-  const browser = options.browser ?? (await launchReportBrowser());
+  const { signal } = options;
+  signal?.throwIfAborted();
+  const browser = options.browser ?? (await launchReportBrowser({ handleSignals: options.handleSignals }));
+  const closeOnStop = () => void browser.close().catch(() => undefined);
+  if (!options.browser) signal?.addEventListener('abort', closeOnStop, { once: true });
   const pages: ReportPage[] = [];
   try {
     for (const c of pickPages(candidates, wanted)) {
-      const picture = await drawPage(browser, { url: c.finalUrl, snapshot: c.snapshot, viewport: c.viewport, marks: c.marks, maxHeight: options.maxHeight });
+      signal?.throwIfAborted();
+      const picture = await drawPage(browser, { url: c.finalUrl, snapshot: c.snapshot, viewport: c.viewport, marks: c.marks, maxHeight: options.maxHeight }).catch((error: unknown) => {
+        signal?.throwIfAborted(); // the stop, not the browser it closed
+        throw error;
+      });
       pages.push({ pageId: c.pageId, url: c.url, picture, invalidSelectors: c.invalidSelectors });
     }
+    signal?.throwIfAborted();
   } finally {
+    signal?.removeEventListener('abort', closeOnStop);
     if (!options.browser) await browser.close().catch(() => undefined);
   }
   return { html: reportHtml(rules, pages), pages };

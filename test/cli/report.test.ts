@@ -7,7 +7,8 @@
  * the title box holds the headline. The Postlight export printed by the command is loaded into
  * Postlight Parser and run on pages the learner never saw.
  */
-import { access, mkdtemp } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { access, mkdtemp, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import chromium from '@sparticuz/chromium';
@@ -25,7 +26,8 @@ import { RulesDocumentSchema } from '../../lib/types/rules-document';
 import { BARE_PROSE_RULE, type Mark } from '../../lib/report/marks';
 import { pickPages } from '../../lib/report/site-report';
 import { parseWithPostlight, tokenF1 } from '../helpers/articles';
-import { runSpider } from '../helpers/spider-cli';
+import { processes } from '../helpers/processes';
+import { CLI_COMMAND, runSpider, spiderArgs } from '../helpers/spider-cli';
 
 const site = generateSite({ seed: 'cli-report', pagesPerTemplate: 8, templates: 1 });
 const pages = articlesOf(site);
@@ -144,6 +146,42 @@ describe('spider rules --report', () => {
       expect(titles[0].height).toBeLessThan(headline!.bbox.height * 1.5 + 4);
       expect(body.some((box) => inside(headline!.bbox, box)), 'the headline is not in the body').toBe(false);
     }
+  });
+});
+
+describe('spider rules --report stopped', () => {
+  it('on SIGTERM while it draws stops as the other commands do: exit 143, Chromium closed, no report file', { timeout: 180_000 }, async () => {
+    // puppeteer's own SIGTERM handler closed the browser under the report, which failed on it: exit 1.
+    const file = path.join(dataDir, 'stopped.html');
+    const child = spawn(CLI_COMMAND, spiderArgs('--data-dir', dataDir, 'rules', host, '--report', file, '--pages', String(learned.length)), {
+      env: { ...process.env, CI: 'true', SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let ended = false;
+    void exited.then(() => (ended = true));
+    // Chromium leads a process group of its own, a child of the command; a page is being drawn once a
+    // renderer runs in it beside the one of the browser's first blank page.
+    let chromium: number | undefined;
+    while (!ended) {
+      const all = await processes();
+      chromium ??= all.find((p) => p.ppid === child.pid && p.pgid === p.pid)?.pid;
+      if (chromium && all.filter((p) => p.pgid === chromium && p.args.includes('--type=renderer')).length >= 2) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(ended, 'the report ended before it was seen drawing').toBe(false);
+    // Held while the signal comes, so that it lands on the drawing whatever the machine's speed.
+    process.kill(child.pid!, 'SIGSTOP');
+    child.kill('SIGTERM');
+    process.kill(child.pid!, 'SIGCONT');
+    expect(await exited).toBe(143);
+    expect(stderr).toContain('SIGTERM: stopping; the browser closes, no report is written');
+    expect(stderr).not.toContain('wrote ');
+    const left = (await processes()).filter((p) => p.pgid === chromium && !p.stat.startsWith('Z'));
+    expect(left.map((p) => p.args.slice(0, 120)), 'Chromium left running').toEqual([]);
+    // nothing written, not even in part under another name
+    expect((await readdir(dataDir)).filter((name) => name.startsWith('stopped.html'))).toEqual([]);
   });
 });
 

@@ -1,0 +1,21 @@
+/** The machine's processes as `ps` lists them, for tests that check what a command left running. */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+export interface ProcessRow {
+  readonly pid: number;
+  readonly ppid: number;
+  /** Its process group (Chromium, launched by puppeteer, leads a group of its own). */
+  readonly pgid: number;
+  /** `ps`'s state letters: `Z` a zombie (exited, not yet reaped), which runs nothing. */
+  readonly stat: string;
+  readonly args: string;
+}
+
+export async function processes(): Promise<ProcessRow[]> {
+  const { stdout } = await promisify(execFile)('ps', ['-eo', 'pid=,ppid=,pgid=,stat=,args=']);
+  return stdout.split('\n').flatMap((line) => {
+    const m = /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line);
+    return m ? [{ pid: Number(m[1]), ppid: Number(m[2]), pgid: Number(m[3]), stat: m[4], args: m[5] }] : [];
+  });
+}
