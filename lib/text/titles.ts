@@ -10,10 +10,11 @@ import { lowerWords } from './words';
 
 /**
  * A separator in a title as written: a run of | - – — : « » · / \ • ~ between spaces, a colon before
- * a space, or a | or : after a space glued to a short last part ("Post :Blog": the site's name, three
- * words at most, not a number: "won 3 :1" is a score).
+ * a space, a | however spaced (no headline writes one: "Ad|ABC 7 News", "action| Sport"), or a :
+ * after a space glued to a short last part ("Post :Blog": the site's name, three words at most, not
+ * a number: "won 3 :1" is a score).
  */
-export const TITLE_SEPARATOR = /\s+[|\-–—:«»·\/\\•~]+\s+|:\s+|\s+[|:]+(?=[^\s\d|:«»][^\s|:«»]*(?:\s[^\s|:«»]+){0,2}$)/;
+export const TITLE_SEPARATOR = /\s+[|\-–—:«»·\/\\•~]+\s+|:\s+|\s*\|+\s*|\s+:+(?=[^\s\d|:«»][^\s|:«»]*(?:\s[^\s|:«»]+){0,2}$)/;
 
 /** A separator with nothing on one side: the title's decoration ("| Post", "Post |"), no part of it. */
 const DECORATION = /^[|:·•–—]+\s+|\s+[|:·•–—]+$/g;

@@ -27,6 +27,9 @@ describe('title splitter', () => {
   it('cuts at a separator glued to the name after it, and drops a separator at either end', () => {
     expect(titlePieces('Just For Fun :zenhabits')).toEqual(['Just For Fun', 'zenhabits']);
     expect(titlePieces('Council approves the budget |Daily News')).toEqual(['Council approves the budget', 'Daily News']);
+    // a pipe is a separator however spaced
+    expect(titlePieces('Timberlake Appearing in Super Bowl Ad|ABC 7 News')).toEqual(['Timberlake Appearing in Super Bowl Ad', 'ABC 7 News']);
+    expect(titlePieces('Chasetown claim the glory| Sport | This is London')).toEqual(['Chasetown claim the glory', 'Sport', 'This is London']);
     expect(titlePieces('Ratio of 3:1 wins')).toEqual(['Ratio of 3:1 wins']);
     // a score is no separator, nor is one before a long tail; guillemets after a space open a quotation
     expect(titlePieces('Bayern beat Dortmund 3 :1 in the cup final')).toEqual(['Bayern beat Dortmund 3 :1 in the cup final']);
