@@ -7,7 +7,8 @@
  * the store (applyOutcome, lib/step/outcomes.ts), so it is deleted. A message whose article is
  * older than it (a relearn's apply of a page extracted before) and whose invocations die before
  * answering is still the dead letter that says so. The render and fetch functions ask the same of a
- * URL's article (pageOutcome), read through its redirect record: shown on the store alone, their
+ * URL's article (pageOutcome), read through its redirect record, its page stored since too (an article a
+ * relearn extracted again from the page stored before is not a render of the message): shown on the store alone, their
  * handlers' never-answered dead letter being infra-tests/redelivery.test.ts's.
  */
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
@@ -19,6 +20,10 @@ import { redriveReceiveCount } from '../cdk/queue-consumer';
 import { keys, pageIdOf, siteOf } from '../lib/store/keys';
 import { pageRefOf, recordRedirect } from '../lib/store/redirects';
 import { pageOutcome } from '../lib/step/outcomes';
+import { applyStep } from '../lib/apply/apply-step';
+import { loadConfig } from '../lib/config/config';
+import type { QueueSender } from '../lib/queue/queue';
+import { silentLogger, type StepContext } from '../lib/step/context';
 import type { ApplyMessage } from '../lib/types/messages';
 import { startEmulator, type Emulator } from './emulator';
 import { LambdaPoller, importHandler, queueDepth, runUntilIdle, type SqsHandler } from './lambda-poller';
@@ -132,5 +137,31 @@ describe('pageOutcome (the render and fetch functions: the URL\'s article, extra
     expect(await pageOutcome({ url: own }, store, since)).toBe(keys.article(siteOf(own), pageIdOf(own)));
     expect(await pageOutcome({ url: short }, store, since)).toBe(keys.article(siteOf(landing), pageIdOf(landing)));
     expect(await pageOutcome({ url: stale }, store, since)).toBeUndefined();
+  });
+
+  it('is no article extracted since from a page stored before the message was sent (a relearn\'s re-extraction): the URL was not rendered or fetched again', async () => {
+    const store = new S3Store({ bucket: BUCKET, client: emu.s3 });
+    const url = 'https://relearned.example/2026/11/28/story.html';
+    const [site, pageId] = [siteOf(url), pageIdOf(url)];
+    const sender = <T>(): QueueSender<T> => ({ send: async () => undefined });
+    const ctx: StepContext = { store, queues: { render: sender(), learn: sender(), apply: sender() }, config: loadConfig({}, {}), logger: silentLogger };
+    // the page as rendered before
+    await store.put(keys.snapshot(site, pageId), snapshot(7, url));
+    const stored = (await store.get(keys.snapshot(site, pageId)))!.lastModified;
+    // the URL submitted again in a later second (S3 keeps whole seconds)
+    await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 5));
+    const since = new Date();
+    expect(since.getTime()).toBeGreaterThan(stored.getTime() + 1_000);
+    // its renders die; meanwhile a relearn extracts the page stored before again
+    await applyStep({ v: 1, site, pageId, reason: 'relearned', url }, ctx);
+    const article = JSON.parse((await store.get(keys.article(site, pageId)))!.body.toString()) as { extractedAt: string; pageStoredAt: string };
+    expect(Date.parse(article.extractedAt)).toBeGreaterThanOrEqual(since.getTime());
+    expect(Date.parse(article.pageStoredAt)).toBeLessThan(since.getTime());
+
+    expect(await pageOutcome({ url }, store, since)).toBeUndefined();
+    // rendered since, and extracted: done
+    await store.put(keys.snapshot(site, pageId), snapshot(7, url));
+    await applyStep({ v: 1, site, pageId, reason: 'rendered', url }, ctx);
+    expect(await pageOutcome({ url }, store, since)).toBe(keys.article(site, pageId));
   });
 });

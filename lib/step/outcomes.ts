@@ -10,7 +10,10 @@
  *   keeps whole seconds, and an article written in the second its message was sent, before it, is not
  *   its outcome) since.
  * - render and fetch (a URL): the article of the page the URL is, read through its redirect record as
- *   every reader reads it: the whole chain the message starts, done. Not the feature document or the
+ *   every reader reads it: the whole chain the message starts, done: a page stored since (its
+ *   `pageStoredAt`, the store's LastModified, whole seconds on S3, against `since` floored to its
+ *   second) and extracted since. An article a relearn extracted again from the page stored before the
+ *   message was sent is not it: the URL was not rendered or fetched again. Not the feature document or the
  *   HTML as served that the step itself writes: written, they do not say that the apply message sent
  *   after them went (an invocation that died between would lose the page). A page whose apply has not
  *   run yet when the message comes back reads as not done, and is dead-lettered as before.
@@ -50,8 +53,15 @@ export async function applyOutcome(message: Pick<ApplyMessage, 'site' | 'pageId'
   return extractedSince(article, since) ? article.key : undefined;
 }
 
-/** The render and fetch steps': the key of the URL's article (or its landing page's) when it was extracted at or after `since`. */
+/** Whether the article's page was stored at or after `since`, to the whole second the store keeps (an article without `pageStoredAt`: its `extractedAt`). */
+const pageStoredSince = (article: { extractedAt: string; pageStoredAt?: string }, since: Date): boolean =>
+  Date.parse(article.pageStoredAt ?? article.extractedAt) >= Math.floor(since.getTime() / 1000) * 1000;
+
+/**
+ * The render and fetch steps': the key of the URL's article (or its landing page's) when its page was
+ * stored at or after `since` and the article extracted from it at or after `since`.
+ */
 export async function pageOutcome(message: Pick<RenderMessage, 'url'>, store: Store, since: Date): Promise<string | undefined> {
   const { value } = await readThroughRedirect(store, siteOf(message.url), pageIdOf(message.url), (site, pageId) => articleTimes(store, site, pageId));
-  return extractedSince(value, since) ? value.key : undefined;
+  return extractedSince(value, since) && pageStoredSince(value, since) ? value.key : undefined;
 }
