@@ -26,7 +26,7 @@ import { RulesDocumentSchema } from '../../lib/types/rules-document';
 import { BARE_PROSE_RULE, type Mark } from '../../lib/report/marks';
 import { pickPages } from '../../lib/report/site-report';
 import { parseWithPostlight, tokenF1 } from '../helpers/articles';
-import { processes } from '../helpers/processes';
+import { killGroup, processes } from '../helpers/processes';
 import { CLI_COMMAND, runSpider, spiderArgs } from '../helpers/spider-cli';
 
 const site = generateSite({ seed: 'cli-report', pagesPerTemplate: 8, templates: 1 });
@@ -161,27 +161,44 @@ describe('spider rules --report stopped', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     let ended = false;
     void exited.then(() => (ended = true));
-    // Chromium leads a process group of its own, a child of the command; a page is being drawn once a
-    // renderer runs in it beside the one of the browser's first blank page.
     let chromium: number | undefined;
-    while (!ended) {
-      const all = await processes();
-      chromium ??= all.find((p) => p.ppid === child.pid && p.pgid === p.pid)?.pid;
-      if (chromium && all.filter((p) => p.pgid === chromium && p.args.includes('--type=renderer')).length >= 2) break;
-      await new Promise((r) => setTimeout(r, 50));
+    try {
+      // Once a page is seen drawn, the command is held (SIGSTOP) and looked at again, and stays held if
+      // it still draws, so that the signal lands on what was seen whatever the machine's speed (a look
+      // taken while it ran could see the last page drawn and the report be written before the signal).
+      // Chromium leads a process group of its own, a child of the command; a page is being drawn once
+      // a renderer runs in it beside the one of the browser's first blank page.
+      const drawingNow = async () => {
+        const all = await processes();
+        chromium ??= all.find((p) => p.ppid === child.pid && p.pgid === p.pid)?.pid;
+        return chromium !== undefined && all.filter((p) => p.pgid === chromium && p.args.includes('--type=renderer')).length >= 2;
+      };
+      let drawing = false;
+      const lookUntil = Date.now() + 150_000; // short of the test's timeout, to say why
+      while (!ended && !drawing && Date.now() < lookUntil) {
+        if (await drawingNow()) {
+          process.kill(child.pid!, 'SIGSTOP');
+          drawing = await drawingNow();
+          if (!drawing) process.kill(child.pid!, 'SIGCONT');
+        }
+        if (!drawing) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(ended, `the report ended before it was seen drawing: ${stderr}`).toBe(false);
+      expect(drawing, `no page was seen drawn in 150 s (Chromium ${chromium ?? 'not seen'}): ${stderr}`).toBe(true);
+      child.kill('SIGTERM');
+      process.kill(child.pid!, 'SIGCONT');
+      expect(await exited).toBe(143);
+      expect(stderr).toContain('SIGTERM: stopping; the browser closes, no report is written');
+      expect(stderr).not.toContain('wrote ');
+      const left = (await processes()).filter((p) => p.pgid === chromium && !p.stat.startsWith('Z'));
+      expect(left.map((p) => p.args.slice(0, 120)), 'Chromium left running').toEqual([]);
+      // nothing written, not even in part under another name
+      expect((await readdir(dataDir)).filter((name) => name.startsWith('stopped.html'))).toEqual([]);
+    } finally {
+      // a failed look leaves nothing running: the command (held or not) and its Chromium
+      if (!ended) child.kill('SIGKILL');
+      if (chromium !== undefined) killGroup(chromium);
     }
-    expect(ended, 'the report ended before it was seen drawing').toBe(false);
-    // Held while the signal comes, so that it lands on the drawing whatever the machine's speed.
-    process.kill(child.pid!, 'SIGSTOP');
-    child.kill('SIGTERM');
-    process.kill(child.pid!, 'SIGCONT');
-    expect(await exited).toBe(143);
-    expect(stderr).toContain('SIGTERM: stopping; the browser closes, no report is written');
-    expect(stderr).not.toContain('wrote ');
-    const left = (await processes()).filter((p) => p.pgid === chromium && !p.stat.startsWith('Z'));
-    expect(left.map((p) => p.args.slice(0, 120)), 'Chromium left running').toEqual([]);
-    // nothing written, not even in part under another name
-    expect((await readdir(dataDir)).filter((name) => name.startsWith('stopped.html'))).toEqual([]);
   });
 });
 

@@ -19,3 +19,12 @@ export async function processes(): Promise<ProcessRow[]> {
     return m ? [{ pid: Number(m[1]), ppid: Number(m[2]), pgid: Number(m[3]), stat: m[4], args: m[5] }] : [];
   });
 }
+
+/** Kills a process group outright (a test's leftovers after it failed); one already gone is no error. */
+export function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
+}
