@@ -4,7 +4,8 @@
  */
 import type { Document } from 'domhandler';
 import { defaultCompiledModel } from './default-model';
-import { analyse, renderBlocks, selectBlocks, type CombinedAnalysis, type Selection } from './combined';
+import type { Block } from './blocks';
+import { analyse, renderBlocks, selectBlocks, TITLE_GAP_WORDS, type CombinedAnalysis, type Selection } from './combined';
 import { compileModel, type FallbackModel } from './model';
 import { notArticleReason } from './not-article';
 import { headlineOfTitle } from '../text/titles';
@@ -51,16 +52,28 @@ export const HEADLINE_MIN_WORDS = 3;
  * - the article's line that shows the title (its title block) without the site's or section's
  *   names the title also holds (headlineOfTitle: "Windies seal historic win" for "Cricket: Windies
  *   seal historic win | Cricket | Guardian Unlimited Sport");
- * - where no line of the page shows the title at all (it names the site or the section, as on
- *   every page: "The Sports Network"), the heading the article opens with (h1-h3,
- *   HEADLINE_MIN_WORDS or more).
+ * - where the page has no title, or no line of the page shows it (it names the site or the
+ *   section, as on every page: "The Sports Network"), the heading the article opens with, or else
+ *   the one just before it, within TITLE_GAP_WORDS (h1-h3, HEADLINE_MIN_WORDS or more): the title
+ *   without its names (headlineOfTitle), or at most half of its words the title's (more is a part
+ *   of the title: "Headline, Deck" shown as the deck).
  */
 function headlineOf(a: CombinedAnalysis, sel: Selection, title: string): string | undefined {
   if (sel.titleBlock >= 0) {
     const shown = a.blocks[sel.titleBlock].text;
     return headlineOfTitle(shown, title) ? shown : undefined;
   }
-  const opening = sel.blocks[0];
-  if (a.titleCandidates.length > 0 || !opening || opening.heading < 1 || opening.heading > 3) return undefined;
-  return lowerWords(opening.text).length >= HEADLINE_MIN_WORDS ? opening.text : undefined;
+  if (a.titleCandidates.length > 0 || sel.blocks.length === 0) return undefined;
+  const isHeading = (b: Block) => b.heading >= 1 && b.heading <= 3 && lowerWords(b.text).length >= HEADLINE_MIN_WORDS;
+  let heading = isHeading(sel.blocks[0]) ? sel.blocks[0] : undefined;
+  // the heading just before the article (its words apart, as step 5 lets the title stand apart)
+  for (let i = sel.blocks[0].index - 1, words = 0; !heading && i >= 0 && words <= TITLE_GAP_WORDS; i--) {
+    if (isHeading(a.blocks[i])) heading = a.blocks[i];
+    words += a.blocks[i].words;
+  }
+  if (!heading || headlineOfTitle(heading.text, title)) return heading?.text;
+  // one whose words the title mostly holds otherwise is a part of it (the deck of "Headline, Deck"): the title stays
+  const titleWords = new Set(lowerWords(title));
+  const words = lowerWords(heading.text);
+  return words.filter((w) => titleWords.has(w)).length * 2 <= words.length ? heading.text : undefined;
 }

@@ -472,6 +472,19 @@ ${[1, 2, 3, 4, 5].map((i) => `<p>${long(i)}</p>`).join('')}</div>
     // a heading of a name or two ("Latest News") is no headline: the page's title stays
     await store.put(keys.snapshot(site, pageId), page('The Sports Network - National Hockey League', 'Latest News'));
     expect((await applyStep(message, ctx)).title).toBe('The Sports Network - National Hockey League');
+    // nor is a heading whose words the title mostly holds: a deck the title has after its headline
+    await store.put(keys.snapshot(site, pageId), page('Storm closes schools across the county, thousands of pupils stay home', 'Thousands of pupils stay home'));
+    expect((await applyStep(message, ctx)).title).toBe('Storm closes schools across the county, thousands of pupils stay home');
+    // a page with no title at all: the heading just before the article, a toolbar between them
+    await store.put(
+      keys.snapshot(site, pageId),
+      `<!DOCTYPE html><html lang="en"><head><meta name="spider:url" content="${url}"></head><body>
+<nav><a href="/">Home</a> <a href="/hockey">Hockey</a></nav>
+<h3>Reports: Taiwan opposition surges to big lead</h3><div class="tools"><a href="/print">Print article</a> <a href="/mail">Refer to a friend</a></div>
+<div class="story">${[1, 2, 3, 4, 5].map((i) => `<p>${long(i)}</p>`).join('')}</div>
+<footer>Footer text</footer></body></html>`,
+    );
+    expect((await applyStep(message, ctx)).title).toBe('Reports: Taiwan opposition surges to big lead');
   });
 
   it('uses the fallback extractor (and logs an error) when the stored rules are invalid', async () => {
