@@ -212,13 +212,17 @@ export class SpiderStack extends Stack {
   private grantPrefixes(consumer: QueueConsumer, bucket: s3.IBucket, access: StepAccess): void {
     const role = consumer.role;
     role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'ListForNotFound', actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
-    const grants: [string, string, readonly string[]][] = [
-      ['ReadPrefixes', 's3:GetObject', access.reads],
-      ['WritePrefixes', 's3:PutObject', access.writes],
-      ['DeletePrefixes', 's3:DeleteObject', access.deletes],
+    // A write may be a multipart upload (lib/aws/s3-store.ts: an unconditional body over 5 MiB); s3:PutObject
+    // allows its create, parts and complete, but aborting it, when a part fails, is s3:AbortMultipartUpload:
+    // without it the abort is denied, its parts stay (billed) until the lifecycle rule's day, and the
+    // step's error is the abort's AccessDenied instead of the part's.
+    const grants: [string, string[], readonly string[]][] = [
+      ['ReadPrefixes', ['s3:GetObject'], access.reads],
+      ['WritePrefixes', ['s3:PutObject', 's3:AbortMultipartUpload'], access.writes],
+      ['DeletePrefixes', ['s3:DeleteObject'], access.deletes],
     ];
-    for (const [sid, action, objects] of grants) {
-      if (objects.length) role.addToPrincipalPolicy(new iam.PolicyStatement({ sid, actions: [action], resources: objects.map((p) => objectsOf(bucket, p)) }));
+    for (const [sid, actions, objects] of grants) {
+      if (objects.length) role.addToPrincipalPolicy(new iam.PolicyStatement({ sid, actions, resources: objects.map((p) => objectsOf(bucket, p)) }));
     }
     // cdk-nag flags the wildcard of every prefix and pattern; each one is the point of the grant.
     const bucketRef = `<${this.resolve((bucket.node.defaultChild as s3.CfnBucket).logicalId)}.Arn>`;

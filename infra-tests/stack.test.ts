@@ -24,6 +24,10 @@ import { loadConfig } from '../lib/config/config';
 import type { QueueSender } from '../lib/queue/queue';
 import { silentLogger, type StepContext } from '../lib/step/context';
 import { MemoryStore } from '../lib/store/memory-store';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { s3ClientConfig } from '../lib/aws/clients';
+import { MULTIPART_PART_BYTES, S3Store } from '../lib/aws/s3-store';
+import { REGION, startEmulator } from './emulator';
 import { synthTemplate } from './synth';
 
 type Json = Record<string, any>;
@@ -398,7 +402,7 @@ describe('IAM: least privilege', () => {
     for (const prefix of LAYOUT) {
       const expected = [
         ...(access.reads.includes(prefix) ? ['s3:GetObject'] : []),
-        ...(access.writes.includes(prefix) ? ['s3:PutObject'] : []),
+        ...(access.writes.includes(prefix) ? ['s3:PutObject', 's3:AbortMultipartUpload'] : []),
         ...(access.deletes.includes(prefix) ? ['s3:DeleteObject'] : []),
       ];
       expect(actionsOn(step, objects(prefix)), `${step} on ${prefix}`).toEqual(expected.sort());
@@ -407,7 +411,7 @@ describe('IAM: least privilege', () => {
     expect(actionsOn(step, getAtt(id('AWS::S3::Bucket', 'DataBucket')))).toEqual(['s3:ListBucket']);
     expect(actionsOn(step, { 'Fn::Join': ['', [getAtt(id('AWS::S3::Bucket', 'DataBucket')), '/*']] })).toEqual([]);
     const s3Actions = statements(step).flatMap((s) => arr(s.Action)).filter((a: string) => a.startsWith('s3:'));
-    expect(new Set(s3Actions)).toEqual(new Set(['s3:ListBucket', 's3:GetObject', 's3:PutObject', ...(access.deletes.length ? ['s3:DeleteObject'] : [])]));
+    expect(new Set(s3Actions)).toEqual(new Set(['s3:ListBucket', 's3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', ...(access.deletes.length ? ['s3:DeleteObject'] : [])]));
   });
 
   it('the expected prefixes per step', () => {
@@ -474,6 +478,42 @@ describe('IAM: least privilege', () => {
       for (const key of new Set(read)) expect(may(key), `${step}: ${key}`).toBe(true);
     }
   });
+
+  it("every request of S3Store's put is allowed where a step may write: a large body's multipart upload, and its abort when a part fails", async () => {
+    const emu = await startEmulator();
+    try {
+      const bucket = 'spider-iam-puts';
+      await emu.s3.send(new CreateBucketCommand({ Bucket: bucket }));
+      const client = new S3Client({ ...s3ClientConfig(emu.env()), region: REGION, credentials: { accessKeyId: 'test', secretAccessKey: 'test' }, maxAttempts: 1 });
+      const sent = new Set<string>();
+      client.middlewareStack.add((next, context) => async (args) => (sent.add(context.commandName as string), next(args)), { step: 'initialize' });
+      const store = new S3Store({ bucket, client });
+      const large = Buffer.alloc(MULTIPART_PART_BYTES + 1, 'a');
+      await store.put('pages/news.example/p1/snapshot.html', large);
+      // a part refused (503 SlowDown, the SDK's retries off): the upload is aborted, its parts removed
+      emu.failWrites(bucket, 1);
+      await expect(store.put('pages/news.example/p1/snapshot.html', large)).rejects.toThrow();
+      emu.failWrites(bucket, 0);
+      await store.put('rules/news.example.json', '{}', { ifNoneMatch: '*' });
+      expect([...sent].sort()).toEqual(['AbortMultipartUploadCommand', 'CompleteMultipartUploadCommand', 'CreateMultipartUploadCommand', 'PutObjectCommand', 'UploadPartCommand']);
+      // the IAM action each request needs (S3's "multipart upload and permissions")
+      const ACTION: Record<string, string> = {
+        PutObjectCommand: 's3:PutObject',
+        CreateMultipartUploadCommand: 's3:PutObject',
+        UploadPartCommand: 's3:PutObject',
+        CompleteMultipartUploadCommand: 's3:PutObject',
+        AbortMultipartUploadCommand: 's3:AbortMultipartUpload',
+      };
+      const keyIn = (p: string) => (p.endsWith('/') ? `${p}news.example/p1/any.html` : p.replace(/\*/g, 'x'));
+      for (const step of STEPS) {
+        for (const key of LAYOUT.map(keyIn).filter(writable(step))) {
+          for (const command of sent) expect(allowed(step, ACTION[command])(key), `${step}: ${command} on ${key}`).toBe(true);
+        }
+      }
+    } finally {
+      await emu.stop();
+    }
+  }, 60_000);
 
   it.each(STEPS)('%s: consumes only its queue (fetch and render also put deferred messages back on it), sends only to the queues it feeds and its own DLQ, logs only to its log group', (step) => {
     const access = ACCESS[step.toLowerCase() as keyof typeof ACCESS];
