@@ -8,7 +8,7 @@
  * run loaded all of it, and `spider --version` took about 3 s where Node and tsx alone take 0.3.
  */
 import { readFileSync } from 'node:fs';
-import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -713,15 +713,21 @@ program
 /**
  * Writes `file` whole or not at all: to a temporary name beside it, renamed to `file` once written,
  * so that a stop or a failure on the way leaves no file that looks complete (the temporary one removed).
+ * A link is followed, as writing to it would (the file it names is replaced, the link kept), and what
+ * is not a plain file (a link to standard output, a pipe: no name to rename onto) is written to
+ * directly. A failure names `file`, not the temporary name.
  */
 async function writeWhole(file: string, data: string, signal: AbortSignal): Promise<void> {
-  const partial = `${file}.${process.pid}.partial`;
+  const target = await realpath(file).catch(() => file); // not there yet, or no path (a pipe): as given
+  if (await stat(target).then((s) => !s.isFile(), () => false)) return writeFile(target, data);
+  const partial = `${target}.${process.pid}.partial`;
   try {
     await writeFile(partial, data);
     signal.throwIfAborted();
-    await rename(partial, file);
+    await rename(partial, target);
   } catch (error) {
     await rm(partial, { force: true });
+    if (error instanceof Error) error.message = error.message.replaceAll(partial, file);
     throw error;
   }
 }

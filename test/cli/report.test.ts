@@ -7,10 +7,11 @@
  * the title box holds the headline. The Postlight export printed by the command is loaded into
  * Postlight Parser and run on pages the learner never saw.
  */
-import { spawn } from 'node:child_process';
-import { access, mkdtemp, readdir } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { access, lstat, mkdtemp, readdir, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -199,6 +200,34 @@ describe('spider rules --report stopped', () => {
       if (!ended) child.kill('SIGKILL');
       if (chromium !== undefined) killGroup(chromium);
     }
+  });
+});
+
+describe('spider rules --report to a link, standard output, a folder that is not there', () => {
+  it('writes through a link to standard output, as to any file it can open, and leaves the link', { timeout: 120_000 }, async () => {
+    // 44b21f4 wrote <link>.<pid>.partial and renamed it over the link: nothing reached standard
+    // output, and the link was replaced by a file (as root, --report /dev/stdout replaced /dev/stdout).
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'spider-report-out-'));
+    const link = path.join(dir, 'out.html');
+    await symlink('/dev/stdout', link);
+    // its standard output a pipe, as in a shell (Node gives a child a socket, which /dev/stdout cannot open)
+    const { stdout, stderr } = await promisify(execFile)('sh', ['-c', '"$@" | cat', 'sh', CLI_COMMAND, ...spiderArgs('--data-dir', dataDir, 'rules', host, '--report', link)], {
+      env: { ...process.env, CI: 'true', SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '' },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    expect(stderr).toContain('1 page drawn');
+    expect(stdout.startsWith('<!doctype html>'), 'the report on standard output').toBe(true);
+    expect((await lstat(link)).isSymbolicLink(), 'the link left as it was').toBe(true);
+    expect(await readdir(dir)).toEqual(['out.html']);
+  });
+
+  it('in a folder that does not exist: names the file asked for, exit 1, nothing made', { timeout: 120_000 }, async () => {
+    const file = path.join(dataDir, 'no-such-folder', 'report.html');
+    const result = await runSpider(dataDir, ['rules', host, '--report', file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`'${file}'`);
+    expect(result.stderr).not.toContain('.partial');
+    await expect(access(path.dirname(file))).rejects.toThrow(/ENOENT/);
   });
 });
 
