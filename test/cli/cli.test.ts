@@ -15,6 +15,7 @@ import { putJson } from '../../lib/store/store';
 import { ARTICLE_DOCUMENT_VERSION, type ArticleDocument } from '../../lib/types/article-document';
 import { serveRoutes } from '../helpers/http-server';
 import { serveHangingPage } from '../helpers/hanging-page';
+import { deepestNamed, processes } from '../helpers/processes';
 import { CLI_COMMAND, spiderArgs } from '../helpers/spider-cli';
 
 const run = promisify(execFile);
@@ -195,13 +196,7 @@ describe('stopping a run', () => {
       // The process running the command (the deepest one whose arguments name lib/cli/main.ts) is
       // stopped while the signal is relayed to it, as an event loop held by a learn or an extraction
       // would hold its handler: tsx's CLI, between the wrapper and it, SIGKILLed it then.
-      const { stdout: table } = await run('ps', ['-eo', 'pid=,ppid=,args=']);
-      const rows = table.split('\n').map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l)).filter((m) => m !== null);
-      let command = child.pid!;
-      for (let next = command; next; ) {
-        command = next;
-        next = Number(rows.find((m) => Number(m[2]) === command && m[3].includes(path.join('lib', 'cli', 'main.ts')))?.[1] ?? 0);
-      }
+      const command = await deepestNamed(child.pid!, path.join('lib', 'cli', 'main.ts'));
       process.kill(command, 'SIGSTOP');
       child.kill('SIGTERM'); // to the wrapper only, as timeout(1) and systemd send it
       await new Promise((r) => setTimeout(r, 500));
@@ -237,8 +232,7 @@ describe('stopping a run', () => {
       expect(pendingAgain).toHaveLength(1);
       expect(JSON.parse(await readFile(path.join(pendingDir, pendingAgain[0]), 'utf8'))).toMatchObject({ receiveCount: 0, errors: [] });
       // No Chromium left behind: none runs with a profile under this run's temporary folder.
-      const { stdout: ps } = await run('ps', ['-eo', 'args']);
-      expect(ps.split('\n').filter((line) => line.includes(tmp))).toEqual([]);
+      expect((await processes()).filter((p) => p.args.includes(tmp)).map((p) => p.args)).toEqual([]);
     } finally {
       hanging.close();
       await rm(tmp, { recursive: true, force: true }); // Chromium unpacks itself there (200 MB)

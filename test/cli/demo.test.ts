@@ -1,10 +1,10 @@
 /** `spider demo` as a new user runs it (small): what its report says points at nothing the user lacks. */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { processes } from '../helpers/processes';
 import { runSpider } from '../helpers/spider-cli';
 
 describe('spider demo', () => {
@@ -27,7 +27,7 @@ describe('spider demo', () => {
     // went on to its end, exit 0 (`timeout 60 npm start`, a closed terminal's SIGHUP likewise).
     const tmp = await mkdtemp(path.join(os.tmpdir(), 'spider-demo-stop-'));
     const chromiumOfThisRun = async () =>
-      (await promisify(execFile)('ps', ['-eo', 'args'])).stdout.split('\n').filter((line) => line.includes(tmp) && !line.includes('bin/spider.js') && !line.includes('main.ts'));
+      (await processes()).map((p) => p.args).filter((args) => args.includes(tmp) && !args.includes('bin/spider.js') && !args.includes('main.ts'));
     try {
       const child = spawn(process.execPath, ['bin/spider.js', '--data-dir', path.join(tmp, 'data'), 'demo', '--pages', '2', '--train', '1'], {
         env: { ...process.env, CI: 'true', SPIDER_BUCKET: '', SPIDER_STACK_OUTPUTS: '', TMPDIR: tmp },

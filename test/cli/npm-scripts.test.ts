@@ -2,24 +2,13 @@
  * The npm scripts that render (`npm start`, `npm run loadtest`) as a user stops them: the signal
  * reaches the script's process, and no Chromium is left behind.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { serveHangingPage } from '../helpers/hanging-page';
-
-const run = promisify(execFile);
-
-/** Every process: pid, parent pid and arguments. */
-async function processes(): Promise<{ pid: number; ppid: number; args: string }[]> {
-  const { stdout } = await run('ps', ['-eo', 'pid=,ppid=,args=']);
-  return stdout.split('\n').flatMap((line) => {
-    const m = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line);
-    return m ? [{ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] }] : [];
-  });
-}
+import { deepestNamed, processes } from '../helpers/processes';
 
 describe('npm run loadtest', () => {
   it('on Ctrl-C while its event loop is busy, closes Chromium: the script runs under Node with tsx as its loader, not under tsx\'s CLI', { timeout: 180_000 }, async () => {
@@ -41,12 +30,7 @@ describe('npm run loadtest', () => {
       while (!ended && (await ofThisRun()).length === 0) await new Promise((r) => setTimeout(r, 100));
       expect(ended).toBe(false);
       // The process running the script: the deepest one whose arguments name it.
-      const all = await processes();
-      let script = child.pid!;
-      for (let next = script; next; ) {
-        script = next;
-        next = all.find((p) => p.ppid === script && p.args.includes(path.join('scripts', 'loadtest.ts')))?.pid ?? 0;
-      }
+      const script = await deepestNamed(child.pid!, path.join('scripts', 'loadtest.ts'));
       expect(script).not.toBe(child.pid);
       // Its event loop held (as by a long extraction) while Ctrl-C reaches the whole process group.
       process.kill(script, 'SIGSTOP');

@@ -28,3 +28,17 @@ export function killGroup(pgid: number): void {
     // gone already
   }
 }
+
+/**
+ * The process running a script under its wrappers (npm, sh, bin/spider.js): the deepest one down from
+ * `root` through children whose arguments include `named`; `root` when no child of it does.
+ */
+export async function deepestNamed(root: number, named: string): Promise<number> {
+  const all = await processes();
+  let found = root;
+  for (let next = root; next; ) {
+    found = next;
+    next = all.find((p) => p.ppid === found && p.args.includes(named))?.pid ?? 0;
+  }
+  return found;
+}
