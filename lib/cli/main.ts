@@ -621,6 +621,13 @@ program
     }
     if (opts.report) {
       const out = opts.report;
+      // a folder that is not there is said before a page is drawn, not after them all
+      const folder = path.dirname(await realpath(out).catch(() => out));
+      if (!(await stat(folder).then((s) => s.isDirectory(), () => false))) {
+        process.stderr.write(`spider: cannot write the report to '${terminalSafe(out, true)}': its folder ${terminalSafe(folder, true)} is not there (nothing drawn)\n`);
+        process.exitCode = 1;
+        return;
+      }
       const { buildSiteReport } = await import('../report/site-report');
       const report = await withStopSignals(async () => {
         const built = await buildSiteReport(store, rules, { pages: opts.pages, signal: stopping.signal, ...STOP_RENDERER });

@@ -221,11 +221,13 @@ describe('spider rules --report to a link, standard output, a folder that is not
     expect(await readdir(dir)).toEqual(['out.html']);
   });
 
-  it('in a folder that does not exist: names the file asked for, exit 1, nothing made', { timeout: 120_000 }, async () => {
+  it('in a folder that does not exist: names the file asked for before drawing, exit 1, nothing made', { timeout: 120_000 }, async () => {
     const file = path.join(dataDir, 'no-such-folder', 'report.html');
     const result = await runSpider(dataDir, ['rules', host, '--report', file]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`'${file}'`);
+    // said before a page is drawn: no browser started, no drawing's line
+    expect(result.stderr).toContain('is not there (nothing drawn)');
     expect(result.stderr).not.toContain('.partial');
     await expect(access(path.dirname(file))).rejects.toThrow(/ENOENT/);
   });
