@@ -69,6 +69,14 @@ const EXTRA_ARGS = [
 ];
 
 /**
+ * Puppeteer's launch options for the signals (RendererOptions.handleSignals): none when it handles
+ * them (its default), all three off in a process that stops on them itself.
+ */
+export function puppeteerSignals(handleSignals = true): { handleSIGINT?: false; handleSIGTERM?: false; handleSIGHUP?: false } {
+  return handleSignals ? {} : { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false };
+}
+
+/**
  * Chromium's flags: the package's (less the unsafe ones), ours, and egress through the proxy at
  * `proxyUrl` (`http://127.0.0.1:<port>`). The host resolver knows only the proxy's own host and
  * port (`MAP 127.0.0.1:<port>` to itself, then `MAP * ~NOTFOUND`): should a request ever go around
@@ -387,7 +395,7 @@ export class Renderer {
           userDataDir: this.userDataDir,
           defaultViewport: { width: this.config.viewportWidth, height: this.config.viewportHeight },
           protocolTimeout: this.config.renderTimeoutMs + 10_000,
-          ...(this.options.handleSignals === false ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}),
+          ...puppeteerSignals(this.options.handleSignals),
         });
         browser.once('disconnected', () => {
           if (this.browser === launching) this.browser = undefined;

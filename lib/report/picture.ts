@@ -10,7 +10,7 @@
  */
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser, type HTTPRequest } from 'puppeteer-core';
-import { chromiumArgs } from '../render/browser';
+import { chromiumArgs, puppeteerSignals } from '../render/browser';
 import type { Mark } from './marks';
 
 /** A port nothing listens on: the renderer's flags send every request to this "proxy", which refuses it. */
@@ -57,9 +57,8 @@ export interface ReportBrowserOptions {
 }
 
 export function launchReportBrowser(options: ReportBrowserOptions = {}): Promise<Browser> {
-  const handle = options.handleSignals ?? true;
   return chromium.executablePath().then((executablePath) =>
-    puppeteer.launch({ executablePath, args: chromiumArgs(NO_PROXY), headless: 'shell', handleSIGINT: handle, handleSIGTERM: handle, handleSIGHUP: handle }),
+    puppeteer.launch({ executablePath, args: chromiumArgs(NO_PROXY), headless: 'shell', ...puppeteerSignals(options.handleSignals) }),
   );
 }
 
