@@ -24,6 +24,8 @@
  * 6. Inside the run, blocks no method wants are left out (MSS's cleaning of the extracted block),
  *    and blocks the classifier rates as sure boilerplate far below the run's typical block: its
  *    scale varies with the page, and on a layout it never learned from it rates the whole story low.
+ *    It rates every cell of a table so, whatever it holds: the cells of a table declared data are
+ *    judged together, kept when the page-level DOM votes keep most of the table (keptDataTables).
  *    On a page of a learned site, so are blocks whose text the site shows on other pages too (the
  *    rules document's `boilerplate`): text that repeats across a site's pages is not one article's.
  * 7. The output (renderBlocks) runs from the first chosen block to the last: what their shared
@@ -33,7 +35,7 @@ import { Element, type Document, type Text } from 'domhandler';
 import { normalizeText } from '../text/match';
 import { headlineOfTitle } from '../text/titles';
 import { READABILITY_MARK } from '../types/feature-document';
-import { renderContent, type ArticleContent } from '../html/content';
+import { renderContent, tableUse, type ArticleContent } from '../html/content';
 import { elementText } from '../html/element-text';
 import { PROSE_MIN_WORDS } from '../html/prose';
 import { segmentBlocks, type Block, type Segmentation } from './blocks';
@@ -365,12 +367,55 @@ export function selectBlocks(a: CombinedAnalysis, options: SelectBlocksOptions =
   const chosen: Block[] = [];
   const boilerplateBelow = Math.min(CLEAN_PROBABILITY, CLEAN_RELATIVE * runProbability(a, start, end));
   const repeated = options.boilerplate?.size ? options.boilerplate : undefined;
+  const keptTable = keptDataTables(a, start, end);
   for (let i = start; i <= end; i++) {
-    if (i !== t && (inset.has(i) || score[i] < CLEAN_SCORE || a.probability[i] < boilerplateBelow || repeated?.has(normalizeText(blocks[i].text)))) continue;
+    const sureBoilerplate = a.probability[i] < boilerplateBelow && !keptTable[i - start];
+    if (i !== t && (inset.has(i) || score[i] < CLEAN_SCORE || sureBoilerplate || repeated?.has(normalizeText(blocks[i].text)))) continue;
     chosen.push(blocks[i]);
   }
   // Cleaning never empties the run (a page of one short paragraph has no neighbours to vouch for it).
   return { blocks: chosen.length ? chosen : blocks.slice(start, end + 1), span: { start, end, value: span.value }, titleBlock: t };
+}
+
+/**
+ * For each block of the run (from `start`), whether it lies in a cell of a table its author declared
+ * data (tableUse) most of whose words in the run the page-level DOM votes keep (domKeeps). The
+ * classifier judges a line by its own words, links and tags, which make any table cell look like a
+ * menu item: a figure in a table of figures says nothing about its cell, so such a table's cells are
+ * judged together, by the votes that see the page's structure.
+ */
+function keptDataTables(a: CombinedAnalysis, start: number, end: number): boolean[] {
+  const uses = new Map<Element, boolean>();
+  const tableOf: (Element | undefined)[] = [];
+  const words = new Map<Element, { all: number; kept: number }>();
+  for (let i = start; i <= end; i++) {
+    const table = declaredTableOf(a.blocks[i].el, uses);
+    tableOf.push(table);
+    if (!table) continue;
+    const w = words.get(table) ?? { all: 0, kept: 0 };
+    w.all += a.blocks[i].words;
+    if (domKeeps(a, i)) w.kept += a.blocks[i].words;
+    words.set(table, w);
+  }
+  return tableOf.map((table) => {
+    const w = table && words.get(table);
+    return !!w && w.kept * 2 >= w.all;
+  });
+}
+
+/** The table the element lies in a cell of, when its author declared it data (verdicts cached per table). */
+function declaredTableOf(el: Element, uses: Map<Element, boolean>): Element | undefined {
+  let cell = false;
+  for (let n: Element | null = el; n; n = n.parent instanceof Element ? n.parent : null) {
+    if (n.name === 'td' || n.name === 'th') cell = true;
+    else if (n.name === 'table') {
+      if (!cell) return undefined;
+      let declared = uses.get(n);
+      if (declared === undefined) uses.set(n, (declared = tableUse(n) === 'declared'));
+      return declared ? n : undefined;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -81,7 +81,7 @@ const TABLE_TAGS: ReadonlySet<string> = new Set(['table', 'caption', 'thead', 't
 const PHRASING_ONLY: ReadonlySet<string> = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'a', 'em', 'strong', 'code', 'del', 's']);
 /** Output elements kept even when empty (table cells keep the grid aligned). */
 const KEEP_EMPTY: ReadonlySet<string> = new Set(['td', 'th', 'br', 'img']);
-/** Elements that mark the table holding them as layout (isLayoutTable). */
+/** Elements that mark the table holding them as layout (tableUse). */
 const LAYOUT_HINTS: ReadonlySet<string> = new Set([
   'table', 'article', 'section', 'form', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'main', 'header', 'footer', 'nav', 'aside',
 ]);
@@ -245,30 +245,46 @@ function inlineLineNumbers(pre: Element): Set<Element> {
   return consecutive && withCode * 2 >= found.length ? new Set(found.map((f) => f.el)) : new Set();
 }
 
+/** Elements only a data table has a use for: header cells and groups, a caption, column groups. */
+const DATA_TABLE_MARKS: ReadonlySet<string> = new Set(['th', 'thead', 'tfoot', 'caption', 'colgroup', 'col']);
+
 /**
- * A table used for layout, not data, as its shown content says: nested tables, cells holding
- * sections or more paragraphs than there are cells, one row holding preformatted text (a syntax
- * highlighter's frame around a code listing, its line numbers in a cell beside it), or a single
- * cell or none (a frame: data has rows or columns).
+ * What a table is used for, as its shown content says.
+ * - `layout`: nested tables, cells holding sections, or more paragraphs than there are cells where
+ *   nothing declares it data (a cell of a data table may hold two lines), one row holding
+ *   preformatted text (a syntax highlighter's frame around a code listing, its line numbers in a cell
+ *   beside it), or a single cell or none (a frame: data has rows or columns);
+ * - `declared`: a grid (two rows of two cells or more) its author declared data, with header
+ *   cells, a caption or column groups;
+ * - `data`: the rest (a list in a column, or a grid of cells, which may be a gallery's).
  */
-function isLayoutTable(table: Element): boolean {
+export function tableUse(table: Element): 'layout' | 'declared' | 'data' {
   let cells = 0;
   let rows = 0;
   let paragraphs = 0;
   let preformatted = false;
+  let declared = false;
+  let columns = 0;
+  const rowCells = new Map<AnyNode | null, number>();
   const stack: AnyNode[] = [...table.children];
   while (stack.length) {
     const n = stack.pop()!;
     if (!(n instanceof Element) || SKIP_TAGS.has(n.name) || isHidden(n)) continue;
     const name = n.name;
-    if (LAYOUT_HINTS.has(name)) return true;
-    if (name === 'td' || name === 'th') cells++;
-    else if (name === 'tr') rows++;
+    if (LAYOUT_HINTS.has(name)) return 'layout';
+    if (name === 'td' || name === 'th') {
+      cells++;
+      const inRow = (rowCells.get(n.parent) ?? 0) + 1;
+      rowCells.set(n.parent, inRow);
+      columns = Math.max(columns, inRow);
+    } else if (name === 'tr') rows++;
     else if (name === 'p' || name === 'div' || name === 'ul' || name === 'ol') paragraphs++;
     else if (PRE_TAGS.has(name)) preformatted = true;
+    if (DATA_TABLE_MARKS.has(name)) declared = true;
     for (const c of n.children) stack.push(c);
   }
-  return cells <= 1 || paragraphs > cells || (preformatted && rows <= 1);
+  if (cells <= 1 || (paragraphs > cells && !declared) || (preformatted && rows <= 1)) return 'layout';
+  return declared && rows >= 2 && columns >= 2 ? 'declared' : 'data';
 }
 
 interface Frame {
@@ -467,7 +483,7 @@ export function renderContent(roots: readonly ContentRoot[], options: ContentOpt
     let table: 0 | 1 | -1 = 0;
     const inDataTable = tables.length > 0 && tables[tables.length - 1] === 1;
     if (name === 'table') {
-      table = phrasingDepth === 0 && !isLayoutTable(el) ? 1 : -1;
+      table = phrasingDepth === 0 && tableUse(el) !== 'layout' ? 1 : -1;
       out = table === 1 ? 'table' : '';
       tables.push(table);
     } else if (TABLE_TAGS.has(name)) {

@@ -39,9 +39,11 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * (2026-11-28). 13: the single-page extractor leaves out a line that links the post's tags or
  * categories (rel="tag", "Posted in News, Sport | 3 Comments") (2026-11-28). 14: the single-page extractor's
  * article is titled with the headline it shows, where the page's title also holds the site's or
- * section's names, or shows nowhere on the page (2026-11-28).
+ * section's names, or shows nowhere on the page (2026-11-28). 15: the single-page extractor keeps
+ * the cells of a data table in the story, and the clean HTML keeps a table its header cells, caption
+ * or column groups declare data, though a cell holds two lines (2026-11-28).
  */
-export const EXTRACTION_VERSION = 14;
+export const EXTRACTION_VERSION = 15;
 
 /** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings, `<time>`, and for a date last the day its URL names. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);

@@ -166,6 +166,17 @@ describe('extractWithRules', () => {
     expect(layout.html).toBe('<h2>Title</h2><p>Body text</p><p>Menu</p>');
   });
 
+  it('keeps a table its header cells declare data, though a cell holds two lines (more lines than cells)', () => {
+    // as a document editor exports a table: every cell's text in a line of its own, a long header on two
+    const cell = (...lines: string[]) => `<td>${lines.map((l) => `<div>${l}</div>`).join('')}</td>`;
+    const rows = `<tr>${cell('App')}${cell('Patch size', '(% vs original)')}</tr><tr>${cell('Maps')}${cell('17.5 MB (-46%)')}</tr>`;
+    const doc = parseHtml(`<body><div class="declared"><table><colgroup><col><col></colgroup>${rows}</table></div><div class="bare"><table>${rows}</table></div></body>`);
+    const declared = extractWithRules(doc, { selectors: ['div.declared'], clean: [] });
+    expect(declared.html).toBe('<table><tr><td><p>App</p></td><td><p>Patch size</p><p>(% vs original)</p></td></tr><tr><td><p>Maps</p></td><td><p>17.5 MB (-46%)</p></td></tr></table>');
+    // without them, more lines than cells still reads as layout
+    expect(extractWithRules(doc, { selectors: ['div.bare'], clean: [] }).html).not.toContain('<table>');
+  });
+
   it('unwraps the table a code listing is laid out in, without its line numbers, and a table of one cell: frames, not data', () => {
     const doc = parseHtml(
       '<body><div class="listing"><table><tr><td class="gutter"><pre>1\n2\n3</pre></td><td class="code"><pre>let a = 1;\nlet b = 2;\nlet c = 3;</pre></td></tr></table></div>' +

@@ -181,6 +181,30 @@ describe('the combination on generated pages', () => {
     expect(selectBlocks(a).span.end).toBe(last);
   });
 
+  it('keeps the cells of a data table in the story, which the classifier rates as it rates a menu', () => {
+    const para = (n: number) => `<p>${`Paragraph ${n} tells how the release schedule slipped through the year and what the developers said about it. `.repeat(2)}</p>`;
+    const rows = [['4.2.3', 'April 2014'], ['4.2.4', 'May 2014'], ['4.3', 'July 2014'], ['4.3.1', 'August 2014'], ['4.3.4', 'November 2014'], ['4.4', 'January 2015']];
+    const table = `<table><tr><th>Release</th><th>Date</th></tr>${rows.map(([r, d]) => `<tr><td>${r}</td><td>${d}</td></tr>`).join('')}</table>`;
+    const html = `<html><head><title>Release history</title></head><body>
+      <nav><ul>${['Home', 'World', 'Sport', 'Culture', 'Opinion'].map((x) => `<li><a href="/${x}">${x}</a></li>`).join('')}</ul></nav>
+      <article><h1>Release history</h1>${[1, 2, 3].map(para).join('')}${table}${[4, 5].map(para).join('')}</article>
+      <footer><a href="/about">About us</a> <a href="/privacy">Privacy</a></footer></body></html>`;
+    const dom = new JSDOM(html);
+    expect(markReadability(dom.window.document, Readability, READABILITY_MARK, 'data-spider-i').ok).toBe(true);
+    for (const page of [html, dom.serialize()]) {
+      const a = analyse(parseHtml(page), defaultCompiledModel().dragnet, 'Release history');
+      const cells = a.blocks.filter((b) => /^(4\.\d|\w+ 201\d)/.test(b.text));
+      expect(cells).toHaveLength(12);
+      // the classifier's rating: far below the story's, as a menu's (the cleaning's test for boilerplate)
+      expect(cells.filter((b) => a.probability[b.index] < 0.1).length).toBeGreaterThan(cells.length / 2);
+      const r = extractFallback(parseHtml(page));
+      expect(r.text).toContain('November 2014');
+      expect(r.text).toContain('Paragraph 5');
+      expect(r.html).toContain('<td>4.3.4</td>');
+      expect(r.text).not.toMatch(/Opinion|Privacy/);
+    }
+  });
+
   it('keeps a short line the votes keep after a plain section break', () => {
     const para = (n: number, topic: string) => `<p>${`The ${topic} paragraph ${n} tells how the council weighed the river plan, what the engineers said and why the vote was delayed. `.repeat(2)}</p>`;
     const run = (middle: string) => {
