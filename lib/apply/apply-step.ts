@@ -4,7 +4,7 @@
  * the metadata and write the article document, unless the page's stored one was made under newer
  * rules (writeArticle). No browser: parse + extract take milliseconds.
  */
-import { applyFieldRules, chooseFields } from '../fields/apply-fields';
+import { chooseFields, readFieldRules } from '../fields/apply-fields';
 import type { StepContext } from '../step/context';
 import { keys } from '../store/keys';
 import { PreconditionFailedError, putJson, storedUrl } from '../store/store';
@@ -86,7 +86,8 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
   // the HTML as served, of the fetch path: parsed into the tree a browser builds from it (implied tbody)
   const doc = fetched ? parseServedHtml(snapshot.body) : parseHtml(snapshot.body);
   // the site's field rules first: the page's metadata title is worked out only where they give none
-  const fromRules = rules?.fields ? applyFieldRules(doc, rules.fields) : {};
+  const read = rules?.fields ? readFieldRules(doc, rules.fields) : undefined;
+  const fromRules = read?.values ?? {};
   // render's <meta name="spider:url"> is the snapshot's; the HTML as served is the page's own, and a
   // page's own spider:* metas are not render's: a fetched page's URL is its message's
   const metaOptions = fetched ? { baseUrl: message.url } : {};
@@ -113,7 +114,7 @@ export async function applyPage(message: ApplyMessage, ctx: StepContext): Promis
     // a site of several templates: the rules of the one this page is
     const chosen = contentRulesFor(doc, rules);
     template = chosen.template;
-    const extracted = extractWithRules(doc, chosen.content, { baseUrl });
+    const extracted = extractWithRules(doc, chosen.content, { baseUrl, fieldElements: read?.lines });
     if (extracted.invalidSelectors.length) {
       ctx.logger.warn('rules hold selectors that do not compile; skipped', {
         site,

@@ -32,24 +32,38 @@ export function firstRule<R extends RuleRef>(page: FieldPage, field: FieldName, 
   return undefined;
 }
 
-/** One field's value by its rules: the first rule, in order, whose element holds a value. */
-export function applyFieldRule(page: FieldPage, field: FieldName, rules: FieldRules): string | undefined {
-  const got = firstValue(page, field, rules.rules, siteLocales(rules.locale));
-  if (!got) return undefined;
-  return got.field === 'published' ? toIso(got.date, rules.utcOffsetMinutes) : got.text;
-}
-
 /** Every field the rules give a value for on this page; fields without rules or values are left out. */
 export function applyFieldRules(doc: Document | FieldPage, fields: FieldsSection): FieldValues {
+  return readFieldRules(doc, fields).values;
+}
+
+/** A field's value as the page's first rule that holds one reads it (firstRule). */
+export interface FieldRead {
+  readonly field: FieldName;
+  readonly rule: FieldRules['rules'][number];
+  readonly el: Element;
+}
+
+/**
+ * applyFieldRules' values, what each was read from, and `lines`: the elements the byline and the
+ * date were read from, whose lines the article's text leaves out (lib/html/extract-with-rules.ts
+ * fieldLines): the article gives them as its fields. The title is not among them: the text starts
+ * with it.
+ */
+export function readFieldRules(doc: Document | FieldPage, fields: FieldsSection): { values: FieldValues; read: FieldRead[]; lines: Element[] } {
   const page = doc instanceof FieldPage ? doc : new FieldPage(doc);
-  const out: FieldValues = {};
+  const values: FieldValues = {};
+  const read: FieldRead[] = [];
   for (const field of FIELD_NAMES) {
     const rules = fields[field];
     if (!rules || rules.rules.length === 0) continue;
-    const value = applyFieldRule(page, field, rules);
-    if (value) out[field] = value;
+    const first = firstRule(page, field, rules.rules, siteLocales(rules.locale));
+    if (!first) continue;
+    const { got } = first;
+    values[field] = got.field === 'published' ? toIso(got.date, rules.utcOffsetMinutes) : got.text;
+    read.push({ field, rule: first.rule, el: first.el });
   }
-  return out;
+  return { values, read, lines: read.filter((r) => r.field !== 'title').map((r) => r.el) };
 }
 
 export interface ChosenFields {

@@ -28,6 +28,8 @@ export interface RulesExtraction extends ArticleContent {
 
 export interface ExtractOptions {
   readonly baseUrl?: string;
+  /** The elements the site's field rules read the byline and the date from (readFieldRules): inside the body, their lines are left out. */
+  readonly fieldElements?: readonly Element[];
 }
 
 /** The elements a page's content rules take, before rendering (apply's and the report's one reading of the rules). */
@@ -40,9 +42,29 @@ export interface RuleNodes {
   readonly header: Element[];
   /** The clean selectors: elements left out of what the others take. */
   readonly clean: MatcherIndex;
+  /** Lines of the body that show the byline or the date the field rules read (fieldLines): left out too. */
+  readonly fieldLines: ReadonlySet<Element>;
 }
 
-export function selectRuleNodes(doc: Document, rules: ContentRule, invalid: string[]): RuleNodes {
+/**
+ * The body's lines that show the byline or the date the site's field rules read: the field's element,
+ * or the nearest block-level element around it inside the body, where the field's words are half its
+ * line's or more ("Posted: 3:25 pm March 12, 2009", "By Jane Doe | May 3"). The article gives them as
+ * its fields; a line of prose that names the author is no such line.
+ */
+export function fieldLines(body: readonly Element[], fieldElements: readonly Element[] = []): Set<Element> {
+  const lines = new Set<Element>();
+  for (const el of fieldElements) {
+    const root = body.find((b) => isAncestorOrSelf(b, el));
+    if (!root) continue;
+    let line: Element = el;
+    while (line !== root && !BLOCK_TAGS.has(line.name) && line.parent && isElement(line.parent)) line = line.parent;
+    if (wordsOf([el], isHidden).words * 2 >= wordsOf([line], isHidden).words) lines.add(line);
+  }
+  return lines;
+}
+
+export function selectRuleNodes(doc: Document, rules: ContentRule, invalid: string[], fieldElements?: readonly Element[]): RuleNodes {
   const content = indexSelectors(rules.selectors, invalid);
   const clean = indexSelectors(rules.clean, invalid);
   const body = selectOutermost(doc, content);
@@ -53,12 +75,12 @@ export function selectRuleNodes(doc: Document, rules: ContentRule, invalid: stri
   const dek = before(rules.dek);
   // a header element is not the dek nor inside it: its text would be given twice
   const header = before(rules.header).filter((h) => !dek.some((d) => isAncestorOrSelf(d, h)));
-  return { body, dek, header, clean };
+  return { body, dek, header, clean, fieldLines: fieldLines(body, fieldElements) };
 }
 
 export function extractWithRules(doc: Document, rules: ContentRule, options: ExtractOptions = {}): RulesExtraction {
   const invalid: string[] = [];
-  const nodes = selectRuleNodes(doc, rules, invalid);
+  const nodes = selectRuleNodes(doc, rules, invalid, options.fieldElements);
   const { body, dek, skip, roots, lines } = renderRuleBody(nodes, options);
   const result = dek ? joinContent(dek, body) : body;
   // a header element around the dek is rendered without it
@@ -86,7 +108,8 @@ export function renderRuleBody(
   nodes: RuleNodes,
   options: ExtractOptions = {},
 ): { body: ArticleContent; roots: ContentRoot[]; dek?: ArticleContent; skip?: (el: Element) => boolean; lines: ContentLine[] } {
-  const skip = nodes.clean.size === 0 ? undefined : (el: Element) => matchesAny(nodes.clean, el);
+  const { clean, fieldLines: byFields } = nodes;
+  const skip = clean.size === 0 && byFields.size === 0 ? undefined : (el: Element) => byFields.has(el) || (clean.size > 0 && matchesAny(clean, el));
   const render = (roots: readonly ContentRoot[], lines: ContentLine[]) => renderContent(roots, { skip, baseUrl: options.baseUrl, lines });
   const roots = withBareProse(nodes.body, skip);
   const lines: ContentLine[] = [];

@@ -11,15 +11,13 @@
  * finds it there; where markup reads otherwise in htmlparser2, the tags make the path find nothing.
  */
 import { Element } from 'domhandler';
-import { FieldPage } from '../fields/page';
-import { firstRule } from '../fields/apply-fields';
-import { FIELD_NAMES, type FieldName } from '../fields/extract';
+import { readFieldRules } from '../fields/apply-fields';
+import type { FieldName } from '../fields/extract';
 import { isElement, parseHtml } from '../html/parse';
 import { compileSelector, matchesAny, selectOutermost } from '../html/selector';
 import { renderContent } from '../html/content';
 import { contentRulesFor } from '../html/template-choice';
 import { renderRuleBody, selectRuleNodes } from '../html/extract-with-rules';
-import { siteLocales } from '../text/dates';
 import type { RulesDocument } from '../types/rules-document';
 
 export type BoxKind = 'body' | 'header' | 'clean' | FieldName;
@@ -63,8 +61,10 @@ export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' 
     marks.push({ kind, path: elementPath(el), rule, text: shorten(renderContent([el]).text) });
   };
 
-  // what apply takes (lib/html/extract-with-rules.ts): the dek is the body's head, where apply takes it
-  const nodes = selectRuleNodes(doc, content, invalid);
+  // what apply takes (lib/html/extract-with-rules.ts): the dek is the body's head, where apply takes it;
+  // the lines that show the byline and the date the field rules read are left out of the body
+  const fields = rules.fields ? readFieldRules(doc, rules.fields) : undefined;
+  const nodes = selectRuleNodes(doc, content, invalid, fields?.lines);
   const { body, header, clean } = nodes;
   const rendered = renderRuleBody(nodes);
   const dek = rendered.dek ? nodes.dek : [];
@@ -73,7 +73,8 @@ export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' 
   const runElements: Element[] = [];
   for (const root of rendered.roots) {
     if (root instanceof Element) {
-      mark('body', root, content.selectors);
+      // a line that shows the byline or the date is the field's (drawn below), not the body's
+      if (!nodes.fieldLines.has(root)) mark('body', root, content.selectors);
       continue;
     }
     // withBareProse cuts a run at block-level elements only: an element lies before it and after it
@@ -90,16 +91,8 @@ export function markPage(snapshot: string, rules: Pick<RulesDocument, 'content' 
       for (const el of removed) mark('clean', el, content.clean);
     }
   }
-  if (rules.fields) {
-    const page = new FieldPage(doc);
-    for (const field of FIELD_NAMES) {
-      const fieldRules = rules.fields[field];
-      if (!fieldRules) continue;
-      // apply's choice: the first rule whose element holds a value
-      const first = firstRule(page, field, fieldRules.rules, siteLocales(fieldRules.locale));
-      if (first) marks.push({ kind: field, path: elementPath(first.el), rule: first.rule.selector, text: shorten(renderContent([first.el]).text) });
-    }
-  }
+  // apply's choice: the first rule whose element holds a value
+  for (const { field, rule, el } of fields?.read ?? []) marks.push({ kind: field, path: elementPath(el), rule: rule.selector, text: shorten(renderContent([el]).text) });
   return { marks, invalidSelectors: [...new Set(invalid)] };
 }
 

@@ -41,9 +41,10 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * article is titled with the headline it shows, where the page's title also holds the site's or
  * section's names, or shows nowhere on the page (2026-11-28). 15: the single-page extractor keeps
  * the cells of a data table in the story, and the clean HTML keeps a table its header cells, caption
- * or column groups declare data, though a cell holds two lines (2026-11-28).
+ * or column groups declare data, though a cell holds two lines (2026-11-28). 16: the rules' text
+ * leaves out the lines that show the byline and the date the field rules read (2026-11-28).
  */
-export const EXTRACTION_VERSION = 15;
+export const EXTRACTION_VERSION = 16;
 
 /** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings, `<time>`, and for a date last the day its URL names. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);

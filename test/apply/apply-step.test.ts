@@ -396,6 +396,26 @@ describe('applyStep', () => {
     expect(article).toMatchObject({ method: 'rules', notArticle: true, title: 'The story', sources: { title: 'rules' } });
   });
 
+  it("leaves out of the text the lines that show the byline and the date the field rules read, not a sentence that names the author", async () => {
+    const store = new MemoryStore();
+    const dated = snapshot().replace(
+      '<div class="text">',
+      '<div class="text"><p><span class="by">By Ann Lee</span></p><p><span class="update">Posted: 3:25 pm<br>March 12, 2009</span></p><p>Ann Lee, who wrote <span class="by">it</span>, says more.</p>',
+    );
+    await store.put(keys.snapshot(site, pageId), dated);
+    const fields = {
+      byline: { rules: [{ kind: 'class' as const, value: 'by', selector: 'span.by', score: 1, support: 5 }], posts: 5 },
+      published: { rules: [{ kind: 'class' as const, value: 'update', selector: 'span.update', score: 1, support: 5 }], posts: 5 },
+      training: { posts: 5, feedEntries: 0, fromFeed: 0, fromMetadata: 5 },
+      minScore: 0.5,
+    };
+    await putJson(store, keys.rules(site), { ...rulesDoc(1, ['div.text > p']), fields });
+    const article = await applyStep(message, context(store).ctx);
+    expect(article).toMatchObject({ method: 'rules', byline: 'Ann Lee', published: '2009-03-12', sources: { byline: 'rules', published: 'rules' } });
+    expect(article.text.split('\n')).toEqual(['Ann Lee, who wrote it, says more.', long(1), long(2), long(3), long(4)]);
+    expect(article.html).not.toMatch(/Posted|By Ann/);
+  });
+
   it("serves a page of one of the site's templates with that template's rules, and says which", async () => {
     const store = new MemoryStore();
     await store.put(keys.snapshot(site, pageId), snapshot());

@@ -34,6 +34,18 @@ describe('markPage', () => {
     expect(body.filter((m) => m.until !== undefined)).toHaveLength(1);
   });
 
+  it('boxes a body line that shows the byline or the date the field rules read as that field, not as body, as apply leaves it out', () => {
+    const dated = `<html><body><div class="post"><p><span class="when">Posted: March 12, 2009</span></p><p>First paragraph of the story.</p><p>Second paragraph.</p></div></body></html>`;
+    const fields = {
+      published: { rules: [{ kind: 'class' as const, value: 'when', selector: 'span.when', score: 1, support: 5 }], posts: 5 },
+      training: { posts: 5, feedEntries: 0, fromFeed: 0, fromMetadata: 5 },
+      minScore: 0.5,
+    };
+    const marks = markPage(dated, { content: { selectors: ['div.post > p'], clean: [] }, fields }).marks;
+    expect(marks.filter((m) => m.kind === 'body').map((m) => m.text)).toEqual(['First paragraph of the story.', 'Second paragraph.']);
+    expect(marks.filter((m) => m.kind === 'published').map((m) => m.text)).toEqual(['Posted: March 12, 2009']);
+  });
+
   it('boxes what a clean selector removes from a run of bare prose', () => {
     const bare = `<html><head></head><body><div class="post"><p class="x">First.</p>Bare prose of the body that runs on for many words <span class="ad">Buy now</span> and more.<p class="x">Second.</p></div></body></html>`;
     const marks = markPage(bare, { content: { selectors: ['div.post > p.x'], clean: ['span.ad'] } }).marks;
