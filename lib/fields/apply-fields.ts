@@ -2,7 +2,8 @@
 import type { Document, Element } from 'domhandler';
 import type { FieldRules, FieldsSection } from '../types/rules-document';
 import { dayOfInstantSomewhere, parseIsoDate, siteLocales, toIso, type DateLocale } from '../text/dates';
-import { bylineAnnounced, extractFrom, FIELD_NAMES, type Extracted, type FieldName } from './extract';
+import { elementText } from '../html/element-text';
+import { bylineAnnounced, extractFrom, FIELD_NAMES, MAX_TEXT, type Extracted, type FieldName } from './extract';
 import { FieldPage, type RuleRef } from './page';
 
 export interface FieldValues {
@@ -46,7 +47,7 @@ export interface FieldRead {
 
 /**
  * applyFieldRules' values, what each was read from, and `lines`: the elements the byline and the
- * date were read from, whose lines the article's text leaves out (lib/html/extract-with-rules.ts
+ * date were read from by their text (no longer than the field's), whose lines the article's text leaves out (lib/html/extract-with-rules.ts
  * fieldLines): the article gives them as its fields. The title is not among them: the text starts
  * with it.
  */
@@ -63,7 +64,10 @@ export function readFieldRules(doc: Document | FieldPage, fields: FieldsSection)
     values[field] = got.field === 'published' ? toIso(got.date, rules.utcOffsetMinutes) : got.text;
     read.push({ field, rule: first.rule, el: first.el });
   }
-  return { values, read, lines: read.filter((r) => r.field !== 'title').map((r) => r.el) };
+  // an element whose text is longer than its field's shows more than the field (read from its own
+  // text or an attribute: a container of the story that starts "By Jane Doe"): no line of it
+  const lines = read.filter((r) => r.field !== 'title' && elementText(r.el, MAX_TEXT[r.field]).length <= MAX_TEXT[r.field]).map((r) => r.el);
+  return { values, read, lines };
 }
 
 export interface ChosenFields {

@@ -416,6 +416,20 @@ describe('applyStep', () => {
     expect(article.html).not.toMatch(/Posted|By Ann/);
   });
 
+  it('keeps the body whose own text the byline rule reads: the element holds the story, not a line of the byline', async () => {
+    const store = new MemoryStore();
+    await store.put(keys.snapshot(site, pageId), snapshot().replace('<div class="text">', '<div class="text">By Ann Lee'));
+    const fields = {
+      byline: { rules: [{ kind: 'class' as const, value: 'text', selector: 'div.text', text: 'own' as const, score: 1, support: 5 }], posts: 5 },
+      training: { posts: 5, feedEntries: 0, fromFeed: 0, fromMetadata: 5 },
+      minScore: 0.5,
+    };
+    await putJson(store, keys.rules(site), { ...rulesDoc(1, ['div.text']), fields });
+    const article = await applyStep(message, context(store).ctx);
+    expect(article).toMatchObject({ method: 'rules', byline: 'Ann Lee', sources: { byline: 'rules' } });
+    expect(article.text).toContain(long(4));
+  });
+
   it("serves a page of one of the site's templates with that template's rules, and says which", async () => {
     const store = new MemoryStore();
     await store.put(keys.snapshot(site, pageId), snapshot());
