@@ -47,9 +47,9 @@ export interface FieldRead {
 
 /**
  * applyFieldRules' values, what each was read from, and `lines`: the elements the byline and the
- * date were read from by their text (no longer than the field's), whose lines the article's text leaves out (lib/html/extract-with-rules.ts
- * fieldLines): the article gives them as its fields. The title is not among them: the text starts
- * with it.
+ * date were read from by their text (no longer than the field's), whose lines the article's text
+ * leaves out (lib/html/extract-with-rules.ts fieldLines): the article gives them as its fields. The
+ * title is not among them: the text starts with it.
  */
 export function readFieldRules(doc: Document | FieldPage, fields: FieldsSection): { values: FieldValues; read: FieldRead[]; lines: Element[] } {
   const page = doc instanceof FieldPage ? doc : new FieldPage(doc);
