@@ -48,19 +48,23 @@ export interface RuleNodes {
 
 /**
  * The body's lines that show the byline or the date the site's field rules read: the field's element,
- * or the nearest block-level element around it inside the body, where the field's words are half its
- * line's or more ("Posted: 3:25 pm March 12, 2009", "By Jane Doe | May 3"). The article gives them as
- * its fields; a line of prose that names the author is no such line.
+ * or the nearest block-level element around it inside the body, where the fields' words are half its
+ * line's or more ("Posted: 3:25 pm March 12, 2009", "By Jane Doe | May 3 | 5 comments", the byline and
+ * the date counted together when one line shows both). The article gives them as its fields; a line
+ * of prose that names the author is no such line.
  */
 export function fieldLines(body: readonly Element[], fieldElements: readonly Element[] = []): Set<Element> {
-  const lines = new Set<Element>();
-  for (const el of fieldElements) {
+  const fieldWords = new Map<Element, number>();
+  // one element may give both fields: its words count once
+  for (const el of new Set(fieldElements)) {
     const root = body.find((b) => isAncestorOrSelf(b, el));
     if (!root) continue;
     let line: Element = el;
     while (line !== root && !BLOCK_TAGS.has(line.name) && line.parent && isElement(line.parent)) line = line.parent;
-    if (wordsOf([el], isHidden).words * 2 >= wordsOf([line], isHidden).words) lines.add(line);
+    fieldWords.set(line, (fieldWords.get(line) ?? 0) + wordsOf([el], isHidden).words);
   }
+  const lines = new Set<Element>();
+  for (const [line, words] of fieldWords) if (words * 2 >= wordsOf([line], isHidden).words) lines.add(line);
   return lines;
 }
 

@@ -1,5 +1,8 @@
+import { selectOne } from 'css-select';
+import type { Element } from 'domhandler';
 import { describe, expect, it } from 'vitest';
 import { extractWithRules } from '../../lib/apply/extract-with-rules';
+import { fieldLines } from '../../lib/html/extract-with-rules';
 import { compileSelector, isValidSelector, subjectTag } from '../../lib/html/selector';
 import { parseHtml } from '../../lib/html/parse';
 
@@ -164,6 +167,27 @@ describe('extractWithRules', () => {
     expect(data.text.split('\n')).toEqual(['Year', 'Sales', '2012', '5']);
     const layout = extractWithRules(doc, { selectors: ['table.layout'], clean: [] });
     expect(layout.html).toBe('<h2>Title</h2><p>Body text</p><p>Menu</p>');
+  });
+
+  it('leaves out a body line that shows the byline and the date together, each under half its words, and keeps a sentence that names the author', () => {
+    const doc = parseHtml(
+      '<body><div class="post"><p class="meta">By <span class="by">Ann Lee</span> | <span class="when">March 12, 2009</span> | 5 comments</p>' +
+        '<p>The council delayed the vote again, <span class="by2">Ann Lee</span> reports from the harbour meeting.</p><p>Second paragraph of the story.</p></div></body>',
+    );
+    const el = (selector: string) => selectOne(selector, doc) as unknown as Element;
+    const meta = el('p.meta');
+    const body = [el('div.post')];
+    // each field alone is under half the line's words (2 and 3 of 9); together they are more
+    expect(fieldLines(body, [el('span.by')]).has(meta)).toBe(false);
+    expect(fieldLines(body, [el('span.by'), el('span.when')])).toEqual(new Set([meta]));
+    // the same element giving both fields counts once
+    expect(fieldLines(body, [el('span.by'), el('span.by')]).size).toBe(0);
+    const r = extractWithRules(doc, { selectors: ['div.post'], clean: [] }, { fieldElements: [el('span.by2'), el('span.when')] });
+    expect(r.text.split('\n')).toEqual(['By Ann Lee | March 12, 2009 | 5 comments', 'The council delayed the vote again, Ann Lee reports from the harbour meeting.', 'Second paragraph of the story.']);
+    expect(extractWithRules(doc, { selectors: ['div.post'], clean: [] }, { fieldElements: [el('span.by'), el('span.when')] }).text.split('\n')).toEqual([
+      'The council delayed the vote again, Ann Lee reports from the harbour meeting.',
+      'Second paragraph of the story.',
+    ]);
   });
 
   it('keeps a table its header cells declare data, though a cell holds two lines (more lines than cells)', () => {
