@@ -99,7 +99,7 @@ export function pageWords(doc: Document, options: GuardOptions = DEFAULT_GUARD_O
     if (isProse(counts, options.minParagraphWords, options.maxParagraphLinkShare)) prose += counts.words;
   };
   // Readability's marked text is not looked for inside script, style and the like. Their paragraphs
-  // (an <object>'s or a <noscript>'s fallback content) count as prose, as they always have. The
+  // (a <noscript>'s fallback content) count as prose, as they always have. The
   // page's elements in document order (elementOrder): `ends[i]` is past what the one at `i` holds.
   const { elements, ends } = elementOrder(doc);
   for (let i = 0; i < elements.length; i++) {

@@ -50,7 +50,7 @@ export interface ArticleContent {
  * gives no display.
  */
 export const COLLECTOR_SKIP_TAGS: readonly string[] = [
-  'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'head', 'title', 'textarea', 'select', 'option',
+  'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'head', 'title', 'textarea', 'select', 'option',
 ];
 export const COLLECTOR_BLOCK_TAGS: readonly string[] = [
   'address', 'article', 'aside', 'blockquote', 'body', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset',

@@ -700,13 +700,23 @@ export class Renderer {
           // collector did: each outermost element of the body laid out as display:none (a stylesheet's
           // mobile copy, a closed menu, a modal) gets the hidden attribute. All are found first, then
           // marked: an attribute set during the walk would make every later style read lay out again.
+          // An <object> that shows its resource (a PDF, an image) lays out none of its fallback content,
+          // whose elements are marked too; one the browser cannot play (Flash, ActiveX) shows its
+          // fallback, which is read as any text of the page.
           const skipped = new Set(${JSON.stringify(COLLECTOR_SKIP_TAGS)});
+          const unshownFallback = (el) => {
+            if (el.localName !== 'object') return [];
+            const fallback = [...el.children].filter((c) => c.localName !== 'param');
+            return fallback.some((c) => c.getClientRects().length > 0) ? [] : fallback;
+          };
           const undisplayed = [];
           if (document.body) {
             const walker = document.createTreeWalker(document.body, 1 /* NodeFilter.SHOW_ELEMENT */, {
               acceptNode: (el) => {
                 if (skipped.has(el.localName) || el.hasAttribute('hidden')) return 2; // FILTER_REJECT: not its subtree
                 if (getComputedStyle(el).display === 'none') { undisplayed.push(el); return 2; }
+                const unshown = unshownFallback(el);
+                if (unshown.length) { undisplayed.push(...unshown); return 2; }
                 return 1;
               },
             });

@@ -43,7 +43,7 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
     'border-left-color', 'opacity', 'visibility', 'vertical-align',
   ];
   const INLINE_DISPLAYS = new Set(['inline', 'contents', 'inline-block', 'inline-flex', 'inline-grid', 'ruby', 'ruby-text']);
-  const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'MATH', 'IFRAME', 'OBJECT', 'HEAD', 'TITLE', 'TEXTAREA', 'SELECT', 'OPTION']);
+  const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'MATH', 'IFRAME', 'HEAD', 'TITLE', 'TEXTAREA', 'SELECT', 'OPTION']);
   const BLOCK_TAGS = new Set([
     'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BODY', 'DD', 'DETAILS', 'DIALOG', 'DIV', 'DL', 'DT', 'FIELDSET',
     'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HGROUP', 'HR', 'LI',

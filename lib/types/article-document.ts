@@ -42,9 +42,11 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * section's names, or shows nowhere on the page (2026-11-28). 15: the single-page extractor keeps
  * the cells of a data table in the story, and the clean HTML keeps a table its header cells, caption
  * or column groups declare data, though a cell holds two lines (2026-11-28). 16: the rules' text
- * leaves out the lines that show the byline and the date the field rules read (2026-11-28).
+ * leaves out the lines that show the byline and the date the field rules read (2026-11-28). 17: the
+ * text of an <object>'s fallback content is read as the page's (a Flash player's caption), but where
+ * render marked it hidden (an object showing its image or PDF) (2026-11-28).
  */
-export const EXTRACTION_VERSION = 16;
+export const EXTRACTION_VERSION = 17;
 
 /** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings, `<time>`, and for a date last the day its URL names. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);

@@ -84,6 +84,14 @@ describe('Renderer (real Chromium)', () => {
           <main><div class="entry"><p>The council voted to widen the road.</p><p style="color: gray">Filed under Roads.</p></div></main>
           <script>document.querySelector('main').insertAdjacentHTML('beforeend', '<div class="entry" style="display:none"><p>Shown on a click.</p></div>');</script></body></html>`,
       },
+      '/object': {
+        body: `<!doctype html><html><head><title>Object</title></head><body><main><p>The council voted to widen the road.</p>
+          <object classid="clsid:d27cdb6e-ae6d-11cf-96b8-444553540000" width="320" height="180"><param name="movie" value="/player.swf">
+          <object data="/player.swf" type="application/x-shockwave-flash" width="320" height="180"><param name="autoplay" value="false">
+          <div class="caption"><p>The video shows the vote on the road.</p></div></object></object>
+          <object data="/dot.png" type="image/png" width="10" height="10"><p class="alt">A picture of the road.</p></object></main></body></html>`,
+      },
+      '/dot.png': { type: 'image/png', body: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64') },
       '/idents': { body: `<!doctype html><title>Idents</title><body><div id="2up" class="-1col a:b"><o:p><p>Escaped text.</p></o:p></div></body>` },
       '/deep': { body: `<!doctype html><title>Deep</title><body>${'<div class="n">'.repeat(300)}<p>Deep article text.</p>${'</div>'.repeat(300)}</body>` },
       ...Object.fromEntries([...ENCODED, WINDOWS_1251_META].map((p) => [`/${p.name}`, { type: p.contentType, body: p.bytes }])),
@@ -156,6 +164,17 @@ describe('Renderer (real Chromium)', () => {
     expect(result.snapshot).not.toMatch(/<main[^>]*hidden|<div class="entry" hidden/);
     const taken = extractWithRules(doc, { selectors: ['div.entry > p'], clean: [] }).text;
     expect(taken).toBe('The council voted to widen the road.\nFiled under Roads.');
+  });
+
+  it("reads the fallback content of an <object> the browser cannot play, and marks hidden that of one showing its resource", async () => {
+    const result = await renderer.render({ url: `${server.origin}/object` });
+    // a Flash player inside an ActiveX one: neither plays, so the page shows the caption in their place
+    expect(result.collected.blocks.map((b) => b.text)).toEqual(['The council voted to widen the road.', 'The video shows the vote on the road.']);
+    // the image is shown, its fallback text is not: marked, so apply leaves it out as the collector did
+    expect(result.snapshot).toMatch(/<p class="alt" hidden="">/);
+    expect(result.snapshot).not.toMatch(/<object[^>]*hidden|<div class="caption" hidden/);
+    const taken = extractWithRules(parseHtml(result.snapshot), { selectors: ['main p'], clean: [] }).text;
+    expect(taken).toBe('The council voted to widen the road.\nThe video shows the vote on the road.');
   });
 
   it('keeps a page nested deeper than the path cap: every block a valid feature-document block', async () => {
