@@ -713,7 +713,8 @@ export class Renderer {
           if (document.body) {
             const walker = document.createTreeWalker(document.body, 1 /* NodeFilter.SHOW_ELEMENT */, {
               acceptNode: (el) => {
-                if (skipped.has(el.localName) || el.hasAttribute('hidden')) return 2; // FILTER_REJECT: not its subtree
+                // (an <object>'s <param>s are never laid out: not marked)
+                if (skipped.has(el.localName) || el.localName === 'param' || el.hasAttribute('hidden')) return 2; // FILTER_REJECT: not its subtree
                 if (getComputedStyle(el).display === 'none') { undisplayed.push(el); return 2; }
                 const unshown = unshownFallback(el);
                 if (unshown.length) { undisplayed.push(...unshown); return 2; }

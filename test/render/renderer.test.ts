@@ -172,7 +172,7 @@ describe('Renderer (real Chromium)', () => {
     expect(result.collected.blocks.map((b) => b.text)).toEqual(['The council voted to widen the road.', 'The video shows the vote on the road.']);
     // the image is shown, its fallback text is not: marked, so apply leaves it out as the collector did
     expect(result.snapshot).toMatch(/<p class="alt" hidden="">/);
-    expect(result.snapshot).not.toMatch(/<object[^>]*hidden|<div class="caption" hidden/);
+    expect(result.snapshot).not.toMatch(/<object[^>]*hidden|<div class="caption" hidden|<param[^>]*hidden/);
     const taken = extractWithRules(parseHtml(result.snapshot), { selectors: ['main p'], clean: [] }).text;
     expect(taken).toBe('The council voted to widen the road.\nThe video shows the vote on the road.');
   });
