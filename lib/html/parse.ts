@@ -246,7 +246,7 @@ export function parseHtml(html: string | Uint8Array): Document {
 }
 
 /** Elements that may stay in <head>; any other element (or text) there starts the body. */
-const HEAD_CONTENT = new Set(['title', 'meta', 'link', 'script', 'style', 'base', 'noscript', 'template', 'object']);
+const HEAD_CONTENT = new Set(['title', 'meta', 'link', 'script', 'style', 'base', 'noscript', 'template']);
 
 function isBlankText(n: AnyNode): boolean {
   return n instanceof Text ? !/\S/.test(n.data) : !(n instanceof Element);

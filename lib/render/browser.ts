@@ -700,15 +700,19 @@ export class Renderer {
           // collector did: each outermost element of the body laid out as display:none (a stylesheet's
           // mobile copy, a closed menu, a modal) gets the hidden attribute. All are found first, then
           // marked: an attribute set during the walk would make every later style read lay out again.
-          // An <object> that shows its resource (a PDF, an image) lays out none of its fallback content,
-          // whose elements are marked too; one the browser cannot play (Flash, ActiveX) shows its
-          // fallback, which is read as any text of the page.
+          // An <object> that shows its resource (an image, an HTML document) lays out none of its
+          // fallback content: its elements are marked too, and its bare text, which no attribute can
+          // mark, is removed. One the browser cannot play (Flash, ActiveX; a PDF in this headless
+          // shell, which has no viewer; an image that fails to load) shows its fallback, which is
+          // read as any text of the page. Shown or not is asked of all its contents at once (a
+          // display: contents wrapper has no box of its own).
           const skipped = new Set(${JSON.stringify(COLLECTOR_SKIP_TAGS)});
-          const unshownFallback = (el) => {
-            if (el.localName !== 'object') return [];
-            const fallback = [...el.children].filter((c) => c.localName !== 'param');
-            return fallback.some((c) => c.getClientRects().length > 0) ? [] : fallback;
+          const fallbackShown = (el) => {
+            const range = document.createRange();
+            range.selectNodeContents(el);
+            return range.getClientRects().length > 0;
           };
+          const unshownText = [];
           const undisplayed = [];
           if (document.body) {
             const walker = document.createTreeWalker(document.body, 1 /* NodeFilter.SHOW_ELEMENT */, {
@@ -716,14 +720,20 @@ export class Renderer {
                 // (an <object>'s <param>s are never laid out: not marked)
                 if (skipped.has(el.localName) || el.localName === 'param' || el.hasAttribute('hidden')) return 2; // FILTER_REJECT: not its subtree
                 if (getComputedStyle(el).display === 'none') { undisplayed.push(el); return 2; }
-                const unshown = unshownFallback(el);
-                if (unshown.length) { undisplayed.push(...unshown); return 2; }
+                if (el.localName === 'object' && !fallbackShown(el)) {
+                  for (const c of el.childNodes) {
+                    if (c.nodeType === 3) unshownText.push(c);
+                    else if (c.nodeType === 1 && c.localName !== 'param' && !skipped.has(c.localName) && !c.hasAttribute('hidden')) undisplayed.push(c);
+                  }
+                  return 2;
+                }
                 return 1;
               },
             });
             while (walker.nextNode());
           }
           for (const el of undisplayed) el.setAttribute('hidden', '');
+          for (const text of unshownText) text.remove();
           const comments = document.createTreeWalker(document, 128 /* NodeFilter.SHOW_COMMENT */);
           const drop = [];
           for (let c = comments.nextNode(); c; c = comments.nextNode()) drop.push(c);

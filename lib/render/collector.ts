@@ -19,6 +19,11 @@ export interface LayoutSeam {
   style(el: Element, property: string): string;
   /** False when the element is not rendered (display:none, visibility:hidden, zero size). */
   visible(el: Element): boolean;
+  /**
+   * False when a text node is not laid out though its element is: an <object>'s bare fallback text
+   * while it shows its resource. Asked only of text directly inside an <object>; absent: laid out.
+   */
+  textShown?(text: Node): boolean;
 }
 
 export interface CollectOptions {
@@ -67,6 +72,11 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
       if (typeof anyEl.checkVisibility === 'function' && !anyEl.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true })) return false;
       const r = el.getBoundingClientRect();
       return r.width > 0 || r.height > 0;
+    },
+    textShown(text) {
+      const range = doc.createRange();
+      range.selectNodeContents(text);
+      return range.getClientRects().length > 0;
     },
   };
 
@@ -164,6 +174,8 @@ export function collectPage(doc: Document, seam: LayoutSeam | null, options: Col
         if (el === body) break;
       }
       if (skip || !visible(parent)) continue;
+      // an <object> showing its resource lays out none of its fallback: its bare text neither
+      if (parent.tagName === 'OBJECT' && !blank && layout.textShown && !layout.textShown(node)) continue;
       if (!block) {
         let el: Element | null = parent;
         while (el && !isBlock(el)) el = el.parentElement;

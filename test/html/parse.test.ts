@@ -32,6 +32,14 @@ describe('parseHtml', () => {
     expect(body!.children[1].prev).toBe(body!.children[0]);
   });
 
+  it('starts the body at an <object> in <head>, as a browser does: its fallback is text of the page', () => {
+    const doc = parseHtml('<html><head><title>T</title><object data="/v.swf"><p>The video, told.</p></object></head><body><p>Body</p></body></html>');
+    const { head, body } = headAndBody(doc);
+    expect(head!.children.map((c) => (c as Element).name)).toEqual(['title']);
+    expect(body!.children.map((c) => (c as Element).name)).toEqual(['object', 'p']);
+    expect(textContent(body!)).toBe('The video, told.Body');
+  });
+
   it('creates a body for a page without one and moves trailing content into it', () => {
     const doc = parseHtml('<html><head><title>T</title></head><p>Only</p></html><p>After</p>');
     const { body } = headAndBody(doc);

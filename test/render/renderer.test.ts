@@ -91,6 +91,12 @@ describe('Renderer (real Chromium)', () => {
           <div class="caption"><p>The video shows the vote on the road.</p></div></object></object>
           <object data="/dot.png" type="image/png" width="10" height="10"><p class="alt">A picture of the road.</p></object></main></body></html>`,
       },
+      '/object-bare': {
+        body: `<!doctype html><html><head><title>Bare</title></head><body><main><p>The council voted to widen the road.</p>
+          <object data="/dot.png" type="image/png" width="10" height="10">A picture of the road. <a href="/dot.png">Download it</a></object>
+          <object data="/player.swf" type="application/x-shockwave-flash" width="320" height="180"><div style="display: contents"><p>The video shows the vote on the road.</p></div></object>
+          <object data="/missing.png" type="image/png" width="10" height="10"><p>A picture of the road, missing.</p></object></main></body></html>`,
+      },
       '/dot.png': { type: 'image/png', body: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64') },
       '/idents': { body: `<!doctype html><title>Idents</title><body><div id="2up" class="-1col a:b"><o:p><p>Escaped text.</p></o:p></div></body>` },
       '/deep': { body: `<!doctype html><title>Deep</title><body>${'<div class="n">'.repeat(300)}<p>Deep article text.</p>${'</div>'.repeat(300)}</body>` },
@@ -175,6 +181,16 @@ describe('Renderer (real Chromium)', () => {
     expect(result.snapshot).not.toMatch(/<object[^>]*hidden|<div class="caption" hidden|<param[^>]*hidden/);
     const taken = extractWithRules(parseHtml(result.snapshot), { selectors: ['main p'], clean: [] }).text;
     expect(taken).toBe('The council voted to widen the road.\nThe video shows the vote on the road.');
+  });
+
+  it("reads an <object>'s fallback as the page shows it: not the bare text of a shown image; through a display: contents wrapper; an image that fails to load", async () => {
+    const result = await renderer.render({ url: `${server.origin}/object-bare` });
+    const shown = 'The council voted to widen the road.\nThe video shows the vote on the road.\nA picture of the road, missing.';
+    expect(result.collected.blocks.map((b) => b.text).join('\n')).toBe(shown);
+    // apply, which reads no layout, reads the same: the shown image's bare text is gone from the snapshot
+    expect(result.snapshot).not.toContain('A picture of the road.');
+    expect(result.snapshot).toContain('<a href="/dot.png" hidden="">Download it</a>');
+    expect(extractWithRules(parseHtml(result.snapshot), { selectors: ['main'], clean: [] }).text).toBe(shown);
   });
 
   it('keeps a page nested deeper than the path cap: every block a valid feature-document block', async () => {
