@@ -44,7 +44,7 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * or column groups declare data, though a cell holds two lines (2026-11-28). 16: the rules' text
  * leaves out the lines that show the byline and the date the field rules read (2026-11-28). 17: the
  * text of an <object>'s fallback content is read as the page's (a Flash player's caption), but where
- * render marked it hidden (an object showing its image or PDF) (2026-11-28).
+ * render marked it hidden (an object showing its image) (2026-11-28).
  */
 export const EXTRACTION_VERSION = 17;
 
