@@ -722,7 +722,7 @@ export class Renderer {
                 if (getComputedStyle(el).display === 'none') { undisplayed.push(el); return 2; }
                 if (el.localName === 'object' && !fallbackShown(el)) {
                   for (const c of el.childNodes) {
-                    if (c.nodeType === 3) unshownText.push(c);
+                    if (c.nodeType === 3) { if (c.data.trim()) unshownText.push(c); } // white space still parts the words around
                     else if (c.nodeType === 1 && c.localName !== 'param' && !skipped.has(c.localName) && !c.hasAttribute('hidden')) undisplayed.push(c);
                   }
                   return 2;

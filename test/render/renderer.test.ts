@@ -93,6 +93,7 @@ describe('Renderer (real Chromium)', () => {
       },
       '/object-bare': {
         body: `<!doctype html><html><head><title>Bare</title></head><body><main><p>The council voted to widen the road.</p>
+          <p>Watch:<object data="/dot.png" type="image/png" width="10" height="10"> </object>the vote.</p>
           <object data="/dot.png" type="image/png" width="10" height="10">A picture of the road. <a href="/dot.png">Download it</a></object>
           <object data="/player.swf" type="application/x-shockwave-flash" width="320" height="180"><div style="display: contents"><p>The video shows the vote on the road.</p></div></object>
           <object data="/missing.png" type="image/png" width="10" height="10"><p>A picture of the road, missing.</p></object></main></body></html>`,
@@ -185,7 +186,7 @@ describe('Renderer (real Chromium)', () => {
 
   it("reads an <object>'s fallback as the page shows it: not the bare text of a shown image; through a display: contents wrapper; an image that fails to load", async () => {
     const result = await renderer.render({ url: `${server.origin}/object-bare` });
-    const shown = 'The council voted to widen the road.\nThe video shows the vote on the road.\nA picture of the road, missing.';
+    const shown = 'The council voted to widen the road.\nWatch: the vote.\nThe video shows the vote on the road.\nA picture of the road, missing.';
     expect(result.collected.blocks.map((b) => b.text).join('\n')).toBe(shown);
     // apply, which reads no layout, reads the same: the shown image's bare text is gone from the snapshot
     expect(result.snapshot).not.toContain('A picture of the road.');
