@@ -28,6 +28,9 @@
  *    judged together, kept when the page-level DOM votes keep most of the table (keptDataTables).
  *    On a page of a learned site, so are blocks whose text the site shows on other pages too (the
  *    rules document's `boilerplate`): text that repeats across a site's pages is not one article's.
+ *    A line the classifier alone rates as sure boilerplate, which every DOM vote keeps, stays when
+ *    it is written as the story's paragraphs are and stands between two of them (linesOfTheStory):
+ *    an ingredient, a line of dialogue, which the classifier takes for a menu's item.
  * 7. The output (renderBlocks) runs from the first chosen block to the last: what their shared
  *    container shows before or after them is left out.
  */
@@ -364,17 +367,61 @@ export function selectBlocks(a: CombinedAnalysis, options: SelectBlocksOptions =
       }
     }
   }
-  const chosen: Block[] = [];
+  let chosen: Block[] = [];
   const boilerplateBelow = Math.min(CLEAN_PROBABILITY, CLEAN_RELATIVE * runProbability(a, start, end));
   const repeated = options.boilerplate?.size ? options.boilerplate : undefined;
   const keptTable = keptDataTables(a, start, end);
+  // blocks the classifier alone left out, though every page-level vote keeps them
+  const overruled: Block[] = [];
   for (let i = start; i <= end; i++) {
-    const sureBoilerplate = a.probability[i] < boilerplateBelow && !keptTable[i - start];
-    if (i !== t && (inset.has(i) || score[i] < CLEAN_SCORE || sureBoilerplate || repeated?.has(normalizeText(blocks[i].text)))) continue;
+    if (i !== t && (inset.has(i) || score[i] < CLEAN_SCORE || repeated?.has(normalizeText(blocks[i].text)))) continue;
+    if (i !== t && a.probability[i] < boilerplateBelow && !keptTable[i - start]) {
+      if (everyVoteKeeps(a, i)) overruled.push(blocks[i]);
+      continue;
+    }
     chosen.push(blocks[i]);
   }
+  const storyLines = overruled.length ? linesOfTheStory(chosen, overruled) : [];
+  if (storyLines.length) chosen = [...chosen, ...storyLines].sort((x, y) => x.index - y.index);
   // Cleaning never empties the run (a page of one short paragraph has no neighbours to vouch for it).
   return { blocks: chosen.length ? chosen : blocks.slice(start, end + 1), span: { start, end, value: span.value }, titleBlock: t };
+}
+
+/** Every page-level DOM vote keeps the block: both attempts of our heuristic and, on a page with its marks, Mozilla Readability (all of its text). */
+function everyVoteKeeps(a: CombinedAnalysis, i: number): boolean {
+  return a.strict[i] && a.kept[i] && (!a.hasReadability || a.readability[i] >= 1);
+}
+
+/**
+ * Of the blocks the classifier alone rates as sure boilerplate (every page-level vote keeps them),
+ * those written as the story's paragraphs are and standing between two of them: the same element,
+ * with the same classes, in the same container as the chosen blocks that hold most of the chosen
+ * words, between the first and the last of those with a paragraph's words (PROSE_MIN_WORDS). The
+ * classifier judges a line by its own words and links, so a short line of the story (an
+ * ingredient, a line of dialogue, a subheading set as a paragraph) looks to it like a menu's item;
+ * what a template adds inside a story (a byline, a share prompt, an ad's label) comes in markup of
+ * its own, and keeps being left out, as does a list of short lines after the story's last paragraph.
+ */
+function linesOfTheStory(chosen: readonly Block[], overruled: readonly Block[]): Block[] {
+  const kind = (b: Block) => `${b.el.name}.${(b.el.attribs.class ?? '').trim()}`;
+  const parentOf = (b: Block) => (b.el.parent instanceof Element ? b.el.parent : null);
+  const words = new Map<Element | null, Map<string, number>>();
+  let story: { parent: Element | null; kind: string; words: number } | undefined;
+  for (const b of chosen) {
+    const parent = parentOf(b);
+    const kinds = words.get(parent) ?? new Map<string, number>();
+    const w = (kinds.get(kind(b)) ?? 0) + b.words;
+    kinds.set(kind(b), w);
+    words.set(parent, kinds);
+    if (!story || w > story.words) story = { parent, kind: kind(b), words: w };
+  }
+  if (!story) return [];
+  const { parent, kind: storyKind } = story;
+  const paragraphs = chosen.filter((b) => parentOf(b) === parent && kind(b) === storyKind && b.words >= PROSE_MIN_WORDS).map((b) => b.index);
+  if (paragraphs.length < 2) return [];
+  const first = paragraphs[0];
+  const last = paragraphs[paragraphs.length - 1];
+  return overruled.filter((b) => b.index > first && b.index < last && parentOf(b) === parent && kind(b) === storyKind);
 }
 
 /**

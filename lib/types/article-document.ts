@@ -44,9 +44,12 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * or column groups declare data, though a cell holds two lines (2026-11-28). 16: the rules' text
  * leaves out the lines that show the byline and the date the field rules read (2026-11-28). 17: the
  * text of an <object>'s fallback content is read as the page's (a Flash player's caption), but where
- * render marked it hidden (an object showing its image) (2026-11-28).
+ * render marked it hidden (an object showing its image) (2026-11-28). 18: the single-page extractor
+ * keeps a short line of the story its classifier rates as boilerplate (a recipe's ingredient) where
+ * every page-level vote keeps it and it is written as the story's paragraphs are, between two of
+ * them (2026-11-28).
  */
-export const EXTRACTION_VERSION = 17;
+export const EXTRACTION_VERSION = 18;
 
 /** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings, `<time>`, and for a date last the day its URL names. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);

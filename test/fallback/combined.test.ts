@@ -205,6 +205,35 @@ describe('the combination on generated pages', () => {
     }
   });
 
+  it('keeps the short lines of the story (a recipe\u2019s ingredients) that the classifier rates as a menu\u2019s, written as its paragraphs are and between them', () => {
+    const para = (n: number) => `<p>${`Step ${n}: warm the oil in a heavy pot, brown the chicken on both sides and set it aside while the onions soften slowly. `.repeat(2)}</p>`;
+    const ingredients = ['2 tsp vegetable oil', '1 large onion', '4 cloves garlic', '1 tsp cumin', 'salt and pepper to taste', '3 cups chicken broth'];
+    const page = (lines: string) => {
+      const dom = new JSDOM(`<html><head><title>White bean chicken chili</title></head><body>
+        <nav><ul>${['Home', 'Recipes', 'Videos', 'About'].map((x) => `<li><a href="/${x}">${x}</a></li>`).join('')}</ul></nav>
+        <div class="post"><h1>White bean chicken chili</h1>${[1, 2].map(para).join('')}${lines}</div>
+        <footer><a href="/about">About us</a> <a href="/privacy">Privacy</a></footer></body></html>`);
+      expect(markReadability(dom.window.document, Readability, READABILITY_MARK, 'data-spider-i').ok).toBe(true);
+      const html = dom.serialize();
+      return { a: analyse(parseHtml(html), defaultCompiledModel().dragnet, 'White bean chicken chili'), text: extractFallback(parseHtml(html)).text };
+    };
+    const lines = (attributes: string) => `<p${attributes}>Ingredients for 4 portions:</p>${ingredients.map((l) => `<p${attributes}>${l}</p>`).join('')}`;
+    const story = page(`${lines('')}${[3, 4, 5].map(para).join('')}`);
+    // the classifier's rating of most of them: sure boilerplate (under 0.1 and far below the story's); every vote keeps them
+    const rated = story.a.blocks.filter((b) => ingredients.includes(b.text));
+    expect(rated.filter((b) => story.a.probability[b.index] < 0.1).length).toBeGreaterThanOrEqual(3);
+    for (const b of rated) expect(story.a.strict[b.index] && story.a.kept[b.index] && story.a.readability[b.index] === 1).toBe(true);
+    for (const l of ingredients) expect(story.text).toContain(l);
+    // the same lines in markup of their own (a box the template adds): the classifier's rating stands
+    const boxed = page(`${lines(' class="promo"')}${[3, 4, 5].map(para).join('')}`);
+    expect(boxed.text).toContain('Step 5');
+    expect(boxed.text).not.toContain('1 large onion');
+    // and so it does after the story's last paragraph: no paragraph of the story vouches for them from below
+    const after = page(`${[3, 4, 5].map(para).join('')}${lines('')}`);
+    expect(after.text).toContain('Step 5');
+    expect(after.text).not.toContain('1 large onion');
+  });
+
   it('keeps a short line the votes keep after a plain section break', () => {
     const para = (n: number, topic: string) => `<p>${`The ${topic} paragraph ${n} tells how the council weighed the river plan, what the engineers said and why the vote was delayed. `.repeat(2)}</p>`;
     const run = (middle: string) => {
