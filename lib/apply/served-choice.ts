@@ -20,6 +20,7 @@
 import { Element, type Document } from 'domhandler';
 import { headAndBody } from '../html/parse';
 import { plainWords } from '../text/match';
+import { MAX_TITLE_CHARS } from '../text/titles';
 import { SNAPSHOT_META } from '../types/feature-document';
 
 /** Rendered text under this share of the served text: the scripts took most of the page away. */
@@ -125,10 +126,11 @@ function headingTexts(doc: Document): Set<string> {
 /**
  * Readability's title of the page (found at render) in place of ours when ours has weak evidence:
  * we found none, or no heading of the page shows ours while one shows Readability's. A headline
- * the reader sees is the evidence; undefined keeps ours.
+ * the reader sees is the evidence; undefined keeps ours, as it does for a title of Readability's
+ * longer than a headline can be (MAX_TITLE_CHARS: Readability reads a meta left open too).
  */
 export function readabilityTitle(doc: Document, ours: string | undefined, theirs: string | undefined): string | undefined {
-  if (!theirs || !plainWords(theirs)) return undefined;
+  if (!theirs || theirs.length > MAX_TITLE_CHARS || !plainWords(theirs)) return undefined;
   if (!ours) return theirs;
   const a = plainWords(ours);
   const b = plainWords(theirs);

@@ -8,6 +8,7 @@ import { elements } from '../html/parse';
 import { dayOfInstantSomewhere, findDate, findDateAllLocales, instantOf, offsetBetween, parseMachineDate, sameDate, type DateLocale, type DateValue } from '../text/dates';
 import { elementText, ownText } from '../html/element-text';
 import { announcesByline, collapse, extractByline, isTitleOf, normalizeByline, normalizeText, sameByline, headlineVariants } from '../text/match';
+import { MAX_TITLE_CHARS } from '../text/titles';
 
 export const FIELD_NAMES = ['title', 'byline', 'published'] as const;
 export type FieldName = (typeof FIELD_NAMES)[number];
@@ -19,7 +20,7 @@ export type FieldTruth =
   | { readonly field: 'published'; readonly text: string; readonly date: DateValue };
 
 /** Longest element text (characters, white space collapsed) considered for each field. */
-export const MAX_TEXT: Record<FieldName, number> = { title: 400, byline: 200, published: 160 };
+export const MAX_TEXT: Record<FieldName, number> = { title: MAX_TITLE_CHARS, byline: 200, published: 160 };
 
 export interface ExtractOptions {
   /** Date locales in the order to try (published). */

@@ -7,7 +7,7 @@
 import { Element, type AnyNode, type Document } from 'domhandler';
 import { toIsoDate, urlDay } from '../text/dates';
 import { cleanAuthorValue, collapse, extractByline, plainWords, unescapeEntities } from '../text/match';
-import { titleCuts, titlePieces, withoutDecoration } from '../text/titles';
+import { MAX_TITLE_CHARS, titleCuts, titlePieces, withoutDecoration } from '../text/titles';
 import { elementText } from './element-text';
 import { META_NAMES } from './meta-names';
 import { elementOrder, elements, textContent } from './parse';
@@ -401,8 +401,8 @@ export function extractMetadata(doc: Document, options: MetadataOptions = {}): A
 
   const out: ArticleMetadata = {};
   // the first title the page gives that a heading shows (an og:title may be the site's, the same on
-  // every page); else the first it gives
-  const given = options.title === false ? [] : [ld?.headline, text('og:title'), text('twitter:title'), c.title, text(...META_NAMES.title)].filter((v): v is string => !!v);
+  // every page); else the first it gives; none longer than a headline can be (MAX_TITLE_CHARS)
+  const given = options.title === false ? [] : [ld?.headline, text('og:title'), text('twitter:title'), c.title, text(...META_NAMES.title)].filter((v): v is string => !!v && v.length <= MAX_TITLE_CHARS);
   let title: string | undefined;
   if (given.length) {
     const headings = [...c.h1s, ...c.subheads];

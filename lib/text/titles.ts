@@ -9,6 +9,13 @@
 import { lowerWords } from './words';
 
 /**
+ * Longest title, in characters, a page can give: a headline is a line. A longer value of a title
+ * element, meta or JSON-LD headline is markup gone wrong (a `content="` left open that swallowed
+ * the page's scripts up to the next quote), and no title at all.
+ */
+export const MAX_TITLE_CHARS = 400;
+
+/**
  * A separator in a title as written: a run of | - – — : « » · / \ • ~ between spaces, a colon before
  * a space, a | however spaced (no headline writes one: "Ad|ABC 7 News", "action| Sport"), or a :
  * after a space glued to a short last part ("Post :Blog": the site's name, three words at most, not

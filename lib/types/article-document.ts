@@ -47,9 +47,10 @@ export const ARTICLE_DOCUMENT_VERSION = 1 as const;
  * render marked it hidden (an object showing its image) (2026-11-28). 18: the single-page extractor
  * keeps a short line of the story its classifier rates as boilerplate (a recipe's ingredient) where
  * every page-level vote keeps it and it is written as the story's paragraphs are, between two of
- * them (2026-11-28).
+ * them (2026-11-28). 19: no title longer than a headline can be (MAX_TITLE_CHARS), where a meta
+ * left open that swallowed the page's scripts gave a title of hundreds of words (2026-11-28).
  */
-export const EXTRACTION_VERSION = 18;
+export const EXTRACTION_VERSION = 19;
 
 /** `rules`: the site's learned field rules; `metadata`: the page's JSON-LD, Open Graph, meta tags, headings, `<time>`, and for a date last the day its URL names. */
 export const FieldSourceSchema = z.enum(['rules', 'metadata']);

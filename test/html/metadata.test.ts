@@ -116,6 +116,17 @@ describe('extractMetadata', () => {
     expect(meta('<meta property="og:title" content="Og Title Here"><title>Other Title Here</title>').title).toBe('Og Title Here');
   });
 
+  it('takes no title longer than a headline can be: a meta left open that swallowed the page\u2019s script up to the next quote', () => {
+    const script = Array.from({ length: 40 }, (_, i) => `this.sectionLevel${i} = 'sports';`).join('\n');
+    const head = `<meta name="title" content="Welcome to The Free Press -- News, Sports, Ente 'freepress';\n${script}\nthis.articlename = 'Slammer for Rammer'; ">`;
+    const m = meta(head, '<h1>Slammer for Rammer</h1><p>The story.</p>');
+    expect(m.title).toBe('Slammer for Rammer');
+    // a long title the page gives otherwise is still read, as long as a headline can be
+    const long = `${'A headline that runs on and on '.repeat(12)}to the end`;
+    expect(long.length).toBeLessThanOrEqual(400);
+    expect(meta(`<title>${long}</title>`, '<h1>Site</h1>').title).toBe(long);
+  });
+
   it('uses <time datetime> and <html lang>, and the spider:url meta', () => {
     const m = meta(
       '<meta name="spider:url" content="https://example.com/a"><title>T</title>',
