@@ -40,6 +40,7 @@ import { headlineOfTitle } from '../text/titles';
 import { READABILITY_MARK } from '../types/feature-document';
 import { renderContent, tableUse, type ArticleContent } from '../html/content';
 import { elementText } from '../html/element-text';
+import { classesOf } from '../html/parse';
 import { PROSE_MIN_WORDS } from '../html/prose';
 import { segmentBlocks, type Block, type Segmentation } from './blocks';
 import { dragnetFeatures, tokenWeigher, type DragnetModel } from './dragnet';
@@ -403,7 +404,8 @@ function everyVoteKeeps(a: CombinedAnalysis, i: number): boolean {
  * its own, and keeps being left out, as does a list of short lines after the story's last paragraph.
  */
 function linesOfTheStory(chosen: readonly Block[], overruled: readonly Block[]): Block[] {
-  const kind = (b: Block) => `${b.el.name}.${(b.el.attribs.class ?? '').trim()}`;
+  // the element's name and its set of classes, in any order or spacing
+  const kind = (b: Block) => [b.el.name, ...classesOf(b.el).sort()].join('.');
   const parentOf = (b: Block) => (b.el.parent instanceof Element ? b.el.parent : null);
   const words = new Map<Element | null, Map<string, number>>();
   let story: { parent: Element | null; kind: string; words: number } | undefined;

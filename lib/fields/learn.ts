@@ -22,7 +22,8 @@ import { normalizeText } from '../text/match';
 import type { FieldRule, FieldRules, FieldsSection } from '../types/rules-document';
 import { bylineAnnounced, extractFrom, FIELD_NAMES, isValue, matchingLocales, MAX_TEXT, prefilter, type FieldName, type FieldTruth } from './extract';
 import { firstValue } from './apply-fields';
-import { classesOf, FieldPage, pathOf, selectorOf, type RuleKind, type RuleRef } from './page';
+import { classesOf } from '../html/parse';
+import { FieldPage, pathOf, selectorOf, type RuleKind, type RuleRef } from './page';
 
 /** A page a source gives values for. */
 export interface TrainingPost {

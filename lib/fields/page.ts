@@ -8,7 +8,7 @@
  */
 import { Element, type Document, type ParentNode } from 'domhandler';
 import { compileSelector, cssEscape, safeMatch } from '../html/selector';
-import { elementRange, elements, headAndBody } from '../html/parse';
+import { classesOf, elementRange, elements, headAndBody } from '../html/parse';
 
 export type RuleKind = 'path' | 'class' | 'id' | 'selector';
 
@@ -120,13 +120,6 @@ export class FieldPage {
 
 /** Id and class lookups a page answers by walking its body before it indexes them all (FieldPage.select). */
 const INDEX_AFTER = 4;
-
-/** The class names of an element, in attribute order, without duplicates. */
-export function classesOf(el: Element): string[] {
-  const raw = el.attribs.class;
-  if (!raw) return [];
-  return [...new Set(raw.split(/\s+/).filter(Boolean))];
-}
 
 function elementChildren(parent: ParentNode): Element[] {
   return parent.children.filter((c): c is Element => c instanceof Element);

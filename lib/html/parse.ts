@@ -421,3 +421,10 @@ function wrapRows(table: Element): boolean {
   relink(table);
   return true;
 }
+
+/** The class names of an element, in attribute order, without duplicates. */
+export function classesOf(el: Element): string[] {
+  const raw = el.attribs.class;
+  if (!raw) return [];
+  return [...new Set(raw.split(/\s+/).filter(Boolean))];
+}
